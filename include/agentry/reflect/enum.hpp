@@ -1,0 +1,143 @@
+#ifndef AGENTRY_REFLECT_ENUM_HPP
+#define AGENTRY_REFLECT_ENUM_HPP
+
+// Names of enumerators, read from __PRETTY_FUNCTION__ of a function templated on each value.
+//
+// The values scanned are enum_range<E>::min ..= enum_range<E>::max (default -128 ..= 127,
+// clipped to the underlying type). Enumerators outside that range are not seen: specialise
+// agentry::enum_range for such an enum. An enum with no named value in the range is a
+// compile error. Aliases (two names for one value) yield the first name the compiler prints.
+
+#include <agentry/reflect/detail/static_text.hpp>
+
+#include <array>
+#include <cstddef>
+#include <limits>
+#include <string_view>
+#include <type_traits>
+#include <utility>
+
+namespace agentry {
+
+/// The values scanned for enumerator names; specialise for enums outside -128 ..= 127.
+template <class E>
+struct enum_range {
+    static constexpr long long min = -128;
+    static constexpr long long max = 127;
+};
+
+} // namespace agentry
+
+namespace agentry::reflect {
+
+namespace detail {
+
+template <auto V>
+consteval std::string_view pretty_enum() noexcept {
+    return __PRETTY_FUNCTION__;
+}
+
+// GCC: "... [with auto V = ns::color::green; ...]", Clang: "... [V = ns::color::green]".
+// A value without a name prints as a cast, "(ns::color)3", or a number.
+consteval std::string_view enum_name_from_pretty(std::string_view pretty) noexcept {
+    const std::size_t at = pretty.find("V = ");
+    if (at == std::string_view::npos) return {};
+    std::size_t begin = at + 4;
+    std::size_t end = begin;
+    while (end < pretty.size() && pretty[end] != ';' && pretty[end] != ']') ++end;
+    const std::string_view spelled = pretty.substr(begin, end - begin);
+    if (spelled.empty() || spelled[0] == '(' || spelled[0] == '-' || (spelled[0] >= '0' && spelled[0] <= '9'))
+        return {};
+    const std::size_t colon = spelled.rfind(':');
+    return colon == std::string_view::npos ? spelled : spelled.substr(colon + 1);
+}
+
+template <class E>
+consteval long long scan_min() noexcept {
+    using U = std::underlying_type_t<E>;
+    constexpr long long wanted = enum_range<E>::min;
+    if constexpr (std::is_signed_v<U>)
+        return wanted < (long long)std::numeric_limits<U>::min() ? (long long)std::numeric_limits<U>::min() : wanted;
+    else
+        return wanted < 0 ? 0 : wanted;
+}
+
+template <class E>
+consteval long long scan_max() noexcept {
+    using U = std::underlying_type_t<E>;
+    constexpr long long wanted = enum_range<E>::max;
+    constexpr unsigned long long top = std::numeric_limits<U>::max();
+    return (unsigned long long)wanted > top && wanted > 0 ? (long long)top : wanted;
+}
+
+template <class E>
+inline constexpr std::size_t scan_size = scan_max<E>() >= scan_min<E>() ? std::size_t(scan_max<E>() - scan_min<E>() + 1) : 0;
+
+template <class E, std::size_t... I>
+consteval std::array<std::string_view, sizeof...(I)> scan_names(std::index_sequence<I...>) noexcept {
+    return {enum_name_from_pretty(pretty_enum<static_cast<E>(scan_min<E>() + (long long)I)>())...};
+}
+
+template <class E>
+struct enum_scan {
+    static constexpr auto names = scan_names<E>(std::make_index_sequence<scan_size<E>>{});
+    static constexpr std::size_t count = [] {
+        std::size_t n = 0;
+        for (auto name : names) n += !name.empty();
+        return n;
+    }();
+    static constexpr std::size_t total_size = [] {
+        std::size_t n = 0;
+        for (auto name : names) n += name.size();
+        return n;
+    }();
+};
+
+template <class E>
+struct enum_table {
+    using scan = enum_scan<E>;
+    static constexpr auto text = [] {
+        std::array<char, scan::total_size + 1> chars{};
+        std::size_t at = 0;
+        for (auto name : scan::names)
+            for (char c : name) chars[at++] = c;
+        return chars;
+    }();
+    static constexpr auto entries = [] {
+        std::array<std::pair<E, std::string_view>, scan::count> out{};
+        std::size_t at = 0, offset = 0;
+        for (std::size_t i = 0; i != scan::names.size(); ++i) {
+            const auto name = scan::names[i];
+            if (name.empty()) continue;
+            out[at++] = {static_cast<E>(scan_min<E>() + (long long)i),
+                         std::string_view(text.data() + offset, name.size())};
+            offset += name.size();
+        }
+        return out;
+    }();
+};
+
+} // namespace detail
+
+template <class E>
+concept enumeration = std::is_enum_v<E>;
+
+/// Number of enumerators seen in enum_range<E>.
+template <enumeration E>
+inline constexpr std::size_t enum_count = detail::enum_scan<E>::count;
+
+/// (value, name) of every enumerator seen, in ascending order of value.
+template <enumeration E>
+inline constexpr auto enum_entries = detail::enum_table<E>::entries;
+
+/// The name of `value`, or an empty view when it has none.
+template <enumeration E>
+constexpr std::string_view enum_name(E value) noexcept {
+    for (const auto& [v, name] : enum_entries<E>)
+        if (v == value) return name;
+    return {};
+}
+
+} // namespace agentry::reflect
+
+#endif

@@ -1,0 +1,179 @@
+#ifndef AGENTRY_REGISTRY_HPP
+#define AGENTRY_REGISTRY_HPP
+
+// agentry::registry{tool<...>(f), ...}: an immutable, compile-time set of tools.
+//
+//   constexpr agentry::registry tools{agentry::tool<"add", "Add two integers", "a", "b">(add)};
+//   std::string_view payload = tools.definitions<agentry::dialect::openai_strict>();
+//
+// definitions<D>() is the `tools` array a provider expects, as a constant: OpenAI
+// [{"type":"function","function":{...}}], Anthropic [{"name","description","input_schema"}],
+// Gemini [{"functionDeclarations":[...]}], MCP tools/list entries.
+
+#include <agentry/reflect/fixed_string.hpp>
+#include <agentry/schema/detail/sink.hpp>
+#include <agentry/schema/dialect.hpp>
+#include <agentry/schema/json_schema.hpp>
+#include <agentry/tool.hpp>
+
+#include <boost/hana/tuple.hpp>
+
+#include <array>
+#include <cstddef>
+#include <string_view>
+#include <type_traits>
+#include <utility>
+
+namespace agentry {
+
+namespace detail {
+
+template <std::size_t N>
+consteval std::size_t first_duplicate(const std::array<std::string_view, N>& names) noexcept {
+    for (std::size_t i = 0; i < N; ++i)
+        for (std::size_t j = 0; j < i; ++j)
+            if (names[i] == names[j]) return i;
+    return N;
+}
+
+/// Instantiated for a name given to two tools of one registry; the name is its argument.
+template <fixed_string Name>
+struct duplicate_tool_name {
+    static_assert(Name.empty() && !Name.empty(),
+                  "agentry: registry: two tools have the same name; tool names must be unique in a registry");
+    static constexpr bool ok = false;
+};
+
+template <class D, fixed_string Name>
+struct tool_name_diagnostic {
+    static_assert(!D::rules.name_starts_with_letter || Name.view()[0] == '_' ||
+                      (Name.view()[0] >= 'a' && Name.view()[0] <= 'z') ||
+                      (Name.view()[0] >= 'A' && Name.view()[0] <= 'Z'),
+                  "agentry: Gemini function names must start with a letter or an underscore; rename the tool");
+    static constexpr bool ok = true;
+};
+
+template <class T>
+consteval bool is_object_result() noexcept {
+    if constexpr (std::is_void_v<T>) return false;
+    else {
+        constexpr auto k = schema::detail::kind_of<std::remove_cvref_t<T>>();
+        return k == schema::detail::kind::object || k == schema::detail::kind::map;
+    }
+}
+
+template <class D, class Tool>
+constexpr void write_tool_definition(schema::detail::sink& s) noexcept {
+    using params = typename Tool::parameters_type;
+    constexpr std::string_view parameters = schema::detail::schema_text<params, D>::view;
+    constexpr bool no_parameters = schema::detail::object_table<params, D>::size == 0;
+    constexpr dialect_kind k = D::kind;
+    if constexpr (k == dialect_kind::openai || k == dialect_kind::openai_strict) {
+        s.put("{\"type\":\"function\",\"function\":{");
+    } else {
+        s.put('{');
+    }
+    s.put_key("name");
+    s.put_string(Tool::name);
+    s.put(',');
+    s.put_key("description");
+    s.put_string(Tool::description);
+    if constexpr (!no_parameters || D::rules.empty_parameters) {
+        s.put(',');
+        if constexpr (k == dialect_kind::anthropic || k == dialect_kind::anthropic_strict) s.put_key("input_schema");
+        else if constexpr (k == dialect_kind::mcp) s.put_key("inputSchema");
+        else s.put_key("parameters");
+        s.put(parameters);
+    }
+    if constexpr (k == dialect_kind::mcp && is_object_result<typename Tool::result_type>()) {
+        using R = std::remove_cvref_t<typename Tool::result_type>;
+        s.put(',');
+        s.put_key("outputSchema");
+        s.put(schema::detail::schema_text<R, D>::view);
+    }
+    if constexpr (k == dialect_kind::openai) s.put(",\"strict\":false}}");
+    else if constexpr (k == dialect_kind::openai_strict) s.put(",\"strict\":true}}");
+    else if constexpr (k == dialect_kind::anthropic_strict) s.put(",\"strict\":true}");
+    else s.put('}');
+}
+
+template <class D, class... Tools>
+constexpr void write_definitions(schema::detail::sink& s) noexcept {
+    constexpr bool gemini = D::kind == dialect_kind::gemini;
+    s.put(gemini ? "[{\"functionDeclarations\":[" : "[");
+    std::size_t i = 0;
+    ((s.put(i++ ? "," : ""), write_tool_definition<D, Tools>(s)), ...);
+    s.put(gemini ? "]}]" : "]");
+}
+
+template <class D, class... Tools>
+struct definitions_text {
+    static constexpr std::size_t size = [] {
+        schema::detail::sink s;
+        write_definitions<D, Tools...>(s);
+        return s.size;
+    }();
+    static constexpr auto storage = [] {
+        std::array<char, size + 1> text{};
+        schema::detail::sink s;
+        s.out = text.data();
+        write_definitions<D, Tools...>(s);
+        return text;
+    }();
+    static constexpr std::string_view view{storage.data(), size};
+};
+
+template <class D, class Tool>
+consteval bool check_tool_definition() noexcept {
+    using R = std::remove_cvref_t<typename Tool::result_type>;
+    bool ok = schema::detail::check_schema<typename Tool::parameters_type, D, Tool::name_text>() &&
+              tool_name_diagnostic<D, Tool::name_text>::ok;
+    if constexpr (D::kind == dialect_kind::mcp && is_object_result<typename Tool::result_type>())
+        ok = ok && schema::detail::check_schema<R, D, Tool::name_text>();
+    return ok;
+}
+
+} // namespace detail
+
+/// An immutable set of tools with unique names, built at compile time.
+template <class... Tools>
+class registry {
+    static_assert((is_tool<Tools> && ...),
+                  "agentry: registry{...} takes tools made with agentry::tool<\"name\", \"description\">(f)");
+
+public:
+    static constexpr std::array<std::string_view, sizeof...(Tools)> names{Tools::name...};
+
+private:
+    static consteval bool names_unique() noexcept {
+        constexpr std::size_t duplicate = detail::first_duplicate(names);
+        if constexpr (duplicate == sizeof...(Tools)) return true;
+        else return detail::duplicate_tool_name<fixed_string<names[duplicate].size()>(names[duplicate])>::ok;
+    }
+    static_assert(names_unique());
+
+public:
+    constexpr registry(Tools... tools) : tools_(std::move(tools)...) {}
+
+    static constexpr std::size_t size() noexcept { return sizeof...(Tools); }
+
+    /// The `tools` payload of dialect D, as a constant.
+    template <schema_dialect D = dialect::standard>
+    static constexpr std::string_view definitions() noexcept {
+        static_assert((detail::check_tool_definition<D, Tools>() && ...));
+        return detail::definitions_text<D, Tools...>::view;
+    }
+
+    /// The tools, in the order given.
+    constexpr const boost::hana::tuple<Tools...>& tools() const noexcept { return tools_; }
+
+private:
+    boost::hana::tuple<Tools...> tools_;
+};
+
+template <class... Tools>
+registry(Tools...) -> registry<Tools...>;
+
+} // namespace agentry
+
+#endif

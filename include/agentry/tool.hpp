@@ -1,0 +1,199 @@
+#ifndef AGENTRY_TOOL_HPP
+#define AGENTRY_TOOL_HPP
+
+// agentry::tool<"name", "description", "p1", ...>(callable): a function the model can call.
+//
+// Parameter forms:
+//  - one aggregate parameter (by value or const&): its fields are the tool's parameters;
+//  - parameters named in the template arguments, one name per parameter;
+//  - no parameters.
+// Callables: functions, function pointers, lambdas (capturing or not), function objects with
+// one non-template operator(), and member functions bound to an object with
+// tool<...>(&type::member, &object).
+
+#include <agentry/reflect/fixed_string.hpp>
+#include <agentry/reflect/function.hpp>
+#include <agentry/schema/dialect.hpp>
+#include <agentry/schema/json_schema.hpp>
+
+#include <cstddef>
+#include <string_view>
+#include <type_traits>
+#include <utility>
+
+namespace agentry {
+
+namespace detail {
+
+consteval bool tool_name_char(char c) noexcept {
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' || c == '-';
+}
+
+/// ^[A-Za-z0-9_-]{1,64}$: what OpenAI, Anthropic, Gemini and MCP all accept.
+consteval bool valid_tool_name(std::string_view name) noexcept {
+    if (name.empty() || name.size() > 64) return false;
+    for (char c : name)
+        if (!tool_name_char(c)) return false;
+    return true;
+}
+
+/// ^[A-Za-z_][A-Za-z0-9_]{0,63}$: a property name every provider accepts.
+consteval bool valid_parameter_name(std::string_view name) noexcept {
+    if (name.empty() || name.size() > 64 || (name[0] >= '0' && name[0] <= '9')) return false;
+    for (char c : name)
+        if (!tool_name_char(c) || c == '-') return false;
+    return true;
+}
+
+template <std::size_t N>
+consteval bool unique_names(const std::array<std::string_view, N>& names) noexcept {
+    for (std::size_t i = 0; i < N; ++i)
+        for (std::size_t j = i + 1; j < N; ++j)
+            if (names[i] == names[j]) return false;
+    return true;
+}
+
+template <class M, class Object>
+struct bound_member {
+    using signature = reflect::signature<M>;
+    M method;
+    Object* object;
+
+    template <class... A>
+    constexpr decltype(auto) operator()(A&&... args) const {
+        return (object->*method)(std::forward<A>(args)...);
+    }
+};
+
+template <class F>
+struct tool_signature : reflect::signature<F> {};
+template <class M, class Object>
+struct tool_signature<bound_member<M, Object>> : reflect::signature<M> {};
+
+template <class F>
+concept readable_callable = requires { typename tool_signature<F>::result; };
+
+template <class List>
+struct first_parameter {
+    using type = void;
+};
+template <class A, class... Rest>
+struct first_parameter<reflect::type_list<A, Rest...>> {
+    using type = std::remove_cvref_t<A>;
+};
+
+template <class Sig, fixed_string... Params>
+consteval bool takes_one_aggregate() noexcept {
+    if constexpr (Sig::arity != 1 || sizeof...(Params) != 0) return false;
+    else return schema::detail::kind_of<typename first_parameter<typename Sig::parameters>::type>() ==
+                schema::detail::kind::object;
+}
+
+template <class Sig, fixed_string... Params>
+struct parameters_of {
+    using type = named_parameters<typename Sig::parameters, Params...>;
+};
+template <class Sig, fixed_string... Params>
+    requires(takes_one_aggregate<Sig, Params...>())
+struct parameters_of<Sig, Params...> {
+    using type = typename first_parameter<typename Sig::parameters>::type;
+};
+
+template <fixed_string Name, class Sig, fixed_string... Params>
+consteval bool check_parameter_form() {
+    constexpr std::size_t arity = Sig::arity;
+    constexpr std::size_t names = sizeof...(Params);
+    if constexpr (names == 0 && arity > 1) {
+        static_assert(names != 0,
+                      "agentry: tool<\"name\", \"description\">: the function takes several parameters; name each "
+                      "one, tool<\"name\", \"description\", \"p1\", \"p2\">(f), or take one aggregate struct");
+        return false;
+    } else if constexpr (names == 0 && arity == 1 && !takes_one_aggregate<Sig>()) {
+        static_assert(takes_one_aggregate<Sig>(),
+                      "agentry: tool<\"name\", \"description\">: the only parameter is not an aggregate struct; name "
+                      "it, tool<\"name\", \"description\", \"p1\">(f), or take a struct whose fields are the parameters");
+        return false;
+    } else if constexpr (names != 0 && names != arity) {
+        static_assert(names == arity,
+                      "agentry: tool<\"name\", \"description\", \"p1\", ...>: the number of parameter names differs "
+                      "from the number of the function's parameters; give one name per parameter");
+        return false;
+    } else {
+        static_assert((valid_parameter_name(Params) && ...),
+                      "agentry: tool<...>: a parameter name must match ^[A-Za-z_][A-Za-z0-9_]{0,63}$");
+        static_assert(unique_names(std::array<std::string_view, names>{Params.view()...}),
+                      "agentry: tool<...>: two parameters have the same name; names must be unique");
+        return true;
+    }
+}
+
+} // namespace detail
+
+/// A tool: its name, description and callable, with its schemas computed from the signature.
+template <fixed_string Name, fixed_string Description, class F, fixed_string... Params>
+struct tool_t {
+    using callable_type = F;
+    using signature = detail::tool_signature<F>;
+    using result_type = typename signature::result;
+    /// The aggregate whose fields are the parameters, or agentry::named_parameters<...>.
+    using parameters_type = typename detail::parameters_of<signature, Params...>::type;
+
+    static constexpr std::string_view name = Name.view();
+    static constexpr std::string_view description = Description.view();
+    static constexpr fixed_string<Name.size()> name_text = Name;
+
+    F callable;
+
+    /// The schema of the tool's arguments object in dialect D.
+    template <schema_dialect D = dialect::standard>
+    static constexpr std::string_view parameters_schema() noexcept {
+        static_assert(schema::detail::check_schema<parameters_type, D, Name>());
+        return schema::detail::schema_text<parameters_type, D>::view;
+    }
+
+    /// The schema of the result in dialect D (the tool must return a value).
+    template <schema_dialect D = dialect::standard>
+    static constexpr std::string_view result_schema() noexcept {
+        static_assert(!std::is_void_v<result_type>, "agentry: tool<...>::result_schema: the tool returns void");
+        using R = std::remove_cvref_t<result_type>;
+        static_assert(schema::detail::check_schema<R, D, Name>());
+        return schema::detail::schema_text<R, D>::view;
+    }
+};
+
+template <class T>
+inline constexpr bool is_tool = false;
+template <fixed_string Name, fixed_string Description, class F, fixed_string... Params>
+inline constexpr bool is_tool<tool_t<Name, Description, F, Params...>> = true;
+
+/// Makes a tool of a callable: tool<"name", "description">(f), or with parameter names
+/// tool<"name", "description", "a", "b">(f).
+template <fixed_string Name, fixed_string Description, fixed_string... Params, class F>
+constexpr auto tool(F callable) {
+    static_assert(detail::valid_tool_name(Name),
+                  "agentry: tool<\"name\", ...>: a tool name must be 1 to 64 characters from A-Z, a-z, 0-9, '_' "
+                  "and '-' (the names every provider accepts)");
+    static_assert(!Description.empty(),
+                  "agentry: tool<\"name\", \"description\">: the description is empty; models choose tools by "
+                  "their descriptions, so say what the tool does and when to use it");
+    if constexpr (!detail::readable_callable<F>) {
+        static_assert(detail::readable_callable<F>,
+                      "agentry: tool<...>(f): the parameters of f cannot be read because its operator() is a "
+                      "template (a generic lambda) or overloaded; give it concrete parameter types");
+        return;
+    } else {
+        static_assert(detail::check_parameter_form<Name, detail::tool_signature<F>, Params...>());
+        return tool_t<Name, Description, F, Params...>{std::move(callable)};
+    }
+}
+
+/// Makes a tool of a member function called on `object`, which must outlive the tool.
+template <fixed_string Name, fixed_string Description, fixed_string... Params, class M, class Object>
+    requires std::is_member_function_pointer_v<M>
+constexpr auto tool(M method, Object* object) {
+    return tool<Name, Description, Params...>(detail::bound_member<M, Object>{method, object});
+}
+
+} // namespace agentry
+
+#endif
