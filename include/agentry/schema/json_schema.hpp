@@ -302,12 +302,12 @@ constexpr void write_note(sink& s, bool& first) noexcept {
         else if constexpr (k == constraint_keyword::maximum) s.put("Must be at most "), s.put(C::value.view());
         else if constexpr (k == constraint_keyword::exclusive_maximum) s.put("Must be less than "), s.put(C::value.view());
         else if constexpr (k == constraint_keyword::multiple_of) s.put("Must be a multiple of "), s.put(C::value.view());
-        else if constexpr (k == constraint_keyword::min_length) s.put("At least "), s.put_unsigned(C::value), s.put(" characters");
-        else if constexpr (k == constraint_keyword::max_length) s.put("At most "), s.put_unsigned(C::value), s.put(" characters");
+        else if constexpr (k == constraint_keyword::min_length) s.put("At least "), s.put_unsigned(C::value), s.put(C::value == 1 ? " character" : " characters");
+        else if constexpr (k == constraint_keyword::max_length) s.put("At most "), s.put_unsigned(C::value), s.put(C::value == 1 ? " character" : " characters");
         else if constexpr (k == constraint_keyword::pattern) s.put("Must match the regular expression "), s.put_escaped(C::value);
         else if constexpr (k == constraint_keyword::format) s.put("Format: "), s.put(format_name(C::value));
-        else if constexpr (k == constraint_keyword::min_items) s.put("At least "), s.put_unsigned(C::value), s.put(" items");
-        else if constexpr (k == constraint_keyword::max_items) s.put("At most "), s.put_unsigned(C::value), s.put(" items");
+        else if constexpr (k == constraint_keyword::min_items) s.put("At least "), s.put_unsigned(C::value), s.put(C::value == 1 ? " item" : " items");
+        else if constexpr (k == constraint_keyword::max_items) s.put("At most "), s.put_unsigned(C::value), s.put(C::value == 1 ? " item" : " items");
         else s.put("Items must be unique");
         s.put('.');
     }
@@ -428,7 +428,7 @@ constexpr void write_sequence(sink& s, const decor& d) noexcept {
             } else {
                 out.put("Exactly ");
                 out.put_unsigned(std::tuple_size_v<T>);
-                out.put(" items.");
+                out.put(std::tuple_size_v<T> == 1 ? " item." : " items.");
             }
         };
     }
@@ -449,16 +449,25 @@ constexpr void write_map(sink& s, const decor& d) noexcept {
     }
 }
 
+// anyOf of the alternatives. std::monostate is the null alternative: {"type":"null"}, or in
+// OpenAPI 3.0 dialects (which have no null type) "nullable":true beside the anyOf.
 template <class D, class... A>
 constexpr void write_variant(sink& s, const decor& d, reflect::type_list<A...>) noexcept {
+    constexpr bool has_null = (std::is_same_v<std::remove_cv_t<A>, std::monostate> || ...);
     s.put("{\"anyOf\":[");
     std::size_t i = 0;
-    ((s.put(i++ ? "," : ""), write_schema<std::remove_cv_t<A>, D>(s, {})), ...);
-    if (d.nullable) {
-        if constexpr (D::rules.type_arrays) s.put(",{\"type\":\"null\"}");
-    }
+    const auto alternative = [&]<class V>(std::type_identity<V>) {
+        if constexpr (std::is_same_v<V, std::monostate> && !D::rules.type_arrays) return;
+        else {
+            if (i++ != 0) s.put(',');
+            write_schema<V, D>(s, {});
+        }
+    };
+    (alternative(std::type_identity<std::remove_cv_t<A>>{}), ...);
+    if (d.nullable && !has_null && D::rules.type_arrays) s.put(",{\"type\":\"null\"}");
     s.put(']');
-    if (d.nullable && !D::rules.type_arrays) s.put(",\"nullable\":true");
+    const bool nullable = d.nullable || has_null;
+    if (nullable && !D::rules.type_arrays) s.put(",\"nullable\":true");
     close_schema<D>(s, d, true);
 }
 

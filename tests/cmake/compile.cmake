@@ -1,0 +1,25 @@
+# Compiles one translation unit for a ctest test (see agentry_compile_test).
+# -DCXX= compiler, -DSOURCE= file, -DMODE=pass|fail, -DINCLUDES= list (the project's own
+# include directory first), -DDEFINE= optional macro.
+list(GET INCLUDES 0 project_include)
+set(args -std=c++20 -fsyntax-only -Wall -Wextra -Werror -I${project_include})
+list(LENGTH INCLUDES n)
+if(n GREATER 1)
+    list(SUBLIST INCLUDES 1 -1 others)
+    foreach(dir IN LISTS others)
+        list(APPEND args -isystem ${dir})
+    endforeach()
+endif()
+if(DEFINE)
+    list(APPEND args -D${DEFINE})
+endif()
+execute_process(COMMAND ${CXX} ${args} ${SOURCE}
+                RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
+message("${out}${err}")
+if(MODE STREQUAL "fail")
+    if(rc EQUAL 0)
+        message("AGENTRY-COMPILED-BUT-SHOULD-NOT: ${SOURCE} compiled with -D${DEFINE}")
+    endif()
+elseif(NOT rc EQUAL 0)
+    message(FATAL_ERROR "${SOURCE} did not compile")
+endif()

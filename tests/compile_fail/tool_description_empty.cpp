@@ -1,0 +1,12 @@
+// expect: the description is empty
+#include <agentry/tool.hpp>
+
+int twice(int x) { return 2 * x; }
+
+#ifdef AGENTRY_COMPILE_FAIL
+constexpr auto t = agentry::tool<"twice", "", "x">(twice);
+#else
+constexpr auto t = agentry::tool<"twice", "Doubles x.", "x">(twice);
+#endif
+
+int main() { return t.name.size() == 0; }

@@ -1,0 +1,12 @@
+// expect: the only parameter is not an aggregate struct
+#include <agentry/tool.hpp>
+
+int twice(int x) { return 2 * x; }
+
+#ifdef AGENTRY_COMPILE_FAIL
+constexpr auto t = agentry::tool<"twice", "Doubles x.">(twice);
+#else
+constexpr auto t = agentry::tool<"twice", "Doubles x.", "x">(twice);
+#endif
+
+int main() { return t.name.size() == 0; }

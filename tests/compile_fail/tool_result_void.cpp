@@ -1,0 +1,11 @@
+// expect: agentry: tool<...>::result_schema: the tool returns void
+#include <agentry/tool.hpp>
+
+#ifdef AGENTRY_COMPILE_FAIL
+void ping(int) {}
+#else
+int ping(int x) { return x; }
+#endif
+constexpr auto t = agentry::tool<"ping", "Pings.", "x">(ping);
+
+int main() { return t.result_schema().empty(); }
