@@ -1,4 +1,4 @@
-// expect: agentry: tool<"name", ...>: a tool name must be 1 to 64 characters
+// expect: a tool name must be 1 to 64 characters from A-Z, a-z, 0-9
 #include <agentry/tool.hpp>
 
 int twice(int x) { return 2 * x; }

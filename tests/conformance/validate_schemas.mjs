@@ -71,15 +71,20 @@ function walkRule(schema, rule) {
 
 // ---- meta-schema --------------------------------------------------------------------------
 
+// Keywords ajv accepts although 2020-12 does not define them (OpenAPI `nullable`, draft-07
+// `definitions`): strict mode cannot catch them, so they are looked for here.
+const NOT_2020_12 = ["nullable", "definitions"];
+
 function metaErrors(schema) {
+    const errors = walkRule(schema, (node) => NOT_2020_12.filter((k) => k in node).map((k) => `"${k}" is not a 2020-12 keyword`));
     if (!ajv.validateSchema(schema))
-        return ajv.errors.map((e) => `meta-schema: ${e.instancePath || "/"} ${e.message}`);
+        return [...errors, ...ajv.errors.map((e) => `meta-schema: ${e.instancePath || "/"} ${e.message}`)];
     try {
         ajv.compile(schema);
     } catch (e) {
-        return [`ajv.compile: ${e.message}`];
+        errors.push(`ajv.compile: ${e.message}`);
     }
-    return [];
+    return errors;
 }
 
 // ---- provider rules -----------------------------------------------------------------------
@@ -132,18 +137,40 @@ function openaiStrictNode(node) {
     return errors;
 }
 
-// Anthropic strict tools: no numeric or length bounds, minItems 0 or 1 only, no maxItems, closed
-// objects, no $ref (recursive schemas are not supported).
+// Anthropic strict tools: no numeric or length bounds, minItems 0 or 1 only, no maxItems, the
+// supported formats, closed objects; $ref is allowed but recursive schemas are not.
 const ANTHROPIC_STRICT_FORBIDDEN = ["minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "multipleOf",
-    "minLength", "maxLength", "maxItems", "$ref", "$defs", "definitions"];
+    "minLength", "maxLength", "maxItems"];
+const ANTHROPIC_STRICT_FORMATS = new Set([...OPENAI_STRICT_FORMATS, "uri"]);
 
 function anthropicStrictNode(node) {
     const errors = ANTHROPIC_STRICT_FORBIDDEN.filter((k) => k in node).map((k) => `keyword "${k}" not allowed`);
     if (node.minItems !== undefined && node.minItems !== 0 && node.minItems !== 1)
         errors.push(`minItems ${node.minItems} (only 0 or 1)`);
+    if (node.format !== undefined && !ANTHROPIC_STRICT_FORMATS.has(node.format))
+        errors.push(`format "${node.format}" not supported`);
     if ((typesOf(node).includes("object") || node.properties !== undefined) && node.additionalProperties !== false)
         errors.push("object without additionalProperties:false");
     return errors;
+}
+
+// Whether the local $refs of `root` form a cycle ("#" or "#/$defs/<name>" targets).
+function isRecursive(root) {
+    const target = (ref) => (ref === "#" ? root : root.$defs?.[ref.replace(/^#\/\$defs\//, "")]);
+    const state = new Map(); // schema -> "open" while on the current path, "done" after
+    const visit = (schema) => {
+        if (state.has(schema)) return state.get(schema) === "open";
+        state.set(schema, "open");
+        const refs = [];
+        walk(schema, (node, at) => {
+            // The root's own $defs are visited through the references to them.
+            if (typeof node.$ref === "string" && !(schema === root && at.startsWith("/$defs/"))) refs.push(node.$ref);
+        });
+        const cycle = refs.some((ref) => isObject(target(ref)) && visit(target(ref)));
+        state.set(schema, "done");
+        return cycle;
+    };
+    return visit(root);
 }
 
 // All checks of one schema of dialect `dialect`.
@@ -155,7 +182,10 @@ function schemaErrors(dialect, schema) {
         if (schema.type !== "object") errors.push(`/: the root must be "type":"object"`);
         errors.push(...walkRule(schema, openaiStrictNode));
     }
-    if (dialect === "anthropic_strict") errors.push(...walkRule(schema, anthropicStrictNode));
+    if (dialect === "anthropic_strict") {
+        errors.push(...walkRule(schema, anthropicStrictNode));
+        if (isRecursive(schema)) errors.push("/: recursive schema ($ref cycle)");
+    }
     return errors;
 }
 

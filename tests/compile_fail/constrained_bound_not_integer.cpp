@@ -1,0 +1,15 @@
+// expect: agentry: a bound on an integer type must be an integer within the range of that type
+#include <agentry/tool.hpp>
+
+struct query {
+#ifdef AGENTRY_COMPILE_FAIL
+    agentry::constrained<int, agentry::minimum<"0.5">> value;
+#else
+    agentry::constrained<double, agentry::minimum<"0.5">> value;
+#endif
+};
+
+int run(const query&) { return 0; }
+constexpr auto t = agentry::tool<"run", "Runs a query.">(run);
+
+int main() { return t.parameters_schema().empty(); }

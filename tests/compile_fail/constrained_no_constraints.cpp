@@ -1,0 +1,15 @@
+// expect: agentry: constrained<T> needs at least one constraint
+#include <agentry/tool.hpp>
+
+struct query {
+#ifdef AGENTRY_COMPILE_FAIL
+    agentry::constrained<int> value;
+#else
+    agentry::constrained<int, agentry::minimum<0>> value;
+#endif
+};
+
+int run(const query&) { return 0; }
+constexpr auto t = agentry::tool<"run", "Runs a query.">(run);
+
+int main() { return t.parameters_schema().empty(); }

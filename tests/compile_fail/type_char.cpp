@@ -1,0 +1,17 @@
+// expect: agentry: char has no JSON Schema
+#include <agentry/tool.hpp>
+
+#include <string>
+
+struct query {
+#ifdef AGENTRY_COMPILE_FAIL
+    char value;
+#else
+    std::string value;
+#endif
+};
+
+int run(const query&) { return 0; }
+constexpr auto t = agentry::tool<"run", "Runs a query.">(run);
+
+int main() { return t.parameters_schema().empty(); }

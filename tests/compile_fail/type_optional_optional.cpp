@@ -1,0 +1,18 @@
+// expect: agentry: std::optional<std::optional<T>> has no JSON Schema
+#include <agentry/tool.hpp>
+
+#include <optional>
+#include <vector>
+
+struct query {
+#ifdef AGENTRY_COMPILE_FAIL
+    std::vector<std::optional<std::optional<int>>> values;
+#else
+    std::vector<std::optional<int>> values;
+#endif
+};
+
+int run(const query&) { return 0; }
+constexpr auto t = agentry::tool<"run", "Runs a query.">(run);
+
+int main() { return t.parameters_schema().empty(); }

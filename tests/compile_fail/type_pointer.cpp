@@ -1,0 +1,17 @@
+// expect: agentry: a pointer has no JSON Schema
+#include <agentry/tool.hpp>
+
+#include <optional>
+
+struct query {
+#ifdef AGENTRY_COMPILE_FAIL
+    const int* value;
+#else
+    std::optional<int> value;
+#endif
+};
+
+int run(const query&) { return 0; }
+constexpr auto t = agentry::tool<"run", "Runs a query.">(run);
+
+int main() { return t.parameters_schema().empty(); }

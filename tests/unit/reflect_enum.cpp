@@ -1,0 +1,53 @@
+#include <agentry/reflect/enum.hpp>
+
+#include <doctest/doctest.h>
+
+#include <cstdint>
+
+namespace colours {
+enum class colour { red, green = 5, blue };
+}
+
+namespace {
+
+enum unscoped { first_value = -3, second_value = 100 };
+enum class small : std::uint8_t { lo = 0, hi = 200 };
+enum class wide : int { a = 1000, b = 1001 };
+
+} // namespace
+
+template <>
+struct agentry::enum_range<small> {
+    static constexpr long long min = 0;
+    static constexpr long long max = 255;
+};
+
+template <>
+struct agentry::enum_range<wide> {
+    static constexpr long long min = 990;
+    static constexpr long long max = 1010;
+};
+
+TEST_CASE("enumerator names and values, in ascending order of value") {
+    using agentry::reflect::enum_entries;
+    static_assert(agentry::reflect::enum_count<colours::colour> == 3);
+    CHECK(enum_entries<colours::colour>[0].second == "red");
+    CHECK(enum_entries<colours::colour>[1].first == colours::colour::green);
+    CHECK(enum_entries<colours::colour>[1].second == "green");
+    CHECK(enum_entries<colours::colour>[2].second == "blue");
+    CHECK(int(enum_entries<colours::colour>[2].first) == 6);
+}
+
+TEST_CASE("unscoped enums and negative values") {
+    CHECK(agentry::reflect::enum_count<unscoped> == 2);
+    CHECK(agentry::reflect::enum_name(first_value) == "first_value");
+    CHECK(agentry::reflect::enum_name(second_value) == "second_value");
+    CHECK(agentry::reflect::enum_name(static_cast<unscoped>(7)).empty());
+}
+
+TEST_CASE("enum_range widens the scan") {
+    CHECK(agentry::reflect::enum_count<small> == 2);
+    CHECK(agentry::reflect::enum_name(small::hi) == "hi");
+    CHECK(agentry::reflect::enum_count<wide> == 2);
+    CHECK(agentry::reflect::enum_name(wide::b) == "b");
+}

@@ -1,0 +1,119 @@
+#include "../fixtures/expected_schemas.hpp"
+
+#include <doctest/doctest.h>
+
+#include <string>
+
+using namespace agentry::dialect;
+
+namespace {
+
+template <class T, class... D>
+void check_in() {
+    ([] { CHECK(agentry::json_schema<T, D>() == expected::schema<T, D>); }(), ...);
+}
+
+template <class T>
+void check_everywhere() {
+    check_in<T, standard, openai, openai_strict, anthropic, anthropic_strict, gemini, mcp>();
+}
+
+struct documented {
+    agentry::constrained<std::vector<int>, agentry::unique_items, agentry::max_items<8>> codes;
+    std::optional<int> limit = 10;
+    static constexpr auto docs = agentry::field_docs("codes", "Codes.", "limit", "Maximum rows");
+};
+
+struct with_text_default {
+    std::string name;
+    std::optional<int> limit = 10;
+};
+
+struct escapes {
+    agentry::matching<"^\"[a-z]+\\\\$"> quoted;
+    static constexpr auto docs = agentry::field_docs("quoted", "Tab\there, \"quotes\" and a newline\n");
+};
+
+} // namespace
+
+TEST_CASE("fixture schemas match the expected text in every dialect") {
+    check_everywhere<fixtures::weather_query>();
+    check_everywhere<fixtures::integers>();
+    check_everywhere<fixtures::scalars>();
+    check_everywhere<fixtures::paging>();
+    check_everywhere<fixtures::numeric_constraints>();
+    check_everywhere<fixtures::string_constraints>();
+    check_everywhere<fixtures::formats>();
+    check_everywhere<fixtures::sequences>();
+    check_everywhere<fixtures::create_contact>();
+    check_everywhere<fixtures::draw>();
+    check_everywhere<fixtures::optional_compounds>();
+    check_everywhere<fixtures::enums>();
+    check_everywhere<fixtures::nothing>();
+    check_in<fixtures::labels, standard, openai, anthropic, mcp>();
+    check_in<fixtures::raw_payload, standard, openai, anthropic, mcp>();
+    check_in<fixtures::tree_node, standard, openai, openai_strict, anthropic, mcp>();
+}
+
+TEST_CASE("integer widths carry their natural bounds below 64 bits") {
+    CHECK(agentry::json_schema<std::int8_t>() == R"({"type":"integer","minimum":-128,"maximum":127})");
+    CHECK(agentry::json_schema<std::uint16_t>() == R"({"type":"integer","minimum":0,"maximum":65535})");
+    CHECK(agentry::json_schema<std::int64_t>() == R"({"type":"integer"})");
+    CHECK(agentry::json_schema<std::uint64_t>() == R"({"type":"integer","minimum":0})");
+    CHECK(agentry::json_schema<agentry::in_range<std::uint8_t, 1, 9>>() ==
+          R"({"type":"integer","minimum":1,"maximum":9})");
+    CHECK(agentry::json_schema<agentry::constrained<short, agentry::exclusive_minimum<0>>>() ==
+          R"({"type":"integer","maximum":32767,"exclusiveMinimum":0})");
+}
+
+TEST_CASE("a lowered constraint joins the field description as a sentence") {
+    CHECK(agentry::json_schema<documented, openai_strict>() ==
+          R"({"type":"object","properties":{)"
+          R"("codes":{"type":"array","items":{"type":"integer","minimum":-2147483648,"maximum":2147483647},)"
+          R"("maxItems":8,"description":"Codes. Items must be unique."},)"
+          R"("limit":{"type":["integer","null"],"minimum":-2147483648,"maximum":2147483647,)"
+          R"("description":"Maximum rows. Default: 10."}},)"
+          R"("required":["codes","limit"],"additionalProperties":false})");
+    CHECK(agentry::json_schema<documented>() ==
+          R"({"type":"object","properties":{)"
+          R"("codes":{"type":"array","items":{"type":"integer","minimum":-2147483648,"maximum":2147483647},)"
+          R"("uniqueItems":true,"maxItems":8,"description":"Codes."},)"
+          R"("limit":{"type":"integer","minimum":-2147483648,"maximum":2147483647,)"
+          R"("description":"Maximum rows","default":10}},)"
+          R"("required":["codes"],"additionalProperties":false})");
+    CHECK(agentry::json_schema<std::vector<std::string>, anthropic_strict>() ==
+          R"({"type":"array","items":{"type":"string"}})");
+    CHECK(agentry::json_schema<agentry::sized_string<1, 8>, openai_strict>() ==
+          R"({"type":"string","description":"At least 1 character. At most 8 characters."})");
+}
+
+TEST_CASE("defaults are not read from a struct that holds a std::string") {
+    const std::string_view s = agentry::json_schema<with_text_default>();
+    CHECK(s.find("default") == std::string_view::npos);
+    CHECK(s.find(R"("required":["name"])") != std::string_view::npos);
+}
+
+TEST_CASE("descriptions and patterns are escaped as JSON strings") {
+    CHECK(agentry::json_schema<escapes>() ==
+          R"({"type":"object","properties":{"quoted":{"type":"string","pattern":"^\"[a-z]+\\\\$",)"
+          R"("description":"Tab\there, \"quotes\" and a newline\n"}},)"
+          R"("required":["quoted"],"additionalProperties":false})");
+}
+
+TEST_CASE("optional values outside objects are nullable in each dialect's spelling") {
+    CHECK(agentry::json_schema<std::vector<std::optional<int>>, anthropic>() ==
+          R"({"type":"array","items":{"type":["integer","null"],"minimum":-2147483648,"maximum":2147483647}})");
+    CHECK(agentry::json_schema<std::optional<fixtures::temperature_unit>>() ==
+          R"({"type":["string","null"],"enum":["celsius","fahrenheit",null]})");
+    CHECK(agentry::json_schema<std::optional<fixtures::temperature_unit>, gemini>() ==
+          R"({"type":"STRING","enum":["celsius","fahrenheit"],"nullable":true})");
+    CHECK(agentry::json_schema<std::optional<std::variant<int, bool>>>() ==
+          R"({"anyOf":[{"type":"integer","minimum":-2147483648,"maximum":2147483647},{"type":"boolean"},{"type":"null"}]})");
+}
+
+TEST_CASE("the schema text has static storage and is the same on every call") {
+    const std::string_view a = agentry::json_schema<fixtures::create_contact, mcp>();
+    const std::string_view b = agentry::json_schema<fixtures::create_contact, mcp>();
+    CHECK(a.data() == b.data());
+    CHECK(a.size() == b.size());
+}

@@ -1,0 +1,107 @@
+#include <agentry/tool.hpp>
+
+#include <doctest/doctest.h>
+
+#include <string>
+
+namespace {
+
+struct search {
+    std::string query;
+    std::optional<int> limit;
+};
+
+int count_results(const search& s) { return int(s.query.size()); }
+int by_value(search s) { return int(s.query.size()); }
+
+struct thermostat {
+    double target = 20;
+    double set(double celsius) { return target = celsius; }
+    double read() const { return target; }
+};
+
+struct scaler {
+    int factor;
+    int operator()(int x) const { return x * factor; }
+};
+
+} // namespace
+
+TEST_CASE("one aggregate parameter: its fields are the tool's parameters") {
+    constexpr auto t = agentry::tool<"count_results", "Count results.">(count_results);
+    static_assert(std::is_same_v<decltype(t)::parameters_type, search>);
+    static_assert(std::is_same_v<decltype(t)::result_type, int>);
+    CHECK(t.name == "count_results");
+    CHECK(t.description == "Count results.");
+    CHECK(t.parameters_schema() == agentry::json_schema<search>());
+    CHECK(t.callable(search{"abc", {}}) == 3);
+    constexpr auto v = agentry::tool<"by_value", "By value.">(by_value);
+    CHECK(v.parameters_schema() == agentry::json_schema<search>());
+}
+
+TEST_CASE("named parameters form an object in declaration order") {
+    constexpr auto t = agentry::tool<"add", "Add.", "a", "b">(+[](int a, std::optional<long long> b) {
+        return a + (b ? *b : 0);
+    });
+    CHECK(t.parameters_schema() ==
+          R"({"type":"object","properties":{"a":{"type":"integer","minimum":-2147483648,"maximum":2147483647},)"
+          R"("b":{"type":"integer"}},"required":["a"],"additionalProperties":false})");
+    CHECK(t.parameters_schema<agentry::dialect::openai_strict>() ==
+          R"({"type":"object","properties":{"a":{"type":"integer","minimum":-2147483648,"maximum":2147483647},)"
+          R"("b":{"type":["integer","null"]}},"required":["a","b"],"additionalProperties":false})");
+    CHECK(t.callable(2, 3) == 5);
+}
+
+TEST_CASE("a single named parameter may itself be an aggregate") {
+    constexpr auto t = agentry::tool<"wrap", "Wrapped.", "request">(count_results);
+    CHECK(t.parameters_schema() ==
+          R"({"type":"object","properties":{"request":{"type":"object","properties":{"query":{"type":"string"},)"
+          R"("limit":{"type":"integer","minimum":-2147483648,"maximum":2147483647}},"required":["query"],)"
+          R"("additionalProperties":false}},"required":["request"],"additionalProperties":false})");
+}
+
+TEST_CASE("no parameters") {
+    constexpr auto t = agentry::tool<"ping", "Ping.">(+[] { return true; });
+    CHECK(t.parameters_schema() == R"({"type":"object","properties":{},"additionalProperties":false})");
+    CHECK(t.parameters_schema<agentry::dialect::openai_strict>() ==
+          R"({"type":"object","properties":{},"required":[],"additionalProperties":false})");
+    CHECK(t.callable());
+}
+
+TEST_CASE("capturing lambdas, function objects and bound member functions") {
+    int offset = 5;
+    const auto lambda = agentry::tool<"shift", "Shift.", "x">([offset](int x) { return x + offset; });
+    CHECK(lambda.callable(1) == 6);
+    const auto object = agentry::tool<"scale", "Scale.", "x">(scaler{3});
+    CHECK(object.callable(2) == 6);
+    thermostat device;
+    const auto setter = agentry::tool<"set_temperature", "Set the target.", "celsius">(&thermostat::set, &device);
+    CHECK(setter.callable(21.5) == 21.5);
+    CHECK(device.target == 21.5);
+    const auto reader = agentry::tool<"read_temperature", "Read the target.">(&thermostat::read, &device);
+    CHECK(reader.callable() == 21.5);
+    CHECK(setter.parameters_schema() ==
+          R"({"type":"object","properties":{"celsius":{"type":"number"}},"required":["celsius"],)"
+          R"("additionalProperties":false})");
+}
+
+TEST_CASE("the result type is reflected") {
+    constexpr auto t = agentry::tool<"find", "Find.">(+[](const search&) { return search{}; });
+    CHECK(t.result_schema<agentry::dialect::mcp>() == agentry::json_schema<search, agentry::dialect::mcp>());
+    constexpr auto n = agentry::tool<"n", "Number.">(+[] { return 1.5; });
+    CHECK(n.result_schema() == R"({"type":"number"})");
+}
+
+TEST_CASE("tool names: the characters every provider accepts") {
+    using agentry::detail::valid_tool_name;
+    static_assert(valid_tool_name("get_weather-2"));
+    static_assert(valid_tool_name("A"));
+    CHECK_FALSE(valid_tool_name(""));
+    CHECK_FALSE(valid_tool_name("get weather"));
+    CHECK_FALSE(valid_tool_name("ns.tool"));
+    CHECK_FALSE(valid_tool_name(std::string_view("x1234567890123456789012345678901234567890123456789012345678901234")));
+    CHECK(valid_tool_name(std::string_view("x123456789012345678901234567890123456789012345678901234567890123")));
+    CHECK(agentry::detail::valid_parameter_name("page_size"));
+    CHECK_FALSE(agentry::detail::valid_parameter_name("1st"));
+    CHECK_FALSE(agentry::detail::valid_parameter_name("page-size"));
+}
