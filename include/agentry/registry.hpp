@@ -133,6 +133,31 @@ consteval bool check_tool_definition() noexcept {
     return ok;
 }
 
+/// Instantiated when the tools of one request exceed a limit of dialect D.
+template <class D, std::size_t Tools, std::size_t Optional, std::size_t Unions>
+struct request_limits {
+    static_assert(Tools <= D::rules.max_tools,
+                  "agentry: the registry has more tools than this dialect accepts in one request (OpenAI: 128, "
+                  "Anthropic strict: 20); split it");
+    static_assert(Optional <= D::rules.max_optional_properties,
+                  "agentry: the tools have more optional parameters in all than Anthropic strict mode accepts (24); "
+                  "make some required or use agentry::dialect::anthropic");
+    static_assert(Unions <= D::rules.max_union_types,
+                  "agentry: the tools have more nullable or variant parameters in all than Anthropic strict mode "
+                  "accepts (16); use agentry::dialect::anthropic");
+    static constexpr bool ok = true;
+};
+
+template <class D, class... Tools>
+consteval bool check_request_limits() noexcept {
+    using schema::detail::schema_text;
+    constexpr std::size_t optional = (std::size_t(0) + ... +
+                                      schema_text<typename Tools::parameters_type, D>::measured.optional_properties);
+    constexpr std::size_t unions = (std::size_t(0) + ... +
+                                    schema_text<typename Tools::parameters_type, D>::measured.union_types);
+    return request_limits<D, sizeof...(Tools), optional, unions>::ok;
+}
+
 } // namespace detail
 
 /// An immutable set of tools with unique names, built at compile time.
@@ -161,6 +186,7 @@ public:
     template <schema_dialect D = dialect::standard>
     static constexpr std::string_view definitions() noexcept {
         static_assert((detail::check_tool_definition<D, Tools>() && ...));
+        static_assert(detail::check_request_limits<D, Tools...>());
         return detail::definitions_text<D, Tools...>::view;
     }
 

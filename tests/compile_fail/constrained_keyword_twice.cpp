@@ -3,9 +3,9 @@
 
 struct query {
 #ifdef AGENTRY_COMPILE_FAIL
-    agentry::constrained<int, agentry::minimum<0>, agentry::exclusive_minimum<1>> value;
+    agentry::constrained<int, agentry::minimum<0>, agentry::minimum<1>> value;
 #else
-    agentry::constrained<int, agentry::minimum<0>, agentry::exclusive_maximum<1>> value;
+    agentry::constrained<int, agentry::minimum<0>, agentry::maximum<1>> value;
 #endif
 };
 

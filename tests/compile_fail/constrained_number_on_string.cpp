@@ -1,4 +1,4 @@
-// expect: multiple_of apply to integer and floating-point types only
+// expect: agentry: minimum, maximum, exclusive_minimum, exclusive_maximum and multiple_of apply to integer
 #include <agentry/tool.hpp>
 #include <string>
 

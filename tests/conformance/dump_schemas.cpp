@@ -5,6 +5,8 @@
 #include "../fixtures/fixtures.hpp"
 
 #include <cstdio>
+#include <optional>
+#include <string>
 #include <string_view>
 
 namespace {
@@ -46,6 +48,12 @@ constexpr agentry::registry tools{
     agentry::tool<"add", "Add two integers.", "a", "b">(+[](int a, int b) { return a + b; }),
     agentry::tool<"list_pages", "List pages.">(+[](const fixtures::paging&) { return 0; }),
     agentry::tool<"ping", "Check that the service answers.">(+[] { return true; }),
+    // An optional named parameter (required and nullable in OpenAI strict), nested objects and
+    // an object result (an MCP outputSchema).
+    agentry::tool<"search", "Search contacts.", "query", "limit">(
+        +[](const std::string&, std::optional<int>) { return 0; }),
+    agentry::tool<"create_contact", "Create a contact.">(
+        +[](const fixtures::create_contact& c) { return c.home; }),
 };
 
 template <class D>

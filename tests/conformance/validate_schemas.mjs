@@ -38,6 +38,7 @@ if (process.argv.length !== 3) {
 // nullable values are written as "type":["T","null"], which is plain 2020-12.
 const ajv = addFormats(new Ajv2020({ strict: true, allowUnionTypes: true, allErrors: true }));
 
+const DIALECTS = new Set(["standard", "openai", "openai_strict", "anthropic", "anthropic_strict", "gemini", "mcp"]);
 const isObject = (v) => v !== null && typeof v === "object" && !Array.isArray(v);
 const typesOf = (node) => (Array.isArray(node.type) ? node.type : node.type === undefined ? [] : [node.type]);
 
@@ -49,23 +50,23 @@ const LIST_KEYWORDS = new Set(["anyOf", "oneOf", "allOf", "prefixItems"]);
 const ONE_KEYWORDS = new Set(["items", "additionalProperties", "not", "if", "then", "else", "contains",
     "propertyNames", "unevaluatedItems", "unevaluatedProperties"]);
 
-// Calls visit(node, pointer, parentKeyword) for every schema object in `schema`.
-function walk(schema, visit, pointer = "", parent = null) {
+// Calls visit(node, pointer) for every schema object in `schema`.
+function walk(schema, visit, pointer = "") {
     if (!isObject(schema)) return;
-    visit(schema, pointer || "/", parent);
+    visit(schema, pointer || "/");
     for (const [key, value] of Object.entries(schema)) {
         const at = `${pointer}/${key}`;
         if (MAP_KEYWORDS.has(key) && isObject(value))
-            for (const [name, sub] of Object.entries(value)) walk(sub, visit, `${at}/${name}`, key);
-        else if (LIST_KEYWORDS.has(key) && Array.isArray(value)) value.forEach((sub, i) => walk(sub, visit, `${at}/${i}`, key));
-        else if (ONE_KEYWORDS.has(key)) walk(value, visit, at, key);
+            for (const [name, sub] of Object.entries(value)) walk(sub, visit, `${at}/${name}`);
+        else if (LIST_KEYWORDS.has(key) && Array.isArray(value)) value.forEach((sub, i) => walk(sub, visit, `${at}/${i}`));
+        else if (ONE_KEYWORDS.has(key)) walk(value, visit, at);
     }
 }
 
 // Runs a per-node rule over every node; a rule returns a list of messages.
 function walkRule(schema, rule) {
     const errors = [];
-    walk(schema, (node, at, parent) => errors.push(...rule(node, parent).map((m) => `${at}: ${m}`)));
+    walk(schema, (node, at) => errors.push(...rule(node).map((m) => `${at}: ${m}`)));
     return errors;
 }
 
@@ -76,7 +77,8 @@ function walkRule(schema, rule) {
 const NOT_2020_12 = ["nullable", "definitions"];
 
 function metaErrors(schema) {
-    const errors = walkRule(schema, (node) => NOT_2020_12.filter((k) => k in node).map((k) => `"${k}" is not a 2020-12 keyword`));
+    const errors = walkRule(schema, (node) =>
+        NOT_2020_12.filter((k) => k in node).map((k) => `"${k}" is not a 2020-12 keyword`));
     if (!ajv.validateSchema(schema))
         return [...errors, ...ajv.errors.map((e) => `meta-schema: ${e.instancePath || "/"} ${e.message}`)];
     try {
@@ -209,6 +211,8 @@ function keyErrors(object, required, optional = []) {
     return errors;
 }
 
+const toolName = (tool) => tool?.name ?? tool?.function?.name ?? "?";
+
 // Checks one tool of the payload: its keys, name, description, and each schema in it.
 function toolErrors(dialect, tool) {
     const strict = dialect.endsWith("_strict");
@@ -241,7 +245,8 @@ function toolErrors(dialect, tool) {
             errors = keyErrors(tool, ["name", "description", "parameters"]);
             schemas = { parameters: tool.parameters };
     }
-    if (typeof fn.name !== "string" || !(NAME_RULES[dialect] ?? /./).test(fn.name)) errors.push(`bad name ${JSON.stringify(fn.name)}`);
+    if (typeof fn.name !== "string" || !(NAME_RULES[dialect] ?? /./).test(fn.name))
+        errors.push(`bad name ${JSON.stringify(fn.name)}`);
     if (typeof fn.description !== "string") errors.push("description must be a string");
     for (const [key, schema] of Object.entries(schemas)) {
         if (schema === undefined) continue;
@@ -262,10 +267,8 @@ function definitionsErrors(dialect, payload) {
         tools = payload[0].functionDeclarations;
     }
     if (!Array.isArray(tools)) return ["the tools must be a JSON array"];
-    return tools.flatMap((tool, i) => toolErrors(dialect, tool).map((e) => `[${i}] ${fn(tool)}: ${e}`));
+    return tools.flatMap((tool, i) => toolErrors(dialect, tool).map((e) => `[${i}] ${toolName(tool)}: ${e}`));
 }
-
-const fn = (tool) => tool?.name ?? tool?.function?.name ?? "?";
 
 // ---- MCP `Tool` definition ----------------------------------------------------------------
 
@@ -317,7 +320,8 @@ for (const [index, line] of output.split("\n").entries()) {
     }
     const { name, dialect, kind, schema } = entry;
     const label = `${dialect} ${kind} ${name}`;
-    if (kind === "schema") report(label, schemaErrors(dialect, schema));
+    if (!DIALECTS.has(dialect)) report(label, [`unknown dialect "${dialect}"`]);
+    else if (kind === "schema") report(label, schemaErrors(dialect, schema));
     else if (kind === "definitions") {
         report(label, definitionsErrors(dialect, schema));
         if (dialect === "mcp" && Array.isArray(schema)) mcpTools.push(...schema);
@@ -331,7 +335,7 @@ for (const version of ["2025-06-18", "2025-11-25"]) {
     if (!validate) continue;
     for (const tool of mcpTools) {
         const ok = validate(tool);
-        report(`mcp Tool ${fn(tool)} against MCP ${version} schema`,
+        report(`mcp Tool ${toolName(tool)} against MCP ${version} schema`,
             ok ? [] : validate.errors.map((e) => `${e.instancePath || "/"} ${e.message}`));
     }
 }

@@ -117,3 +117,54 @@ TEST_CASE("the schema text has static storage and is the same on every call") {
     CHECK(a.data() == b.data());
     CHECK(a.size() == b.size());
 }
+
+namespace first {
+struct node {
+    int value;
+    std::vector<node> children;
+};
+} // namespace first
+namespace second {
+struct node {
+    bool leaf;
+    std::vector<node> children;
+};
+} // namespace second
+
+namespace {
+struct two_trees {
+    first::node a;
+    second::node b;
+};
+} // namespace
+
+TEST_CASE("recursive types of the same name get distinct $defs keys") {
+    CHECK(agentry::json_schema<two_trees>() ==
+          R"({"type":"object","properties":{)"
+          R"("a":{"type":"object","properties":{"value":{"type":"integer","minimum":-2147483648,"maximum":2147483647},)"
+          R"("children":{"type":"array","items":{"$ref":"#/$defs/node"}}},"required":["value","children"],)"
+          R"("additionalProperties":false},)"
+          R"("b":{"type":"object","properties":{"leaf":{"type":"boolean"},)"
+          R"("children":{"type":"array","items":{"$ref":"#/$defs/node_2"}}},"required":["leaf","children"],)"
+          R"("additionalProperties":false}},)"
+          R"("required":["a","b"],"additionalProperties":false,"$defs":{)"
+          R"("node":{"type":"object","properties":{"value":{"type":"integer","minimum":-2147483648,"maximum":2147483647},)"
+          R"("children":{"type":"array","items":{"$ref":"#/$defs/node"}}},"required":["value","children"],)"
+          R"("additionalProperties":false},)"
+          R"("node_2":{"type":"object","properties":{"leaf":{"type":"boolean"},)"
+          R"("children":{"type":"array","items":{"$ref":"#/$defs/node_2"}}},"required":["leaf","children"],)"
+          R"("additionalProperties":false}}})");
+}
+
+TEST_CASE("a constrained container keeps the notes of both the container and the constraint") {
+    CHECK(agentry::json_schema<agentry::constrained<std::set<int>, agentry::max_items<5>>, openai_strict>() ==
+          R"({"type":"array","items":{"type":"integer","minimum":-2147483648,"maximum":2147483647},)"
+          R"("maxItems":5,"description":"Items must be unique."})");
+    CHECK(agentry::json_schema<agentry::constrained<std::array<int, 3>, agentry::unique_items>, anthropic_strict>() ==
+          R"({"type":"array","items":{"type":"integer"},"description":"Exactly 3 items. Items must be unique."})");
+}
+
+TEST_CASE("the OpenAI strict enum limit counts the values of every enum of the schema") {
+    using agentry::schema::detail::schema_text;
+    CHECK(schema_text<fixtures::enums, openai_strict>::measured.enum_values == 2 + 3 + 3);
+}

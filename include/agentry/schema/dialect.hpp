@@ -40,6 +40,10 @@ struct dialect_rules {
     std::size_t max_depth = 32;
     std::size_t max_enum_values = std::size_t(-1);
     std::size_t max_properties = std::size_t(-1);
+    /// Limits over all the tools of one request.
+    std::size_t max_tools = std::size_t(-1);
+    std::size_t max_optional_properties = std::size_t(-1);
+    std::size_t max_union_types = std::size_t(-1);
     /// A tool without parameters has `parameters`/`input_schema` (else the key is left out).
     bool empty_parameters = true;
     /// Tool names must start with a letter or an underscore.
@@ -60,7 +64,7 @@ struct standard {
 /// OpenAI Chat Completions function tools, `strict:false`.
 struct openai {
     static constexpr dialect_kind kind = dialect_kind::openai;
-    static constexpr dialect_rules rules{.name = "openai"};
+    static constexpr dialect_rules rules{.name = "openai", .max_tools = 128};
 };
 
 /// OpenAI Structured Outputs, `strict:true`.
@@ -81,6 +85,7 @@ struct openai_strict {
         .max_depth = 10,
         .max_enum_values = 1000,
         .max_properties = 5000,
+        .max_tools = 128,
     };
 };
 
@@ -101,6 +106,9 @@ struct anthropic_strict {
         .keywords = keyword_bit(constraint_keyword::pattern) | keyword_bit(constraint_keyword::format) |
                     keyword_bit(constraint_keyword::min_items),
         .max_min_items = 1,
+        .max_tools = 20,
+        .max_optional_properties = 24,
+        .max_union_types = 16,
     };
 };
 

@@ -206,6 +206,8 @@ struct decor {
     bool bounded_above = false;
     void (*keywords)(sink&) = nullptr;
     void (*notes)(sink&, bool&) = nullptr;
+    /// Notes of the type itself (a set's uniqueness, an array's length) the dialect cannot state.
+    void (*type_notes)(sink&, bool&) = nullptr;
 };
 
 template <class D>
@@ -223,6 +225,7 @@ template <class D>
 constexpr void open_typed(sink& s, std::string_view lower, std::string_view upper, const decor& d) noexcept {
     s.put("{\"type\":");
     if (d.nullable && D::rules.type_arrays) {
+        ++s.union_types;
         s.put("[\"");
         s.put(type_word<D>(lower, upper));
         s.put("\",\"null\"]");
@@ -239,10 +242,11 @@ constexpr void close_schema(sink& s, const decor& d, bool nullable_written = fal
     if (d.nullable && !D::rules.type_arrays && !nullable_written) s.put(",\"nullable\":true");
     const bool default_as_note = !D::rules.default_keyword && !d.default_json.empty();
     bool has_notes = false;
-    if (d.notes) {
+    if (d.notes || d.type_notes) {
         sink probe;
         bool first = true;
-        d.notes(probe, first);
+        if (d.type_notes) d.type_notes(probe, first);
+        if (d.notes) d.notes(probe, first);
         has_notes = probe.size != 0;
     }
     if (!d.description.empty() || has_notes || default_as_note) {
@@ -250,6 +254,7 @@ constexpr void close_schema(sink& s, const decor& d, bool nullable_written = fal
         s.put_escaped(d.description);
         bool first = d.description.empty();
         if (!first && (has_notes || default_as_note) && d.description.back() != '.') s.put('.');
+        if (d.type_notes) d.type_notes(s, first);
         if (d.notes) d.notes(s, first);
         if (default_as_note) {
             begin_note<D>(s, first);
@@ -371,7 +376,8 @@ constexpr void write_enum(sink& s, const decor& d) noexcept {
     }
     if (d.nullable && D::rules.type_arrays) s.put(",null");
     s.put(']');
-    if (reflect::enum_count<E> > D::rules.max_enum_values) s.fail(schema_error::too_many_enum_values);
+    s.enum_values += reflect::enum_count<E>;
+    if (s.enum_values > D::rules.max_enum_values) s.fail(schema_error::too_many_enum_values);
     close_schema<D>(s, d);
 }
 
@@ -421,7 +427,7 @@ constexpr void write_sequence(sink& s, const decor& d) noexcept {
         s.put(",\"uniqueItems\":true");
     decor tail = d;
     if constexpr (sequence_needs_note<T, D>()) {
-        if (!d.notes) tail.notes = [](sink& out, bool& first) {
+        tail.type_notes = [](sink& out, bool& first) {
             begin_note<D>(out, first);
             if constexpr (is_set<T>) {
                 out.put("Items must be unique.");
@@ -454,6 +460,9 @@ constexpr void write_map(sink& s, const decor& d) noexcept {
 template <class D, class... A>
 constexpr void write_variant(sink& s, const decor& d, reflect::type_list<A...>) noexcept {
     constexpr bool has_null = (std::is_same_v<std::remove_cv_t<A>, std::monostate> || ...);
+    static_assert(!(std::is_same_v<std::remove_cv_t<A>, std::monostate> && ...),
+                  "agentry: a std::variant of std::monostate alone holds no value; remove it or use std::optional");
+    ++s.union_types;
     s.put("{\"anyOf\":[");
     std::size_t i = 0;
     const auto alternative = [&]<class V>(std::type_identity<V>) {
@@ -525,7 +534,7 @@ using property_value_t = typename property_value<std::remove_cv_t<F>>::type;
 template <class T>
 consteval bool holds_string() noexcept {
     using U = std::remove_cv_t<T>;
-    if constexpr (is_std_string<U>) return true;
+    if constexpr (is_std_string<U> || std::is_same_v<U, raw_json>) return true;
     else if constexpr (is_constrained<U>) return holds_string<typename U::value_type>();
     else if constexpr (is_optional<U>) return holds_string<typename U::value_type>();
     else if constexpr (is_std_array<U>) return holds_string<typename U::value_type>();
@@ -675,16 +684,23 @@ constexpr void write_object(sink& s, const decor& d) noexcept {
         for (std::size_t i = 0; i != s.definition_count; ++i) known = known || s.definitions[i].id == id;
         if (!known) {
             if (s.definition_count == sink::max_definitions) {
-                s.fail(schema_error::too_deep);
+                s.fail(schema_error::too_many_recursive_types);
                 return;
             }
-            s.definitions[s.definition_count++] = {id, short_type_name_text<T>.view(), &write_definition<T, D>};
+            std::size_t same_name = 0;
+            for (std::size_t i = 0; i != s.definition_count; ++i)
+                same_name += s.definitions[i].name == short_type_name_text<T>.view();
+            s.definitions[s.definition_count++] = {id, short_type_name_text<T>.view(), same_name,
+                                                   &write_definition<T, D>};
         }
         const bool wrap = d.nullable;
         if (wrap) s.put("{\"anyOf\":[");
-        s.put(root ? "{\"$ref\":\"#\"}" : "{\"$ref\":\"#/$defs/");
-        if (!root) {
-            s.put(short_type_name_text<T>.view());
+        if (root) {
+            s.put("{\"$ref\":\"#\"}");
+        } else {
+            s.put("{\"$ref\":\"#/$defs/");
+            for (std::size_t i = 0; i != s.definition_count; ++i)
+                if (s.definitions[i].id == id) s.put_definition_name(s.definitions[i]);
             s.put("\"}");
         }
         if (wrap) s.put(",{\"type\":\"null\"}]}");
@@ -717,7 +733,10 @@ constexpr void write_object_body(sink& s, const decor& d) noexcept {
     bool any_required = false;
     for (std::size_t i = 0; i != table::size; ++i) {
         const property& p = table::properties[i];
-        if (p.optional && !D::rules.all_required) continue;
+        if (p.optional && !D::rules.all_required) {
+            ++s.optional_properties;
+            continue;
+        }
         s.put(any_required ? "," : ",\"required\":[");
         any_required = true;
         s.put_string(p.name);
@@ -792,7 +811,9 @@ constexpr void write_root(sink& s) noexcept {
     s.put(",\"$defs\":{");
     for (std::size_t i = 0; i != s.definition_count; ++i) {
         if (i != 0) s.put(',');
-        s.put_key(s.definitions[i].name);
+        s.put('"');
+        s.put_definition_name(s.definitions[i]);
+        s.put("\":");
         const std::size_t mark = s.push_path(s.definitions[i].name);
         s.definitions[i].write(s);
         s.pop_path(mark);
@@ -833,7 +854,10 @@ struct schema_diagnostic {
                   "agentry: the schema nests objects and arrays deeper than this dialect allows (OpenAI strict: 10 "
                   "levels); flatten the parameter struct");
     static_assert(Error != schema_error::too_many_enum_values,
-                  "agentry: an enum has more values than this dialect allows (OpenAI strict: 1000); use a string");
+                  "agentry: the enums of this schema have more values in all than this dialect allows (OpenAI "
+                  "strict: 1000); use strings for the largest ones");
+    static_assert(Error != schema_error::too_many_recursive_types,
+                  "agentry: the schema has more than 16 distinct recursive types; split the tool's parameters");
     static_assert(Error != schema_error::too_many_properties,
                   "agentry: the schema has more properties than this dialect allows (OpenAI strict: 5000 in all)");
     static_assert(Error != schema_error::unknown_field_in_docs,

@@ -15,6 +15,7 @@ enum class schema_error : unsigned char {
     map_not_expressible,
     raw_json_not_expressible,
     too_many_enum_values,
+    too_many_recursive_types,
     too_many_properties,
     unknown_field_in_docs,
     duplicate_field_in_docs,
@@ -38,6 +39,7 @@ struct sink {
     struct definition {
         const void* id = nullptr;
         std::string_view name;
+        std::size_t same_name = 0;  // earlier definitions with this name: the key gets a suffix
         void (*write)(sink&) = nullptr;
     };
     static constexpr std::size_t max_definitions = 16;
@@ -45,6 +47,9 @@ struct sink {
     std::size_t definition_count = 0;
     const void* root = nullptr;
     std::size_t properties = 0;
+    std::size_t enum_values = 0;
+    std::size_t optional_properties = 0;
+    std::size_t union_types = 0;
 
     char path[path_capacity]{};
     std::size_t path_size = 0;
@@ -109,6 +114,15 @@ struct sink {
     constexpr void put_key(std::string_view key) noexcept {
         put_string(key);
         put(':');
+    }
+
+    // "node", then "node_2", "node_3" for distinct types of the same unqualified name.
+    constexpr void put_definition_name(const definition& d) noexcept {
+        put(d.name);
+        if (d.same_name != 0) {
+            put('_');
+            put_unsigned(d.same_name + 1);
+        }
     }
 
     constexpr void fail(schema_error e) noexcept {

@@ -1,0 +1,16 @@
+#!/usr/bin/env bash
+# Builds and runs every test: GCC 12, Clang 14, and Clang 14 with ASan + UBSan.
+# Usage: scripts/test.sh [gcc] [clang] [asan]   (default: all three)
+source "$(dirname "${BASH_SOURCE[0]}")/deps.sh"
+apt_need g++-12 clang-14 cmake make libboost1.81-dev doctest-dev
+npm_need
+
+configs=("$@")
+[ ${#configs[@]} -eq 0 ] && configs=(gcc clang asan)
+jobs="$(nproc)"
+for config in "${configs[@]}"; do
+    echo "=== $config ==="
+    cmake --preset "$config" -S "$agentry_root" >/dev/null
+    cmake --build --preset "$config" -j"$jobs"
+    (cd "$agentry_root" && ctest --preset "$config" -j"$jobs")
+done

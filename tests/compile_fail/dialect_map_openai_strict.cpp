@@ -1,0 +1,17 @@
+// expect: agentry: this dialect cannot express std::map<std::string, T>
+#include <agentry/tool.hpp>
+#include <map>
+#include <string>
+
+struct query {
+    std::map<std::string, int> value;
+};
+
+int run(const query&) { return 0; }
+constexpr auto t = agentry::tool<"run", "Runs a query.">(run);
+
+#ifdef AGENTRY_COMPILE_FAIL
+int main() { return t.parameters_schema<agentry::dialect::openai_strict>().empty(); }
+#else
+int main() { return t.parameters_schema<agentry::dialect::openai>().empty(); }
+#endif
