@@ -1,5 +1,6 @@
 // expect: agentry: min_items, max_items and unique_items apply to std::vector, std::array and std::set only
 #include <agentry/tool.hpp>
+
 #include <vector>
 
 struct query {

@@ -1,5 +1,6 @@
 // expect: agentry: min_items is greater than max_items
 #include <agentry/tool.hpp>
+
 #include <vector>
 
 struct query {

@@ -1,5 +1,6 @@
 // expect: agentry: min_length is greater than max_length
 #include <agentry/tool.hpp>
+
 #include <string>
 
 struct query {

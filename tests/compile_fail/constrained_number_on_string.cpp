@@ -1,5 +1,6 @@
 // expect: agentry: minimum, maximum, exclusive_minimum, exclusive_maximum and multiple_of apply to integer
 #include <agentry/tool.hpp>
+
 #include <string>
 
 struct query {

@@ -1,5 +1,6 @@
 // expect: put the constraint inside the optional
 #include <agentry/tool.hpp>
+
 #include <optional>
 
 struct query {

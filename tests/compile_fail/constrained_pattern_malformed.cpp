@@ -1,5 +1,6 @@
 // expect: is not a well-formed ECMA-262 regular expression
 #include <agentry/tool.hpp>
+
 #include <string>
 
 struct query {

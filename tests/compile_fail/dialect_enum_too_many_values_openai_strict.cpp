@@ -1,4 +1,4 @@
-// expect: agentry: an enum has more values than this dialect allows
+// expect: agentry: the enums of this schema have more values in all than this dialect allows
 #include <agentry/tool.hpp>
 
 #define D10(p) p##0, p##1, p##2, p##3, p##4, p##5, p##6, p##7, p##8, p##9

@@ -1,5 +1,6 @@
 // expect: agentry: this dialect cannot express std::map<std::string, T>
 #include <agentry/tool.hpp>
+
 #include <map>
 #include <string>
 

@@ -32,6 +32,8 @@ TEST_CASE("signatures of functions and function pointers") {
     static_assert(is_signature<decltype(&nothing), void>);
     static_assert(agentry::reflect::signature<decltype(&area)>::arity == 2);
     CHECK(agentry::reflect::signature<decltype(&nothing)>::arity == 0);
+    nothing();
+    CHECK(area(1, "x") == 0);
 }
 
 TEST_CASE("signatures of lambdas and function objects") {

@@ -38,7 +38,8 @@ consteval std::string_view pretty_enum() noexcept {
 }
 
 // GCC: "... [with auto V = ns::color::green; ...]", Clang: "... [V = ns::color::green]".
-// A value without a name prints as a cast, "(ns::color)3", or a number.
+// A value without a name prints as a cast, "(ns::color)3", or a number. Clang spells the
+// anonymous namespace "(anonymous namespace)::", so a leading '(' alone does not mean a cast.
 consteval std::string_view enum_name_from_pretty(std::string_view pretty) noexcept {
     const std::size_t at = pretty.find("V = ");
     if (at == std::string_view::npos) return {};
@@ -46,8 +47,13 @@ consteval std::string_view enum_name_from_pretty(std::string_view pretty) noexce
     std::size_t end = begin;
     while (end < pretty.size() && pretty[end] != ';' && pretty[end] != ']') ++end;
     const std::string_view spelled = pretty.substr(begin, end - begin);
-    if (spelled.empty() || spelled[0] == '(' || spelled[0] == '-' || (spelled[0] >= '0' && spelled[0] <= '9'))
-        return {};
+    if (spelled.empty() || spelled[0] == '-' || (spelled[0] >= '0' && spelled[0] <= '9')) return {};
+    const std::size_t paren = spelled.rfind(')');
+    if (paren != std::string_view::npos) {
+        std::size_t i = paren + 1;
+        if (i < spelled.size() && spelled[i] == '-') ++i;
+        if (i < spelled.size() && spelled[i] >= '0' && spelled[i] <= '9') return {};
+    }
     const std::size_t colon = spelled.rfind(':');
     return colon == std::string_view::npos ? spelled : spelled.substr(colon + 1);
 }

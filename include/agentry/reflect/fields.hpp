@@ -43,6 +43,7 @@ struct fake_wrapper {
 #if defined(__clang__)
 #pragma clang diagnostic push
 #pragma clang diagnostic ignored "-Wundefined-var-template"
+#pragma clang diagnostic ignored "-Wundefined-internal"
 #endif
 // Declared, never defined: only the addresses of its fields are used, in constant expressions.
 template <class T>

@@ -457,8 +457,8 @@ struct constrained {
     constexpr T* operator->() noexcept { return &value; }
     constexpr const T* operator->() const noexcept { return &value; }
 
-    friend constexpr bool operator==(const constrained&, const constrained&) = default;
-    friend constexpr auto operator<=>(const constrained&, const constrained&) = default;
+    friend bool operator==(const constrained&, const constrained&) = default;
+    friend auto operator<=>(const constrained&, const constrained&) = default;
 };
 
 template <class T>
