@@ -28,6 +28,12 @@ namespace agentry {
 
 namespace detail {
 
+template <class T>
+consteval std::string_view tool_name() noexcept {
+    if constexpr (is_tool<T>) return T::name;
+    else return {};
+}
+
 template <std::size_t N>
 consteval std::size_t first_duplicate(const std::array<std::string_view, N>& names) noexcept {
     for (std::size_t i = 0; i < N; ++i)
@@ -37,18 +43,17 @@ consteval std::size_t first_duplicate(const std::array<std::string_view, N>& nam
 }
 
 /// Instantiated for a name given to two tools of one registry; the name is its argument.
-template <fixed_string Name>
+template <char... Name>
 struct duplicate_tool_name {
-    static_assert(Name.empty() && !Name.empty(),
+    static_assert(sizeof...(Name) == 0 && sizeof...(Name) != 0,
                   "agentry: registry: two tools have the same name; tool names must be unique in a registry");
-    static constexpr bool ok = false;
+    static constexpr bool ok = true;
 };
 
-template <class D, fixed_string Name>
+template <class D, char First, char... Rest>
 struct tool_name_diagnostic {
-    static_assert(!D::rules.name_starts_with_letter || Name.view()[0] == '_' ||
-                      (Name.view()[0] >= 'a' && Name.view()[0] <= 'z') ||
-                      (Name.view()[0] >= 'A' && Name.view()[0] <= 'Z'),
+    static_assert(!D::rules.name_starts_with_letter || First == '_' || (First >= 'a' && First <= 'z') ||
+                      (First >= 'A' && First <= 'Z'),
                   "agentry: Gemini function names must start with a letter or an underscore; rename the tool");
     static constexpr bool ok = true;
 };
@@ -126,8 +131,11 @@ struct definitions_text {
 template <class D, class Tool>
 consteval bool check_tool_definition() noexcept {
     using R = std::remove_cvref_t<typename Tool::result_type>;
-    bool ok = schema::detail::check_schema<typename Tool::parameters_type, D, Tool::name_text>() &&
-              tool_name_diagnostic<D, Tool::name_text>::ok;
+    constexpr auto name = Tool::name_text;
+    bool ok = schema::detail::check_schema<typename Tool::parameters_type, D, name>() &&
+              []<std::size_t... I>(std::index_sequence<I...>) {
+                  return tool_name_diagnostic<D, name.value[I]...>::ok;
+              }(std::make_index_sequence<name.size()>{});
     if constexpr (D::kind == dialect_kind::mcp && is_object_result<typename Tool::result_type>())
         ok = ok && schema::detail::check_schema<R, D, Tool::name_text>();
     return ok;
@@ -167,13 +175,18 @@ class registry {
                   "agentry: registry{...} takes tools made with agentry::tool<\"name\", \"description\">(f)");
 
 public:
-    static constexpr std::array<std::string_view, sizeof...(Tools)> names{Tools::name...};
+    static constexpr std::array<std::string_view, sizeof...(Tools)> names{detail::tool_name<Tools>()...};
 
 private:
     static consteval bool names_unique() noexcept {
         constexpr std::size_t duplicate = detail::first_duplicate(names);
-        if constexpr (duplicate == sizeof...(Tools)) return true;
-        else return detail::duplicate_tool_name<fixed_string<names[duplicate].size()>(names[duplicate])>::ok;
+        if constexpr (duplicate == sizeof...(Tools)) {
+            return true;
+        } else {
+            return []<std::size_t... I>(std::index_sequence<I...>) {
+                return detail::duplicate_tool_name<names[duplicate][I]...>::ok;
+            }(std::make_index_sequence<names[duplicate].size()>{});
+        }
     }
     static_assert(names_unique());
 

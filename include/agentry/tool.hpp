@@ -84,9 +84,9 @@ struct first_parameter<reflect::type_list<A, Rest...>> {
 
 template <class Sig, fixed_string... Params>
 consteval bool takes_one_aggregate() noexcept {
+    using P = typename first_parameter<typename Sig::parameters>::type;
     if constexpr (Sig::arity != 1 || sizeof...(Params) != 0) return false;
-    else return schema::detail::kind_of<typename first_parameter<typename Sig::parameters>::type>() ==
-                schema::detail::kind::object;
+    else return reflect::aggregate<P> && !schema::detail::is_std_array<P>;
 }
 
 template <class Sig, fixed_string... Params>
@@ -107,25 +107,25 @@ consteval bool check_parameter_form() {
         static_assert(names != 0,
                       "agentry: tool<\"name\", \"description\">: the function takes several parameters; name each "
                       "one, tool<\"name\", \"description\", \"p1\", \"p2\">(f), or take one aggregate struct");
-        return false;
     } else if constexpr (names == 0 && arity == 1 && !takes_one_aggregate<Sig>()) {
         static_assert(takes_one_aggregate<Sig>(),
                       "agentry: tool<\"name\", \"description\">: the only parameter is not an aggregate struct; name "
                       "it, tool<\"name\", \"description\", \"p1\">(f), or take a struct whose fields are the parameters");
-        return false;
     } else if constexpr (names != 0 && names != arity) {
         static_assert(names == arity,
                       "agentry: tool<\"name\", \"description\", \"p1\", ...>: the number of parameter names differs "
                       "from the number of the function's parameters; give one name per parameter");
-        return false;
     } else {
         static_assert((valid_parameter_name(Params) && ...),
                       "agentry: tool<...>: a parameter name must match ^[A-Za-z_][A-Za-z0-9_]{0,63}$");
         static_assert(unique_names(std::array<std::string_view, names>{Params.view()...}),
                       "agentry: tool<...>: two parameters have the same name; names must be unique");
-        return true;
     }
+    return true;
 }
+
+/// What tool<...>(f) returns when f's signature cannot be read (after its diagnostic).
+struct unreadable_tool {};
 
 } // namespace detail
 
@@ -154,10 +154,14 @@ struct tool_t {
     /// The schema of the result in dialect D (the tool must return a value).
     template <schema_dialect D = dialect::standard>
     static constexpr std::string_view result_schema() noexcept {
-        static_assert(!std::is_void_v<result_type>, "agentry: tool<...>::result_schema: the tool returns void");
-        using R = std::remove_cvref_t<result_type>;
-        static_assert(schema::detail::check_schema<R, D, Name>());
-        return schema::detail::schema_text<R, D>::view;
+        if constexpr (std::is_void_v<result_type>) {
+            static_assert(!std::is_void_v<result_type>, "agentry: tool<...>::result_schema: the tool returns void");
+            return std::string_view{};
+        } else {
+            using R = std::remove_cvref_t<result_type>;
+            static_assert(schema::detail::check_schema<R, D, Name>());
+            return schema::detail::schema_text<R, D>::view;
+        }
     }
 };
 
@@ -178,9 +182,9 @@ constexpr auto tool(F callable) {
                   "their descriptions, so say what the tool does and when to use it");
     if constexpr (!detail::readable_callable<F>) {
         static_assert(detail::readable_callable<F>,
-                      "agentry: tool<...>(f): the parameters of f cannot be read because its operator() is a "
-                      "template (a generic lambda) or overloaded; give it concrete parameter types");
-        return;
+                      "agentry: tool<...>(f): the parameters of f cannot be read: its operator() is a template (a "
+                      "generic lambda) or overloaded, or f is C-variadic; give it one set of concrete parameter types");
+        return detail::unreadable_tool{};
     } else {
         static_assert(detail::check_parameter_form<Name, detail::tool_signature<F>, Params...>());
         return tool_t<Name, Description, F, Params...>{std::move(callable)};

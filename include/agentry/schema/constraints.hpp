@@ -182,12 +182,6 @@ struct constraint_tag {
     static constexpr constraint_target target = Target;
 };
 
-template <number_literal V>
-consteval bool valid_bound() {
-    static_assert(V.valid, "agentry: a numeric bound must be an integer or JSON number text, e.g. 5, -3 or \"0.25\"");
-    return true;
-}
-
 // The subset of ECMA-262 syntax checked here: balanced groups and classes, no dangling
 // escape, no quantifier without an atom. The reader compiles the pattern fully.
 consteval bool pattern_well_formed(std::string_view p) noexcept {
@@ -233,32 +227,25 @@ consteval bool pattern_well_formed(std::string_view p) noexcept {
 
 template <number_literal V>
 struct minimum : detail::constraint_tag<constraint_keyword, constraint_keyword::minimum, constraint_target::number> {
-    static_assert(detail::valid_bound<V>());
     static constexpr number_literal value = V;
 };
 template <number_literal V>
 struct exclusive_minimum
     : detail::constraint_tag<constraint_keyword, constraint_keyword::exclusive_minimum, constraint_target::number> {
-    static_assert(detail::valid_bound<V>());
     static constexpr number_literal value = V;
 };
 template <number_literal V>
 struct maximum : detail::constraint_tag<constraint_keyword, constraint_keyword::maximum, constraint_target::number> {
-    static_assert(detail::valid_bound<V>());
     static constexpr number_literal value = V;
 };
 template <number_literal V>
 struct exclusive_maximum
     : detail::constraint_tag<constraint_keyword, constraint_keyword::exclusive_maximum, constraint_target::number> {
-    static_assert(detail::valid_bound<V>());
     static constexpr number_literal value = V;
 };
 template <number_literal V>
 struct multiple_of
     : detail::constraint_tag<constraint_keyword, constraint_keyword::multiple_of, constraint_target::number> {
-    static_assert(detail::valid_bound<V>());
-    static_assert(!V.negative && compare(V, number_literal(0)) > 0,
-                  "agentry: multiple_of<N> needs N greater than 0");
     static constexpr number_literal value = V;
 };
 /// Length in Unicode code points, as JSON Schema counts it.
@@ -273,9 +260,6 @@ struct max_length : detail::constraint_tag<constraint_keyword, constraint_keywor
 /// An ECMA-262 regular expression; like JSON Schema, it matches anywhere unless anchored.
 template <fixed_string P>
 struct pattern : detail::constraint_tag<constraint_keyword, constraint_keyword::pattern, constraint_target::string> {
-    static_assert(!P.empty() && detail::pattern_well_formed(P.view()),
-                  "agentry: pattern<\"...\"> is not a well-formed ECMA-262 regular expression "
-                  "(unbalanced parentheses or brackets, a dangling backslash or a quantifier with nothing to repeat)");
     static constexpr std::string_view value = P.view();
 };
 template <string_format F>
@@ -405,39 +389,84 @@ consteval bool each_keyword_once() {
            keyword_uses<constraint_keyword::maximum, C...> + keyword_uses<constraint_keyword::exclusive_maximum, C...> <= 1;
 }
 
+template <class C>
+consteval bool bound_valid() {
+    if constexpr (C::target == constraint_target::number) return C::value.valid;
+    else return true;
+}
+
+template <class C>
+consteval bool multiple_positive() {
+    if constexpr (C::keyword == constraint_keyword::multiple_of)
+        return !C::value.negative && compare(C::value, number_literal(0)) > 0;
+    else return true;
+}
+
+template <class C>
+consteval bool pattern_valid() {
+    if constexpr (C::keyword == constraint_keyword::pattern) return !C::value.empty() && pattern_well_formed(C::value);
+    else return true;
+}
+
+// The checks of constrained<T, C...>, in stages: a later stage runs only when the earlier ones
+// passed, so that one mistake gives one message.
+template <class T, class... C>
+consteval bool check_constraints() {
+    if constexpr (sizeof...(C) == 0) {
+        static_assert(sizeof...(C) != 0, "agentry: constrained<T> needs at least one constraint, e.g. agentry::minimum<0>");
+    } else if constexpr (!(constraint<C> && ...)) {
+        static_assert((constraint<C> && ...),
+                      "agentry: constrained<T, C...>: every C must be an agentry constraint such as "
+                      "agentry::minimum<0>, agentry::max_length<64> or agentry::pattern<\"^[a-z]+$\">");
+    } else if constexpr (is_optional_like<T>) {
+        static_assert(!is_optional_like<T>,
+                      "agentry: constrained<std::optional<T>, ...>: put the constraint inside the optional, "
+                      "std::optional<agentry::constrained<T, ...>>");
+    } else if constexpr (!(((C::target != constraint_target::number || is_number<T>) &&
+                            (C::target != constraint_target::string || is_std_string<T>) &&
+                            (C::target != constraint_target::array || is_sequence<T>)) && ...)) {
+        static_assert(((C::target != constraint_target::number || is_number<T>) && ...),
+                      "agentry: minimum, maximum, exclusive_minimum, exclusive_maximum and multiple_of apply to "
+                      "integer and floating-point types only");
+        static_assert(((C::target != constraint_target::string || is_std_string<T>) && ...),
+                      "agentry: min_length, max_length, pattern and format apply to std::string only");
+        static_assert(((C::target != constraint_target::array || is_sequence<T>) && ...),
+                      "agentry: min_items, max_items and unique_items apply to std::vector, std::array and std::set "
+                      "only");
+    } else if constexpr (!((bound_valid<C>() && pattern_valid<C>()) && ...)) {
+        static_assert((bound_valid<C>() && ...),
+                      "agentry: a numeric bound must be an integer or JSON number text, e.g. 5, -3 or \"0.25\"");
+        static_assert((pattern_valid<C>() && ...),
+                      "agentry: pattern<\"...\"> is not a well-formed ECMA-262 regular expression (unbalanced "
+                      "parentheses or brackets, a dangling backslash or a quantifier with nothing to repeat)");
+    } else {
+        static_assert((multiple_positive<C>() && ...), "agentry: multiple_of<N> needs N greater than 0");
+        static_assert((integer_bound_fits<C, T>() && ...),
+                      "agentry: a bound on an integer type must be an integer within the range of that type");
+        static_assert(each_keyword_once<C...>(),
+                      "agentry: a constraint keyword is given twice (or both minimum and exclusive_minimum, or both "
+                      "maximum and exclusive_maximum); keep one");
+        static_assert(!each_keyword_once<C...>() || numeric_bounds_ordered<C...>(),
+                      "agentry: the lower bound is not below the upper bound; no value could satisfy both");
+        static_assert(sizes_ordered<constraint_keyword::min_length, constraint_keyword::max_length, C...>(),
+                      "agentry: min_length is greater than max_length");
+        static_assert(sizes_ordered<constraint_keyword::min_items, constraint_keyword::max_items, C...>(),
+                      "agentry: min_items is greater than max_items");
+    }
+    return true;
+}
+
 } // namespace detail
 
 /// A value of type T with constraints C... (agentry::minimum<1>, agentry::max_length<64>, ...).
 template <class T, class... C>
 struct constrained {
-    static_assert(sizeof...(C) != 0, "agentry: constrained<T> needs at least one constraint, e.g. agentry::minimum<0>");
-    static_assert((detail::constraint<C> && ...),
-                  "agentry: constrained<T, C...>: every C must be an agentry constraint such as "
-                  "agentry::minimum<0>, agentry::max_length<64> or agentry::pattern<\"^[a-z]+$\">");
-    static_assert(!detail::is_optional_like<T>,
-                  "agentry: constrained<std::optional<T>, ...>: put the constraint inside the optional, "
-                  "std::optional<agentry::constrained<T, ...>>");
-    static_assert(((C::target != constraint_target::number || detail::is_number<T>) && ...),
-                  "agentry: minimum, maximum, exclusive_minimum, exclusive_maximum and multiple_of apply to integer "
-                  "and floating-point types only");
-    static_assert(((C::target != constraint_target::string || detail::is_std_string<T>) && ...),
-                  "agentry: min_length, max_length, pattern and format apply to std::string only");
-    static_assert(((C::target != constraint_target::array || detail::is_sequence<T>) && ...),
-                  "agentry: min_items, max_items and unique_items apply to std::vector, std::array and std::set only");
-    static_assert((detail::integer_bound_fits<C, T>() && ...),
-                  "agentry: a bound on an integer type must be an integer within the range of that type");
-    static_assert(detail::each_keyword_once<C...>(),
-                  "agentry: a constraint keyword is given twice (or both minimum and exclusive_minimum, or both "
-                  "maximum and exclusive_maximum); keep one");
-    static_assert(detail::numeric_bounds_ordered<C...>(),
-                  "agentry: the lower bound is not below the upper bound; no value could satisfy both");
-    static_assert(detail::sizes_ordered<constraint_keyword::min_length, constraint_keyword::max_length, C...>(),
-                  "agentry: min_length is greater than max_length");
-    static_assert(detail::sizes_ordered<constraint_keyword::min_items, constraint_keyword::max_items, C...>(),
-                  "agentry: min_items is greater than max_items");
+    static_assert(detail::check_constraints<T, C...>());
 
     using value_type = T;
     using constraints = reflect::type_list<C...>;
+    /// Every C is a constraint: the writer and reader use them only then.
+    static constexpr bool well_formed = (detail::constraint<C> && ...) && sizeof...(C) != 0;
 
     T value{};
 

@@ -525,6 +525,10 @@ template <class V>
 struct property_value<std::optional<V>> {
     using type = std::remove_cv_t<V>;
 };
+template <class V>
+struct property_value<std::optional<std::optional<V>>> {
+    using type = std::optional<std::optional<V>>;  // no schema: diagnosed by the writer
+};
 template <class F>
 using property_value_t = typename property_value<std::remove_cv_t<F>>::type;
 
@@ -767,7 +771,8 @@ constexpr void write_schema(sink& s, const decor& d) noexcept {
     } else if constexpr (k == kind::enumeration) {
         write_enum<T, D>(s, d);
     } else if constexpr (k == kind::constrained) {
-        write_constrained<std::remove_cv_t<typename T::value_type>, D>(s, d, typename T::constraints{});
+        if constexpr (T::well_formed) write_constrained<std::remove_cv_t<typename T::value_type>, D>(s, d, typename T::constraints{});
+        else s.fail(schema_error::unsupported_type);
     } else if constexpr (k == kind::any) {
         write_any<D>(s, d);
     } else if constexpr (k == kind::optional) {
@@ -838,9 +843,16 @@ struct schema_text {
     static constexpr std::string_view view{storage.data(), measured.size};
 };
 
-/// Instantiated when a schema cannot be written; the tool, the path of C++ names to the value
-/// and the dialect appear in its template arguments.
-template <class Dialect, fixed_string Tool, fixed_string Path, schema_error Error>
+/// The text of a name as a pack of characters: both compilers print these readably in the
+/// template arguments of a diagnostic.
+template <char... C>
+struct in_tool {};
+template <char... C>
+struct at_field {};
+
+/// Instantiated when a schema cannot be written; the dialect, the tool, the path of C++ names to
+/// the value and the error appear in its template arguments.
+template <class Dialect, class Tool, class Path, schema_error Error>
 struct schema_diagnostic {
     static_assert(Error != schema_error::map_not_expressible,
                   "agentry: this dialect cannot express std::map<std::string, T> (it needs additionalProperties with "
@@ -865,14 +877,18 @@ struct schema_diagnostic {
                   "name or remove the entry");
     static_assert(Error != schema_error::duplicate_field_in_docs,
                   "agentry: field_docs describes the same field twice (the last name of the path); keep one entry");
-    static constexpr bool ok = Error == schema_error::none || Error == schema_error::unsupported_type;
+    static constexpr bool ok = true;
 };
 
 template <class T, class D, fixed_string Tool>
 consteval bool check_schema() noexcept {
-    constexpr const sink& m = schema_text<T, D>::measured;
-    if constexpr (m.error != schema_error::none) {
-        return schema_diagnostic<D, Tool, fixed_string<m.error_path_size>(m.error_path_view()), m.error>::ok;
+    using text = schema_text<T, D>;
+    if constexpr (text::measured.error != schema_error::none &&
+                  text::measured.error != schema_error::unsupported_type) {
+        return []<std::size_t... I, std::size_t... J>(std::index_sequence<I...>, std::index_sequence<J...>) {
+            return schema_diagnostic<D, in_tool<Tool.value[I]...>, at_field<text::measured.error_path[J]...>,
+                                     text::measured.error>::ok;
+        }(std::make_index_sequence<Tool.size()>{}, std::make_index_sequence<text::measured.error_path_size>{});
     }
     return true;
 }

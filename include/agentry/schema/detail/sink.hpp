@@ -7,7 +7,7 @@
 namespace agentry::schema::detail {
 
 /// Why a schema could not be written; reported by the entry points as a compile error.
-enum class schema_error : unsigned char {
+enum class schema_error {
     none,
     unsupported_type,
     too_deep,
