@@ -79,7 +79,7 @@ constexpr void write_tool_definition(schema::detail::sink& s) noexcept {
         s.put('{');
     }
     s.put_key("name");
-    s.put_string(Tool::name);
+    s.put_quoted(Tool::name);
     s.put(',');
     s.put_key("description");
     s.put_string(Tool::description);

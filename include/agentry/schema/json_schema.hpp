@@ -230,7 +230,7 @@ constexpr void open_typed(sink& s, std::string_view lower, std::string_view uppe
         s.put(type_word<D>(lower, upper));
         s.put("\",\"null\"]");
     } else {
-        s.put_string(type_word<D>(lower, upper));
+        s.put_quoted(type_word<D>(lower, upper));
     }
 }
 
@@ -291,7 +291,7 @@ constexpr void write_keyword(sink& s) noexcept {
         s.put_key(keyword_name(C::keyword));
         if constexpr (C::target == constraint_target::number) s.put(C::value.view());
         else if constexpr (C::keyword == constraint_keyword::pattern) s.put_string(C::value);
-        else if constexpr (C::keyword == constraint_keyword::format) s.put_string(format_name(C::value));
+        else if constexpr (C::keyword == constraint_keyword::format) s.put_quoted(format_name(C::value));
         else if constexpr (C::keyword == constraint_keyword::unique_items) s.put("true");
         else s.put_unsigned(C::value);
     }
@@ -343,6 +343,11 @@ constexpr void write_constrained(sink& s, decor d, reflect::type_list<C...>) noe
 
 // ---- scalars ------------------------------------------------------------------------------
 
+template <class T>
+inline constexpr number_literal natural_minimum = std::numeric_limits<T>::min();
+template <class T>
+inline constexpr number_literal natural_maximum = std::numeric_limits<T>::max();
+
 template <class T, class D>
 constexpr void write_integer(sink& s, const decor& d) noexcept {
     open_typed<D>(s, "integer", "INTEGER", d);
@@ -351,13 +356,13 @@ constexpr void write_integer(sink& s, const decor& d) noexcept {
     if constexpr (sizeof(T) < 8 || std::is_unsigned_v<T>) {
         if (has_min && !d.bounded_below) {
             s.put(",\"minimum\":");
-            s.put_signed((long long)std::numeric_limits<T>::min());
+            s.put(natural_minimum<T>.view());
         }
     }
     if constexpr (sizeof(T) < 8) {
         if (has_max && !d.bounded_above) {
             s.put(",\"maximum\":");
-            s.put_unsigned((unsigned long long)std::numeric_limits<T>::max());
+            s.put(natural_maximum<T>.view());
         }
     }
     close_schema<D>(s, d);
@@ -372,7 +377,7 @@ constexpr void write_enum(sink& s, const decor& d) noexcept {
     for (const auto& entry : reflect::enum_entries<E>) {
         if (!first) s.put(',');
         first = false;
-        s.put_string(entry.second);
+        s.put_quoted(entry.second);
     }
     if (d.nullable && D::rules.type_arrays) s.put(",null");
     s.put(']');
@@ -743,7 +748,7 @@ constexpr void write_object_body(sink& s, const decor& d) noexcept {
         }
         s.put(any_required ? "," : ",\"required\":[");
         any_required = true;
-        s.put_string(p.name);
+        s.put_quoted(p.name);
     }
     if (any_required) s.put(']');
     else if (D::rules.all_required) s.put(",\"required\":[]");
