@@ -10,16 +10,21 @@
 // [{"type":"function","function":{...}}], Anthropic [{"name","description","input_schema"}],
 // Gemini [{"functionDeclarations":[...]}], MCP tools/list entries.
 
+#include <agentry/detail/invoke.hpp>
+#include <agentry/detail/name_table.hpp>
+#include <agentry/json/detail/suggest.hpp>
 #include <agentry/reflect/fixed_string.hpp>
 #include <agentry/schema/detail/sink.hpp>
 #include <agentry/schema/dialect.hpp>
 #include <agentry/schema/json_schema.hpp>
 #include <agentry/tool.hpp>
+#include <agentry/tool_result.hpp>
 
 #include <boost/hana/tuple.hpp>
 
 #include <array>
 #include <cstddef>
+#include <string>
 #include <string_view>
 #include <type_traits>
 #include <utility>
@@ -195,6 +200,25 @@ public:
 
     static constexpr std::size_t size() noexcept { return sizeof...(Tools); }
 
+    /// This registry with other call options (argument limits and repairs, result cap).
+    constexpr registry with_options(const call_options& options) const {
+        registry copy = *this;
+        copy.options_ = options;
+        return copy;
+    }
+    constexpr const call_options& options() const noexcept { return options_; }
+
+    /// The index of the tool called `name`, or size() when there is none. O(1).
+    static constexpr std::size_t find(std::string_view name) noexcept { return table_.find(name, names); }
+
+    /// Calls the tool `name` with JSON `arguments`: reads and checks them, calls the tool and
+    /// writes its result. Never throws; safe from several threads at once.
+    tool_result call(std::string_view name, std::string_view arguments) const noexcept {
+        const std::size_t index = find(name);
+        if (index == sizeof...(Tools)) return unknown_tool(name);
+        return dispatch_[index](*this, arguments);
+    }
+
     /// The `tools` payload of dialect D, as a constant.
     template <schema_dialect D = dialect::standard>
     static constexpr std::string_view definitions() noexcept {
@@ -207,7 +231,47 @@ public:
     constexpr const boost::hana::tuple<Tools...>& tools() const noexcept { return tools_; }
 
 private:
+    static constexpr auto table_ = detail::name_table<sizeof...(Tools)>::build(names);
+
+    template <std::size_t I>
+    static tool_result call_at(const registry& self, std::string_view arguments) noexcept {
+        return detail::invoke(boost::hana::at_c<I>(self.tools_), arguments, self.options_);
+    }
+
+    using dispatch_fn = tool_result (*)(const registry&, std::string_view) noexcept;
+    static constexpr auto dispatch_ = []<std::size_t... I>(std::index_sequence<I...>) {
+        return std::array<dispatch_fn, sizeof...(I)>{&call_at<I>...};
+    }(std::index_sequence_for<Tools...>{});
+
+    static tool_result unknown_tool(std::string_view name) noexcept {
+        tool_result result;
+        result.status = tool_status::unknown_tool;
+        try {
+            std::string text = "unknown tool \"";
+            text.append(name.substr(0, 64));
+            text += '"';
+            const std::string_view guess = json::detail::closest(name, names);
+            if (!guess.empty()) {
+                text += " (did you mean \"";
+                text += guess;
+                text += "\"?)";
+            }
+            text += ". Available tools: ";
+            for (std::size_t i = 0; i != names.size(); ++i) {
+                if (i != 0) text += ", ";
+                text += names[i];
+            }
+            if (names.empty()) text += "none";
+            text += '.';
+            result.content = std::move(text);
+        } catch (...) {
+            result.content = "unknown tool";
+        }
+        return result;
+    }
+
     boost::hana::tuple<Tools...> tools_;
+    call_options options_{};
 };
 
 template <class... Tools>

@@ -11,12 +11,14 @@
 // one non-template operator(), and member functions bound to an object with
 // tool<...>(&type::member, &object).
 
+#include <agentry/json/error.hpp>
 #include <agentry/reflect/fixed_string.hpp>
 #include <agentry/reflect/function.hpp>
 #include <agentry/schema/dialect.hpp>
 #include <agentry/schema/json_schema.hpp>
 
 #include <cstddef>
+#include <optional>
 #include <string_view>
 #include <type_traits>
 #include <utility>
@@ -143,6 +145,16 @@ struct tool_t {
     static constexpr fixed_string<Name.size()> name_text = Name;
 
     F callable;
+    /// Repairs for this tool's arguments, instead of the registry's (see with_repairs).
+    std::optional<json::repairs> repairs{};
+
+    /// This tool with its own repairs of model mistakes, e.g.
+    /// tool<...>(f).with_repairs({.number_in_string = true}).
+    constexpr tool_t with_repairs(json::repairs r) const {
+        tool_t copy = *this;
+        copy.repairs = r;
+        return copy;
+    }
 
     /// The schema of the tool's arguments object in dialect D.
     template <schema_dialect D = dialect::standard>

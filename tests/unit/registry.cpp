@@ -83,3 +83,135 @@ TEST_CASE("a registry of capturing tools is an ordinary const object") {
     CHECK(boost::hana::at_c<0>(local.tools()).callable(5) == 15);
     CHECK(local.definitions<agentry::dialect::anthropic>().find(R"("name":"offset")") != std::string_view::npos);
 }
+
+// ---- calls --------------------------------------------------------------------------------
+
+#include <atomic>
+#include <stdexcept>
+#include <thread>
+#include <vector>
+
+namespace {
+
+enum class unit { celsius, fahrenheit };
+
+struct forecast_query {
+    std::string city;
+    std::optional<unit> units = unit::celsius;
+    agentry::in_range<int, 1, 14> days = 1;
+};
+
+struct forecast {
+    std::string city;
+    std::vector<double> highs;
+    unit units;
+};
+
+forecast get_forecast(const forecast_query& q) {
+    if (q.city == "Atlantis") throw std::runtime_error("no weather station in Atlantis");
+    return {q.city, std::vector<double>(std::size_t(q.days.value), 20.5), *q.units};
+}
+
+struct counter {
+    std::atomic<int> calls{0};
+    int bump(int by) { return calls += by; }
+};
+
+counter shared_counter;
+
+constexpr agentry::registry service{
+    agentry::tool<"get_forecast", "Forecast for a city.">(get_forecast),
+    agentry::tool<"add", "Add two integers.", "a", "b">(+[](int a, int b) { return a + b; }),
+    agentry::tool<"shout", "Upper-case a text.", "text">(+[](std::string text) {
+        for (char& c : text) c = char(c >= 'a' && c <= 'z' ? c - 32 : c);
+        return text;
+    }),
+    agentry::tool<"forget", "Returns nothing.">(+[] {}),
+    agentry::tool<"fail", "Throws something that is not a std::exception.">(+[]() -> int { throw 42; }),
+};
+
+} // namespace
+
+TEST_CASE("call: a valid call returns the result as JSON") {
+    const auto r = service.call("get_forecast", R"({"city":"Oslo","days":2})");
+    CHECK(r.status == agentry::tool_status::ok);
+    CHECK(r.ok());
+    CHECK(r.content == R"({"city":"Oslo","highs":[20.5,20.5],"units":"celsius"})");
+    CHECK(r.errors.empty());
+    CHECK_FALSE(r.truncated);
+    CHECK(service.call("add", R"({"a":2,"b":40})").content == "42");
+    CHECK(service.call("forget", "{}").content == "null");
+}
+
+TEST_CASE("call: a std::string result is the content as it is") {
+    CHECK(service.call("shout", R"({"text":"quiet \"please\""})").content == "QUIET \"PLEASE\"");
+}
+
+TEST_CASE("call: invalid arguments give one actionable message") {
+    const auto r = service.call("get_forecast", R"({"units":"kelvin","days":20})");
+    CHECK(r.status == agentry::tool_status::invalid_arguments);
+    CHECK(r.content ==
+          "get_forecast: invalid arguments: /units: \"kelvin\" is not one of [\"celsius\",\"fahrenheit\"]; "
+          "/days: must be at most 14; /city: missing required property. Fix the arguments and call "
+          "get_forecast again.");
+    REQUIRE(r.errors.size() == 3);
+    CHECK(r.errors[2].pointer == "/city");
+}
+
+TEST_CASE("call: an unknown tool lists the names, with a suggestion") {
+    const auto r = service.call("get_forcast", "{}");
+    CHECK(r.status == agentry::tool_status::unknown_tool);
+    CHECK(r.content == "unknown tool \"get_forcast\" (did you mean \"get_forecast\"?). Available tools: "
+                       "get_forecast, add, shout, forget, fail.");
+    CHECK(service.call("", "{}").content ==
+          "unknown tool \"\". Available tools: get_forecast, add, shout, forget, fail.");
+}
+
+TEST_CASE("call: exceptions become tool_error with their message") {
+    const auto r = service.call("get_forecast", R"({"city":"Atlantis","days":1})");
+    CHECK(r.status == agentry::tool_status::tool_error);
+    CHECK(r.content == "get_forecast failed: no weather station in Atlantis");
+    CHECK(service.call("fail", "{}").content == "fail failed with an exception that is not a std::exception");
+}
+
+TEST_CASE("call: lookup is by exact name through the compile-time table") {
+    static_assert(decltype(service)::find("get_forecast") == 0);
+    static_assert(decltype(service)::find("fail") == 4);
+    static_assert(decltype(service)::find("Fail") == 5);
+    static_assert(decltype(service)::find("get_forecast ") == 5);
+    CHECK(decltype(service)::find(std::string(1000, 'x')) == 5);
+}
+
+TEST_CASE("call: options cap results and allow repairs, per registry and per tool") {
+    const auto capped = service.with_options({.max_result_size = 30});
+    const auto r = capped.call("get_forecast", R"({"city":"Oslo","days":14})");
+    CHECK(r.truncated);
+    CHECK(r.content.size() <= 80);
+    CHECK(r.content.find("[truncated") != std::string::npos);
+    agentry::call_options lenient;
+    lenient.arguments.repairs.number_in_string = true;
+    const auto repaired = service.with_options(lenient).call("add", R"({"a":"2","b":40})");
+    CHECK(repaired.content == "42");
+    CHECK(repaired.repairs == std::vector<std::string>{"/a: a number sent as a string was read as a number"});
+    const agentry::registry own{
+        agentry::tool<"add", "Add.", "a", "b">(+[](int a, int b) { return a + b; })
+            .with_repairs({.number_in_string = true})};
+    CHECK(own.call("add", R"({"a":"1","b":"2"})").content == "3");
+    CHECK(service.call("add", R"({"a":"2","b":40})").status == agentry::tool_status::invalid_arguments);
+}
+
+TEST_CASE("call: member functions and safe use from several threads") {
+    const agentry::registry bound{agentry::tool<"bump", "Add to the counter.", "by">(&counter::bump, &shared_counter)};
+    std::vector<std::thread> threads;
+    std::atomic<int> ok{0};
+    for (int t = 0; t != 4; ++t)
+        threads.emplace_back([&] {
+            for (int i = 0; i != 250; ++i) {
+                ok += bound.call("bump", R"({"by":1})").ok();
+                ok += service.call("get_forecast", R"({"city":"Rome","days":3})").ok();
+            }
+        });
+    for (auto& t : threads) t.join();
+    CHECK(ok == 2000);
+    CHECK(shared_counter.calls == 1000);
+}

@@ -1,0 +1,103 @@
+#ifndef AGENTRY_DETAIL_INVOKE_HPP
+#define AGENTRY_DETAIL_INVOKE_HPP
+
+// One tool call: read the arguments, call, write the result; every failure becomes a
+// tool_result the model can act on.
+
+#include <agentry/json/reader.hpp>
+#include <agentry/json/writer.hpp>
+#include <agentry/tool_result.hpp>
+
+#include <exception>
+#include <string>
+#include <string_view>
+#include <tuple>
+#include <type_traits>
+#include <utility>
+
+namespace agentry::detail {
+
+inline std::string invalid_arguments_text(std::string_view tool, const std::vector<json::read_error>& errors) {
+    std::string text(tool);
+    text += ": invalid arguments: ";
+    for (std::size_t i = 0; i != errors.size(); ++i) {
+        if (i != 0) text += "; ";
+        text += errors[i].to_string();
+    }
+    text += ". Fix the arguments and call ";
+    text += tool;
+    text += " again.";
+    return text;
+}
+
+// Cuts text longer than `cap` bytes the way json::write cuts a result: at a UTF-8 character
+// boundary, followed by the truncation marker, `cap` bytes in all. True when it cut.
+inline bool cut_text(std::string& text, std::size_t cap) {
+    if (cap == 0 || text.size() <= cap) return false;
+    std::string marker(json::truncation_marker);
+    marker += std::to_string(cap);
+    marker += json::truncation_marker_end;
+    std::size_t keep = cap > marker.size() ? cap - marker.size() : 0;
+    while (keep > 0 && (static_cast<unsigned char>(text[keep]) & 0xC0) == 0x80) --keep;
+    text.resize(keep);
+    text += marker;
+    return true;
+}
+
+// Passes an argument as an rvalue when the callable takes it so, as an lvalue otherwise.
+template <class F, class... A>
+decltype(auto) call_with(const F& f, A&... args) {
+    if constexpr (std::is_invocable_v<const F&, A&&...>) return f(std::move(args)...);
+    else return f(args...);
+}
+
+template <class Tool>
+auto call_tool(const Tool& tool, json::detail::storage_t<typename Tool::parameters_type>& arguments) {
+    if constexpr (schema::detail::is_named_parameters<typename Tool::parameters_type>)
+        return std::apply([&](auto&... a) -> decltype(auto) { return call_with(tool.callable, a...); }, arguments);
+    else
+        return call_with(tool.callable, arguments);
+}
+
+template <class Tool>
+tool_result invoke(const Tool& tool, std::string_view arguments, const call_options& options) noexcept {
+    tool_result result;
+    try {
+        json::read_options read = options.arguments;
+        if (tool.repairs) read.repairs = *tool.repairs;
+        auto parsed = json::read<typename Tool::parameters_type>(arguments, read);
+        result.repairs = std::move(parsed.repairs);
+        if (!parsed.ok()) {
+            result.status = tool_status::invalid_arguments;
+            result.content = invalid_arguments_text(Tool::name, parsed.errors);
+            result.errors = std::move(parsed.errors);
+            return result;
+        }
+        using R = typename Tool::result_type;
+        if constexpr (std::is_void_v<R>) {
+            call_tool(tool, parsed.value);
+            result.content = "null";
+        } else {
+            decltype(auto) value = call_tool(tool, parsed.value);
+            using V = std::remove_cvref_t<R>;
+            if constexpr (std::is_same_v<V, std::string>) {
+                result.content = std::move(value);
+                result.truncated = cut_text(result.content, options.max_result_size);
+            } else {
+                json::write_options write{.max_size = options.max_result_size};
+                result.truncated = !json::write(result.content, value, write);
+            }
+        }
+    } catch (const std::exception& e) {
+        result.status = tool_status::tool_error;
+        result.content = std::string(Tool::name) + " failed: " + e.what();
+    } catch (...) {
+        result.status = tool_status::tool_error;
+        result.content = std::string(Tool::name) + " failed with an exception that is not a std::exception";
+    }
+    return result;
+}
+
+} // namespace agentry::detail
+
+#endif

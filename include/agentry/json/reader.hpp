@@ -1,0 +1,1055 @@
+#ifndef AGENTRY_JSON_READER_HPP
+#define AGENTRY_JSON_READER_HPP
+
+// agentry::json::read<T>(text): JSON text straight into a typed value, in one pass, checking
+// every constraint the schema of T states. No DOM; the code is specialised for T at compile
+// time. Errors are collected (up to read_options::max_errors), each with its JSON Pointer.
+//
+//   auto r = agentry::json::read<weather_query>(R"({"city":"Paris"})");
+//   if (r.ok()) use(r.value); else for (auto& e : r.errors) log(e.to_string());
+//
+// Reading never throws except std::bad_alloc, and never recurses deeper than
+// read_options::max_depth.
+
+#include <agentry/json/detail/decimal.hpp>
+#include <agentry/json/detail/formats.hpp>
+#include <agentry/json/detail/lexer.hpp>
+#include <agentry/json/detail/regex.hpp>
+#include <agentry/json/detail/suggest.hpp>
+#include <agentry/json/error.hpp>
+#include <agentry/reflect/enum.hpp>
+#include <agentry/reflect/fields.hpp>
+#include <agentry/schema/constraints.hpp>
+#include <agentry/schema/json_schema.hpp>
+#include <agentry/schema/raw_json.hpp>
+
+#include <boost/pfr/core.hpp>
+
+#include <array>
+#include <charconv>
+#include <cmath>
+#include <cstddef>
+#include <cstdint>
+#include <limits>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <tuple>
+#include <type_traits>
+#include <utility>
+#include <variant>
+#include <vector>
+
+namespace agentry::json {
+
+template <class T>
+struct read_result {
+    T value{};
+    std::vector<read_error> errors;
+    /// One note per repair applied (see agentry::json::repairs).
+    std::vector<std::string> repairs;
+
+    bool ok() const noexcept { return errors.empty(); }
+};
+
+namespace detail {
+
+using schema::detail::kind;
+using schema::detail::kind_of;
+
+/// The C++ value a parameters type is read into: the type itself, or a tuple of the
+/// parameters named in agentry::tool<...>.
+template <class P>
+struct storage_of {
+    using type = P;
+};
+template <class... A, fixed_string... N>
+struct storage_of<named_parameters<reflect::type_list<A...>, N...>> {
+    using type = std::tuple<std::remove_cvref_t<A>...>;
+};
+template <class P>
+using storage_t = typename storage_of<P>::type;
+
+struct path_segment {
+    std::string_view key;
+    std::size_t index = 0;
+    bool is_index = false;
+};
+
+class reader {
+public:
+    static constexpr std::size_t max_path = 128;
+
+    reader(std::string_view text, const read_options& options, std::vector<read_error>& errors,
+           std::vector<std::string>& repairs) noexcept
+        : options_(options), errors_(errors), repairs_(repairs) {
+        in.begin = in.p = text.data();
+        in.end = text.data() + text.size();
+    }
+
+    cursor in;
+    std::size_t depth = 0;
+    /// The text of the last number read, for multipleOf on decimals.
+    std::string_view last_number;
+
+    const read_options& options() const noexcept { return options_; }
+    bool stopped() const noexcept { return stopped_; }
+    std::size_t error_count() const noexcept { return error_count_; }
+
+    /// While probing an alternative of a variant, errors are counted but not recorded.
+    bool quiet() const noexcept { return quiet_; }
+
+    void push_key(std::string_view key) noexcept { push({key, 0, false}); }
+    void push_index(std::size_t index) noexcept { push({{}, index, true}); }
+    void pop() noexcept { --path_size_; }
+
+    /// The JSON Pointer of the value being read.
+    std::string pointer() const {
+        std::string out;
+        const std::size_t shown = path_size_ < max_path ? path_size_ : max_path;
+        for (std::size_t i = 0; i != shown; ++i) {
+            out.push_back('/');
+            if (path_[i].is_index) {
+                out += std::to_string(path_[i].index);
+            } else {
+                for (char c : path_[i].key) {
+                    if (c == '~') out += "~0";
+                    else if (c == '/') out += "~1";
+                    else out.push_back(c);
+                }
+            }
+        }
+        return out;
+    }
+
+    template <class Message>
+    void error(error_kind kind, Message&& message) {
+        ++error_count_;
+        if (quiet_ || stopped_) return;
+        if (errors_.size() + 1 >= options_.max_errors) {
+            errors_.push_back({pointer(), error_kind::too_many_errors,
+                               "too many errors; only the first " + std::to_string(errors_.size()) + " are listed"});
+            stopped_ = true;
+            return;
+        }
+        errors_.push_back({pointer(), kind, std::string(std::forward<Message>(message))});
+    }
+
+    /// A syntax error stops reading: nothing after it can be trusted.
+    void syntax_error() {
+        if (stopped_) return;
+        const auto e = in.error == lex_error::none ? lex_error::unexpected_character : in.error;
+        const bool deep = e == lex_error::too_deep;
+        error(deep ? error_kind::too_deep : error_kind::syntax,
+              deep ? "nesting deeper than " + std::to_string(options_.max_depth) + " levels"
+                   : "invalid JSON at byte " + std::to_string(in.offset()) + ": " + std::string(describe(e)));
+        ++error_count_;
+        stopped_ = true;
+    }
+
+    void repaired(std::string note) {
+        if (quiet_) return;
+        const std::string where = pointer();
+        repairs_.push_back(where.empty() ? std::move(note) : where + ": " + note);
+    }
+
+    /// Skips the value at the cursor after an error about it.
+    void skip() {
+        in.skip_ws();
+        if (!skip_value(in, depth, options_.max_depth)) syntax_error();
+    }
+
+    /// A reader for text found inside this one (an alternative of a variant, a repaired
+    /// string): same options and path, its own cursor.
+    reader nested(std::string_view text, bool quiet, std::vector<read_error>& errors,
+                  std::vector<std::string>& repairs) const noexcept {
+        reader r(text, options_, errors, repairs);
+        for (std::size_t i = 0; i != path_size_ && i != max_path; ++i) r.path_[i] = path_[i];
+        r.path_size_ = path_size_;
+        r.depth = depth;
+        r.quiet_ = quiet || quiet_;
+        return r;
+    }
+
+    /// Takes the errors and stop state of a nested reader.
+    void absorb(const reader& inner) noexcept {
+        error_count_ += inner.error_count_;
+        stopped_ = stopped_ || inner.stopped_;
+    }
+
+private:
+    void push(path_segment s) noexcept {
+        if (path_size_ < max_path) path_[path_size_] = s;
+        ++path_size_;
+    }
+
+    const read_options& options_;
+    std::vector<read_error>& errors_;
+    std::vector<std::string>& repairs_;
+    path_segment path_[max_path]{};
+    std::size_t path_size_ = 0;
+    std::size_t error_count_ = 0;
+    bool stopped_ = false;
+    bool quiet_ = false;
+};
+
+// ---- describing values in messages --------------------------------------------------------
+
+/// The JSON type of the value at the cursor: "string", "number", ...
+inline std::string_view json_type_at(const cursor& in) noexcept {
+    switch (in.peek()) {
+    case '"': return "a string";
+    case '{': return "an object";
+    case '[': return "an array";
+    case 't':
+    case 'f': return "a boolean";
+    case 'n': return "null";
+    case '\0': return "nothing";
+    default: return "a number";
+    }
+}
+
+/// The value at the cursor as text, cut to a readable length; the cursor does not move.
+inline std::string excerpt_at(const cursor& in) {
+    constexpr std::size_t limit = 40;
+    cursor probe = in;
+    std::size_t depth = 0;
+    const char* start = probe.p;
+    if (!skip_value(probe, depth, 64)) probe.p = probe.end;
+    const std::size_t n = std::size_t(probe.p - start);
+    if (n <= limit) return std::string(start, n);
+    std::size_t cut = limit;
+    while (cut > 0 && (static_cast<unsigned char>(start[cut]) & 0xC0) == 0x80) --cut;
+    return std::string(start, cut) + "...";
+}
+
+template <class T>
+inline constexpr bool is_tuple = false;
+template <class... A>
+inline constexpr bool is_tuple<std::tuple<A...>> = true;
+
+template <class T>
+consteval std::string_view expected_name() noexcept {
+    constexpr kind k = kind_of<T>();
+    if constexpr (k == kind::boolean) return "a boolean";
+    else if constexpr (k == kind::integer) return "an integer";
+    else if constexpr (k == kind::number) return "a number";
+    else if constexpr (k == kind::string || k == kind::enumeration) return "a string";
+    else if constexpr (k == kind::constrained) return expected_name<typename T::value_type>();
+    else if constexpr (k == kind::optional) return expected_name<typename T::value_type>();
+    else if constexpr (k == kind::fixed_array || k == kind::set || k == kind::array) return "an array";
+    else if constexpr (k == kind::map || k == kind::object) return "an object";
+    else if constexpr (k == kind::null) return "null";
+    else if constexpr (is_tuple<T>) return "an object";
+    else return "a value";
+}
+
+template <class T>
+void type_error(reader& r);
+
+template <class P>
+struct object_access;
+
+template <class P>
+void read_object(reader& r, typename object_access<P>::storage& out);
+
+template <class T>
+void type_error(reader& r) {
+    if (r.in.at_end()) {
+        r.in.fail(lex_error::end_of_input);
+        r.syntax_error();
+        return;
+    }
+    if (r.in.peek() == 'n')
+        r.error(error_kind::null_value, "must not be null; expected " + std::string(expected_name<T>()));
+    else
+        r.error(error_kind::type, "expected " + std::string(expected_name<T>()) + ", got " +
+                                      std::string(json_type_at(r.in)) + " " + excerpt_at(r.in));
+    r.skip();
+}
+
+// ---- reading values ------------------------------------------------------------------------
+
+template <class T>
+void read_value(reader& r, T& out);
+
+inline bool read_literal(reader& r, std::string_view word) {
+    if (!r.in.literal(word)) {
+        r.syntax_error();
+        return false;
+    }
+    return true;
+}
+
+// A string value into `out`, cursor on the opening quote.
+inline bool read_string_value(reader& r, std::string& out) {
+    out.clear();
+    if (!read_string(r.in, &out)) {
+        r.syntax_error();
+        return false;
+    }
+    return true;
+}
+
+// number_in_string repair: the text of a string that holds exactly a JSON number.
+inline bool number_from_string(reader& r, std::string& holder, number_token& token) {
+    if (!read_string_value(r, holder)) return false;
+    cursor inner;
+    inner.begin = inner.p = holder.data();
+    inner.end = holder.data() + holder.size();
+    if (!read_number(inner, token) || inner.p != inner.end) return false;
+    r.repaired("a number sent as a string was read as a number");
+    return true;
+}
+
+template <class T>
+void read_integer(reader& r, T& out) {
+    number_token token;
+    std::string holder;
+    if (r.in.peek() == '"' && r.options().repairs.number_in_string) {
+        cursor saved = r.in;
+        if (!number_from_string(r, holder, token)) {
+            if (r.stopped()) return;
+            r.in = saved;
+            type_error<T>(r);
+            return;
+        }
+    } else if (r.in.peek() != '-' && (r.in.peek() < '0' || r.in.peek() > '9')) {
+        type_error<T>(r);
+        return;
+    } else if (!read_number(r.in, token)) {
+        r.syntax_error();
+        return;
+    }
+    r.last_number = token.text;
+    const auto too_small = [&] {
+        r.error(error_kind::minimum, "must be at least " + std::to_string(std::numeric_limits<T>::min()));
+    };
+    const auto too_large = [&] {
+        r.error(error_kind::maximum, "must be at most " + std::to_string(std::numeric_limits<T>::max()));
+    };
+    if (token.integral) {
+        const char* first = token.text.data();
+        const char* last = first + token.text.size();
+        if constexpr (std::is_signed_v<T>) {
+            long long v = 0;
+            const auto [end, ec] = std::from_chars(first, last, v);
+            if (ec == std::errc::result_out_of_range) return token.negative ? too_small() : too_large();
+            if (v < (long long)std::numeric_limits<T>::min()) return too_small();
+            if (v > (long long)std::numeric_limits<T>::max()) return too_large();
+            out = T(v);
+        } else {
+            if (token.negative) {
+                if (token.text == "-0") {
+                    out = 0;
+                    return;
+                }
+                return too_small();
+            }
+            unsigned long long v = 0;
+            const auto [end, ec] = std::from_chars(first, last, v);
+            if (ec == std::errc::result_out_of_range || v > (unsigned long long)std::numeric_limits<T>::max())
+                return too_large();
+            out = T(v);
+        }
+        return;
+    }
+    // 1.0 and 1e2 are integers in JSON Schema.
+    double d = 0;
+    std::from_chars(token.text.data(), token.text.data() + token.text.size(), d);
+    if (!std::isfinite(d) || d != std::floor(d)) {
+        r.error(error_kind::type, "expected an integer, got " + std::string(token.text));
+        return;
+    }
+    if (d < double(std::numeric_limits<T>::min())) return too_small();
+    if (d >= std::ldexp(1.0, std::numeric_limits<T>::digits)) return too_large();
+    out = T(d);
+}
+
+// The power of ten of a number token's leading digit, plus one: 3 for "123", 0 for "0.5",
+// -2 for "0.001". Decides overflow from underflow when from_chars reports out of range.
+inline long long decimal_magnitude(std::string_view text) noexcept {
+    std::size_t i = text.starts_with('-') ? 1 : 0;
+    long long magnitude = 0;
+    bool found = false;
+    for (; i < text.size() && text[i] >= '0' && text[i] <= '9'; ++i) {
+        if (text[i] != '0') found = true;
+        if (found) ++magnitude;
+    }
+    if (i < text.size() && text[i] == '.') {
+        for (++i; i < text.size() && text[i] >= '0' && text[i] <= '9'; ++i) {
+            if (found) break;
+            if (text[i] != '0') found = true;
+            else --magnitude;
+        }
+        while (i < text.size() && text[i] >= '0' && text[i] <= '9') ++i;
+    }
+    if (i < text.size() && (text[i] == 'e' || text[i] == 'E')) {
+        ++i;
+        const bool minus = i < text.size() && text[i] == '-';
+        if (i < text.size() && (text[i] == '+' || text[i] == '-')) ++i;
+        long long e = 0;
+        for (; i < text.size() && e < 1000000; ++i) e = e * 10 + (text[i] - '0');
+        magnitude += minus ? -e : e;
+    }
+    return magnitude;
+}
+
+template <class T>
+void read_floating(reader& r, T& out) {
+    number_token token;
+    std::string holder;
+    if (r.in.peek() == '"' && r.options().repairs.number_in_string) {
+        cursor saved = r.in;
+        if (!number_from_string(r, holder, token)) {
+            if (r.stopped()) return;
+            r.in = saved;
+            type_error<T>(r);
+            return;
+        }
+    } else if (r.in.peek() != '-' && (r.in.peek() < '0' || r.in.peek() > '9')) {
+        type_error<T>(r);
+        return;
+    } else if (!read_number(r.in, token)) {
+        r.syntax_error();
+        return;
+    }
+    r.last_number = holder.empty() ? token.text : std::string_view{};
+    double d = 0;
+    const auto [end, ec] = std::from_chars(token.text.data(), token.text.data() + token.text.size(), d);
+    if (ec == std::errc::result_out_of_range) {
+        if (decimal_magnitude(token.text) > 0) {
+            r.error(error_kind::out_of_range, std::string(token.text) + " is too large for a double");
+            return;
+        }
+        d = token.negative ? -0.0 : 0.0;  // underflow: as JSON.parse reads it
+    }
+    if constexpr (std::is_same_v<T, float>) {
+        if (std::fabs(d) > double(std::numeric_limits<float>::max())) {
+            r.error(error_kind::out_of_range, std::string(token.text) + " is too large for a float");
+            return;
+        }
+    }
+    out = T(d);
+}
+
+template <class E>
+void read_enum(reader& r, E& out) {
+    if (r.in.peek() != '"') return type_error<E>(r);
+    std::string name;
+    if (!read_string_value(r, name)) return;
+    for (const auto& [value, text] : reflect::enum_entries<E>) {
+        if (text == name) {
+            out = value;
+            return;
+        }
+    }
+    if (r.options().repairs.enum_case) {
+        for (const auto& [value, text] : reflect::enum_entries<E>) {
+            if (equal_ignoring_case(text, name)) {
+                out = value;
+                r.repaired("\"" + name + "\" was read as \"" + std::string(text) + "\"");
+                return;
+            }
+        }
+    }
+    std::array<std::string_view, reflect::enum_count<E>> names{};
+    std::string list = "[";
+    for (std::size_t i = 0; i != names.size(); ++i) {
+        names[i] = reflect::enum_entries<E>[i].second;
+        if (i != 0) list += ',';
+        list += '"';
+        list += names[i];
+        list += '"';
+    }
+    list += ']';
+    std::string message = "\"" + name + "\" is not one of " + list;
+    const std::string_view guess = closest(name, names);
+    if (!guess.empty()) message += " (did you mean \"" + std::string(guess) + "\"?)";
+    r.error(error_kind::enum_value, std::move(message));
+}
+
+// ---- constraints ---------------------------------------------------------------------------
+
+inline std::size_t code_points(std::string_view s) noexcept {
+    std::size_t n = 0;
+    for (char c : s) n += (static_cast<unsigned char>(c) & 0xC0) != 0x80;
+    return n;
+}
+
+template <fixed_string Pattern>
+const std::optional<regex>& compiled_pattern() {
+    static const std::optional<regex> compiled = regex::compile(Pattern.view());
+    return compiled;
+}
+
+template <class T>
+consteval bool equality_comparable() {
+    return requires(const T& a, const T& b) {
+        { a == b } -> std::convertible_to<bool>;
+    };
+}
+
+template <class C, class T>
+void check_constraint(reader& r, const T& v) {
+    constexpr constraint_keyword k = C::keyword;
+    if constexpr (C::target == constraint_target::number) {
+        constexpr number_literal bound = C::value;
+        const std::string text(bound.view());
+        if constexpr (k == constraint_keyword::multiple_of) {
+            bool multiple = true;
+            if constexpr (std::is_integral_v<T> && bound.integral) {
+                multiple = (unsigned long long)(v < 0 ? 0 - (unsigned long long)v : (unsigned long long)v) %
+                               bound.magnitude == 0;
+            } else {
+                std::optional<bool> exact;
+                if (!r.last_number.empty()) exact = decimal_multiple(r.last_number, bound.view());
+                if (exact) {
+                    multiple = *exact;
+                } else {
+                    const double q = double(v) / bound.to_double();
+                    multiple = std::isfinite(q) && q == std::floor(q);
+                }
+            }
+            if (!multiple) r.error(error_kind::multiple_of, "must be a multiple of " + text);
+        } else {
+            // Compare exactly for integers, in double otherwise.
+            int order = 0;  // sign of v - bound
+            if constexpr (std::is_integral_v<T> && bound.integral) {
+                if constexpr (std::is_signed_v<T>) {
+                    const long long b = bound.negative ? -(long long)bound.magnitude : (long long)bound.magnitude;
+                    order = (long long)v < b ? -1 : ((long long)v > b ? 1 : 0);
+                } else {
+                    const unsigned long long b = bound.magnitude;
+                    order = bound.negative ? 1 : ((unsigned long long)v < b ? -1 : ((unsigned long long)v > b ? 1 : 0));
+                }
+            } else {
+                constexpr double b = bound.to_double();
+                order = double(v) < b ? -1 : (double(v) > b ? 1 : 0);
+            }
+            if constexpr (k == constraint_keyword::minimum) {
+                if (order < 0) r.error(error_kind::minimum, "must be at least " + text);
+            } else if constexpr (k == constraint_keyword::exclusive_minimum) {
+                if (order <= 0) r.error(error_kind::exclusive_minimum, "must be greater than " + text);
+            } else if constexpr (k == constraint_keyword::maximum) {
+                if (order > 0) r.error(error_kind::maximum, "must be at most " + text);
+            } else {
+                if (order >= 0) r.error(error_kind::exclusive_maximum, "must be less than " + text);
+            }
+        }
+    } else if constexpr (C::target == constraint_target::string) {
+        if constexpr (k == constraint_keyword::min_length) {
+            if (code_points(v) < C::value)
+                r.error(error_kind::min_length, "must be at least " + std::to_string(C::value) +
+                                                    (C::value == 1 ? " character long" : " characters long"));
+        } else if constexpr (k == constraint_keyword::max_length) {
+            if (code_points(v) > C::value)
+                r.error(error_kind::max_length, "must be at most " + std::to_string(C::value) +
+                                                    (C::value == 1 ? " character long" : " characters long"));
+        } else if constexpr (k == constraint_keyword::pattern) {
+            const auto& compiled = compiled_pattern<fixed_string<C::value.size()>(C::value)>();
+            if (!compiled || !compiled->search(v))
+                r.error(error_kind::pattern, "must match the regular expression " + std::string(C::value));
+        } else {
+            if (!valid_format(C::value, v))
+                r.error(error_kind::format, "must be a valid " + std::string(format_name(C::value)));
+        }
+    } else {
+        if constexpr (k == constraint_keyword::min_items) {
+            if (v.size() < C::value)
+                r.error(error_kind::min_items, "must have at least " + std::to_string(C::value) +
+                                                   (C::value == 1 ? " item" : " items"));
+        } else if constexpr (k == constraint_keyword::max_items) {
+            if (v.size() > C::value)
+                r.error(error_kind::max_items, "must have at most " + std::to_string(C::value) +
+                                                   (C::value == 1 ? " item" : " items"));
+        } else {
+            using E = typename T::value_type;
+            static_assert(equality_comparable<E>(),
+                          "agentry: unique_items needs operator== on the element type; declare "
+                          "'bool operator==(const T&) const = default;' in it");
+            std::size_t i = 0;
+            for (auto a = v.begin(); a != v.end(); ++a, ++i) {
+                std::size_t j = i + 1;
+                for (auto b = std::next(a); b != v.end(); ++b, ++j) {
+                    if (*a == *b) {
+                        r.error(error_kind::unique_items, "items must be unique; items " + std::to_string(i) +
+                                                              " and " + std::to_string(j) + " are equal");
+                        return;
+                    }
+                }
+            }
+        }
+    }
+}
+
+template <class T, class... C>
+void read_constrained(reader& r, T& out, reflect::type_list<C...>) {
+    const std::size_t before = r.error_count();
+    r.last_number = {};
+    read_value(r, out);
+    if (r.error_count() != before || r.stopped()) return;
+    (check_constraint<C>(r, out), ...);
+}
+
+// ---- containers ----------------------------------------------------------------------------
+
+inline bool open_container(reader& r, char open) {
+    if (r.in.peek() != open) return false;
+    if (r.depth + 1 > r.options().max_depth) {
+        r.in.fail(lex_error::too_deep);
+        r.syntax_error();
+        return false;
+    }
+    ++r.in.p;
+    ++r.depth;
+    return true;
+}
+
+// Reads the elements of an array, calling element(index) with the cursor on each.
+template <class Element>
+void read_elements(reader& r, Element&& element) {
+    std::size_t index = 0;
+    r.in.skip_ws();
+    if (r.in.peek() == ']') {
+        ++r.in.p;
+        --r.depth;
+        return;
+    }
+    for (;;) {
+        r.in.skip_ws();
+        r.push_index(index);
+        element(index);
+        r.pop();
+        if (r.stopped()) return;
+        ++index;
+        r.in.skip_ws();
+        if (r.in.peek() == ',') {
+            ++r.in.p;
+            continue;
+        }
+        if (r.in.peek() == ']') {
+            ++r.in.p;
+            --r.depth;
+            return;
+        }
+        r.in.fail(r.in.at_end() ? lex_error::end_of_input : lex_error::unexpected_character);
+        r.syntax_error();
+        return;
+    }
+}
+
+// Reads the members of an object, calling member(key) with the cursor on each value.
+template <class Member>
+void read_members(reader& r, Member&& member) {
+    r.in.skip_ws();
+    if (r.in.peek() == '}') {
+        ++r.in.p;
+        --r.depth;
+        return;
+    }
+    std::string decoded;
+    for (;;) {
+        r.in.skip_ws();
+        if (r.in.peek() != '"') {
+            r.in.fail(r.in.at_end() ? lex_error::end_of_input : lex_error::unexpected_character);
+            r.syntax_error();
+            return;
+        }
+        const char* start = r.in.p + 1;
+        bool escaped = false;
+        if (!read_string(r.in, nullptr, &escaped)) {
+            r.syntax_error();
+            return;
+        }
+        std::string_view key(start, std::size_t(r.in.p - 1 - start));
+        if (escaped) {
+            cursor again = r.in;
+            again.p = start - 1;
+            decoded.clear();
+            read_string(again, &decoded);
+            key = decoded;
+        }
+        if (!r.in.consume(':')) {
+            r.in.fail(r.in.at_end() ? lex_error::end_of_input : lex_error::unexpected_character);
+            r.syntax_error();
+            return;
+        }
+        r.in.skip_ws();
+        r.push_key(key);
+        member(key);
+        r.pop();
+        if (r.stopped()) return;
+        r.in.skip_ws();
+        if (r.in.peek() == ',') {
+            ++r.in.p;
+            continue;
+        }
+        if (r.in.peek() == '}') {
+            ++r.in.p;
+            --r.depth;
+            return;
+        }
+        r.in.fail(r.in.at_end() ? lex_error::end_of_input : lex_error::unexpected_character);
+        r.syntax_error();
+        return;
+    }
+}
+
+// The cursor is on the container `open` starts; otherwise a type error, or (json_in_string
+// repair) a string holding such a container, read by `read_again`.
+template <class T, class Read>
+bool expect_container(reader& r, T& out, char open, Read&& read_again) {
+    if (open_container(r, open)) return true;
+    if (r.stopped()) return false;
+    if (r.in.peek() == '"' && r.options().repairs.json_in_string) {
+        cursor saved = r.in;
+        std::string text;
+        if (!read_string_value(r, text)) return false;
+        const auto first = text.find_first_not_of(" \t\r\n");
+        if (first != std::string::npos && text[first] == open) {
+            std::vector<read_error> errors;
+            std::vector<std::string> repairs;
+            reader inner = r.nested(text, false, errors, repairs);
+            inner.in.skip_ws();
+            T value{};
+            read_again(inner, value);
+            inner.in.skip_ws();
+            if (!inner.stopped() && !inner.in.at_end()) {
+                inner.in.fail(lex_error::unexpected_character);
+                inner.syntax_error();
+            }
+            if (errors.empty() && !inner.stopped()) {
+                out = std::move(value);
+                r.repaired(std::string(open == '{' ? "an object" : "an array") +
+                           " sent as a JSON string was read as JSON");
+                return false;
+            }
+        }
+        r.in = saved;
+    }
+    type_error<T>(r);
+    return false;
+}
+
+template <class T>
+void read_sequence(reader& r, T& out) {
+    if (!expect_container(r, out, '[', [](reader& inner, T& v) { read_value(inner, v); })) return;
+    using E = std::remove_cv_t<typename T::value_type>;
+    if constexpr (schema::detail::is_std_array<T>) {
+        constexpr std::size_t n = std::tuple_size_v<T>;
+        std::size_t count = 0;
+        read_elements(r, [&](std::size_t index) {
+            if (index < n) read_value(r, out[index]);
+            else r.skip();
+            ++count;
+        });
+        if (!r.stopped() && count != n)
+            r.error(count < n ? error_kind::min_items : error_kind::max_items,
+                    "must have exactly " + std::to_string(n) + (n == 1 ? " item" : " items") + ", not " +
+                        std::to_string(count));
+    } else if constexpr (schema::detail::is_set<T>) {
+        out.clear();
+        read_elements(r, [&](std::size_t) {
+            E element{};
+            const std::size_t before = r.error_count();
+            read_value(r, element);
+            if (r.error_count() != before) return;
+            if (!out.insert(std::move(element)).second)
+                r.error(error_kind::unique_items, "repeats an earlier item; items must be unique");
+        });
+    } else {
+        out.clear();
+        read_elements(r, [&](std::size_t) {
+            if constexpr (std::is_same_v<E, bool>) {  // std::vector<bool> has no bool&
+                bool element = false;
+                read_value(r, element);
+                out.push_back(element);
+            } else {
+                out.emplace_back();
+                read_value(r, out.back());
+            }
+        });
+    }
+}
+
+template <class T>
+void read_map(reader& r, T& out) {
+    if (!expect_container(r, out, '{', [](reader& inner, T& v) { read_value(inner, v); })) return;
+    out.clear();
+    read_members(r, [&](std::string_view key) {
+        auto [it, inserted] = out.try_emplace(std::string(key));
+        if (!inserted) {
+            r.error(error_kind::duplicate_property, "duplicate property");
+            r.skip();
+            return;
+        }
+        read_value(r, it->second);
+    });
+}
+
+// ---- objects -------------------------------------------------------------------------------
+
+// The members of an object type: names, and access to each member's storage.
+template <class T>
+    requires reflect::aggregate<T>
+struct object_access<T> {
+    using storage = T;
+    static constexpr std::size_t size = reflect::field_count<T>;
+    static constexpr const auto& names = reflect::field_names<T>;
+    template <std::size_t I>
+    static auto& member(T& value) noexcept {
+        return boost::pfr::get<I>(value);
+    }
+};
+
+template <class... A, fixed_string... N>
+struct object_access<named_parameters<reflect::type_list<A...>, N...>> {
+    using storage = std::tuple<std::remove_cvref_t<A>...>;
+    static constexpr std::size_t size = sizeof...(A);
+    static constexpr std::array<std::string_view, sizeof...(A)> names{N.view()...};
+    template <std::size_t I>
+    static auto& member(storage& value) noexcept {
+        return std::get<I>(value);
+    }
+};
+
+template <class F>
+inline constexpr bool is_optional_member = schema::detail::is_optional<std::remove_cv_t<F>>;
+
+template <class Access, std::size_t I>
+using member_type = std::remove_reference_t<decltype(Access::template member<I>(std::declval<typename Access::storage&>()))>;
+
+template <class Access, std::size_t I>
+void read_member(reader& r, typename Access::storage& out) {
+    auto& member = Access::template member<I>(out);
+    using M = std::remove_cvref_t<decltype(member)>;
+    if constexpr (is_optional_member<M>) {
+        if (r.in.peek() == 'n') {
+            if (!r.options().null_as_absent) {
+                r.error(error_kind::null_value,
+                        "must not be null; leave the property out, or give " +
+                            std::string(expected_name<typename M::value_type>()));
+                r.skip();
+                return;
+            }
+            read_literal(r, "null");
+            return;
+        }
+        if (!member.has_value()) member.emplace();
+        read_value(r, *member);
+    } else {
+        read_value(r, member);
+    }
+}
+
+template <class Access>
+consteval std::uint64_t required_mask() {
+    std::uint64_t mask = 0;
+    [&]<std::size_t... I>(std::index_sequence<I...>) {
+        ((mask |= is_optional_member<member_type<Access, I>> ? 0 : (std::uint64_t(1) << I)), ...);
+    }(std::make_index_sequence<Access::size>{});
+    return mask;
+}
+
+template <class P>
+void read_object(reader& r, typename object_access<P>::storage& out) {
+    using access = object_access<P>;
+    static_assert(access::size <= 64);
+    using storage = typename access::storage;
+    if (!expect_container(r, out, '{', [](reader& inner, storage& v) { read_object<P>(inner, v); })) return;
+    std::uint64_t seen = 0;
+    read_members(r, [&](std::string_view key) {
+        std::size_t index = access::size;
+        for (std::size_t i = 0; i != access::size; ++i)
+            if (access::names[i] == key) {
+                index = i;
+                break;
+            }
+        if (index == access::size) {
+            std::string message = "unknown property";
+            const std::string_view guess = closest(key, access::names);
+            if (!guess.empty()) {
+                message += "; did you mean \"" + std::string(guess) + "\"?";
+            } else {
+                message += "; allowed: ";
+                for (std::size_t i = 0; i != access::size; ++i) {
+                    if (i != 0) message += ", ";
+                    message += access::names[i];
+                }
+                if (access::size == 0) message += "none";
+            }
+            r.error(error_kind::unknown_property, std::move(message));
+            r.skip();
+            return;
+        }
+        const std::uint64_t bit = std::uint64_t(1) << index;
+        if (seen & bit) {
+            r.error(error_kind::duplicate_property, "duplicate property");
+            r.skip();
+            return;
+        }
+        seen |= bit;
+        [&]<std::size_t... I>(std::index_sequence<I...>) {
+            (void)((index == I ? (read_member<access, I>(r, out), true) : false) || ...);
+        }(std::make_index_sequence<access::size>{});
+    });
+    if (r.stopped()) return;
+    constexpr std::uint64_t required = required_mask<access>();
+    const std::uint64_t missing = required & ~seen;
+    if (missing != 0) {
+        for (std::size_t i = 0; i != access::size; ++i) {
+            if (missing & (std::uint64_t(1) << i)) {
+                r.push_key(access::names[i]);
+                r.error(error_kind::required, "missing required property");
+                r.pop();
+            }
+        }
+    }
+}
+
+// ---- variants ------------------------------------------------------------------------------
+
+template <class V, class... A>
+void read_variant(reader& r, V& out, reflect::type_list<A...>) {
+    cursor start = r.in;
+    if (!skip_value(r.in, r.depth, r.options().max_depth)) {
+        r.syntax_error();
+        return;
+    }
+    const std::string_view text(start.p, std::size_t(r.in.p - start.p));
+    bool matched = false;
+    const auto attempt = [&]<class Alternative>(std::type_identity<Alternative>) {
+        if (matched) return;
+        std::vector<read_error> errors;
+        std::vector<std::string> repairs;
+        reader probe = r.nested(text, true, errors, repairs);
+        Alternative value{};
+        read_value(probe, value);
+        if (probe.error_count() != 0) return;
+        // Read again, recording repairs, now that this alternative is known to fit.
+        matched = true;
+        reader inner = r.nested(text, false, errors, repairs);
+        Alternative kept{};
+        read_value(inner, kept);
+        out = std::move(kept);
+        for (auto& note : repairs) r.repaired(std::move(note));
+    };
+    (attempt(std::type_identity<std::remove_cv_t<A>>{}), ...);
+    if (!matched) {
+        r.in = start;
+        r.error(error_kind::no_alternative, "matches none of the allowed forms; got " +
+                                                std::string(json_type_at(r.in)) + " " + excerpt_at(r.in));
+        r.skip();
+    }
+}
+
+template <class V>
+struct alternatives;
+template <class... A>
+struct alternatives<std::variant<A...>> {
+    using type = reflect::type_list<A...>;
+};
+
+// ---- dispatch on the kind of T -------------------------------------------------------------
+
+template <class T>
+void read_value(reader& r, T& out) {
+    if (r.stopped()) return;
+    r.in.skip_ws();
+    constexpr kind k = kind_of<T>();
+    if constexpr (k == kind::boolean) {
+        if (r.in.peek() == 't') {
+            if (read_literal(r, "true")) out = true;
+        } else if (r.in.peek() == 'f') {
+            if (read_literal(r, "false")) out = false;
+        } else {
+            type_error<T>(r);
+        }
+    } else if constexpr (k == kind::integer) {
+        read_integer(r, out);
+    } else if constexpr (k == kind::number) {
+        read_floating(r, out);
+    } else if constexpr (k == kind::string) {
+        if (r.in.peek() != '"') return type_error<T>(r);
+        read_string_value(r, out);
+    } else if constexpr (k == kind::enumeration) {
+        read_enum(r, out);
+    } else if constexpr (k == kind::constrained) {
+        read_constrained(r, out.value, typename T::constraints{});
+    } else if constexpr (k == kind::any) {
+        const char* start = r.in.p;
+        if (!skip_value(r.in, r.depth, r.options().max_depth)) return r.syntax_error();
+        out = raw_json(std::string(start, std::size_t(r.in.p - start)));
+    } else if constexpr (k == kind::optional) {
+        if (r.in.peek() == 'n') {
+            if (read_literal(r, "null")) out.reset();
+            return;
+        }
+        if (!out.has_value()) out.emplace();
+        read_value(r, *out);
+    } else if constexpr (k == kind::variant) {
+        read_variant(r, out, typename alternatives<T>::type{});
+    } else if constexpr (k == kind::null) {
+        if (r.in.peek() != 'n') return type_error<T>(r);
+        read_literal(r, "null");
+    } else if constexpr (k == kind::fixed_array || k == kind::set || k == kind::array) {
+        read_sequence(r, out);
+    } else if constexpr (k == kind::map) {
+        read_map(r, out);
+    } else if constexpr (k == kind::object) {
+        read_object<T>(r, out);
+    } else {
+        static_assert(sizeof(schema::detail::no_json_schema_for<T>) != 0);
+    }
+}
+
+template <class P>
+void read_parameters(reader& r, storage_t<P>& out) {
+    if constexpr (schema::detail::is_named_parameters<P>) {
+        read_object<P>(r, out);
+    } else {
+        read_value(r, out);
+    }
+}
+
+template <class P>
+consteval bool has_required_member() {
+    if constexpr (kind_of<P>() != kind::object) return true;
+    else return required_mask<object_access<P>>() != 0;
+}
+
+} // namespace detail
+
+/// Reads JSON `text` into a P (or, for agentry::named_parameters, a tuple of the named
+/// parameters), checking every constraint P's schema states.
+template <class P>
+read_result<detail::storage_t<P>> read(std::string_view text, const read_options& options = {}) {
+    read_result<detail::storage_t<P>> result;
+    if (text.size() > options.max_size) {
+        result.errors.push_back({"", error_kind::too_large,
+                                 "the arguments are " + std::to_string(text.size()) +
+                                     " bytes long, more than the limit of " + std::to_string(options.max_size)});
+        return result;
+    }
+    if (options.repairs.empty_as_object && text.find_first_not_of(" \t\r\n") == std::string_view::npos &&
+        detail::kind_of<P>() == detail::kind::object && !detail::has_required_member<P>()) {
+        result.repairs.push_back("empty arguments were read as {}");
+        return result;
+    }
+    detail::reader r(text, options, result.errors, result.repairs);
+    detail::read_parameters<P>(r, result.value);
+    if (!r.stopped()) {
+        r.in.skip_ws();
+        if (!r.in.at_end()) {
+            r.in.fail(detail::lex_error::unexpected_character);
+            r.error(error_kind::syntax,
+                    "invalid JSON at byte " + std::to_string(r.in.offset()) + ": unexpected content after the value");
+        }
+    }
+    return result;
+}
+
+} // namespace agentry::json
+
+#endif

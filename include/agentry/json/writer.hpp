@@ -1,0 +1,534 @@
+#ifndef AGENTRY_JSON_WRITER_HPP
+#define AGENTRY_JSON_WRITER_HPP
+
+// agentry::json::write / to_json: the JSON text of a typed value, e.g. a tool's result for the
+// model.
+//
+// What is written, by type:
+//
+// | type                                             | JSON                                      |
+// | ------------------------------------------------ | ----------------------------------------- |
+// | bool                                             | true / false                              |
+// | integers (not char types)                        | decimal, exact                            |
+// | float, double                                    | shortest text that reads back to the same |
+// |                                                  | value ("0.1", "1", "-0", "1e+300");       |
+// |                                                  | NaN and infinities as null                |
+// | std::string, std::string_view, const char*,      | string (see "Strings"); a null            |
+// | char arrays (up to the first '\0')               | const char* as null                       |
+// | enums                                            | the enumerator's name as a string; a      |
+// |                                                  | value with no name as its integer         |
+// | std::optional<T>                                 | null when empty, else T                   |
+// | std::vector, std::array, std::set,               | array, in iteration order                 |
+// | std::unordered_set, std::deque, std::list        |                                           |
+// | std::map / std::unordered_map<std::string, T>    | object, in iteration order                |
+// | aggregate structs                                | object, every field in declaration order; |
+// |                                                  | an empty std::optional field as null      |
+// | std::variant                                     | the active alternative; std::monostate    |
+// |                                                  | (and a valueless variant) as null         |
+// | agentry::constrained<T, C...>                    | its value (constraints are not checked)   |
+// | agentry::raw_json                                | its text as is; empty text as null        |
+//
+// The types are those with a JSON Schema (schema::detail::kind_of), plus std::string_view,
+// const char*, char arrays, std::deque and std::list, which have none: a tool whose result is
+// one of those still fails when its result schema is asked for. Any other type is a
+// static_assert whose message starts with "agentry: " and says what to use instead.
+//
+// An empty std::optional field of an aggregate is written as `"field":null`, not left out:
+// the object then has the same keys whatever the values, which the strict dialects (every
+// property required, optional ones nullable) demand and the others accept.
+//
+// Strings: `"` and `\` are escaped, and every control character below U+0020 as \b \t \n \f \r
+// or \u00XX. Everything else, U+007F and U+2028/U+2029 included, is copied as is, as JSON
+// allows. Bytes that are not well-formed UTF-8 are each replaced, one maximal ill-formed
+// subsequence at a time (as Unicode recommends), by U+FFFD, so the output is always valid
+// UTF-8. raw_json text is the one exception: it is inserted unchecked.
+//
+// Cap: write_options::max_size bounds the bytes one call appends (0: no bound). When the
+// complete text would be longer, the text is cut at a UTF-8 character boundary so that, with
+// the marker appended after it,
+//
+//     …[truncated: the result exceeded the limit of 1024 bytes]
+//
+// (truncation_marker, the cap in decimal, truncation_marker_end) the call appends at most
+// max_size bytes; write returns false. The text before the marker is a prefix of the complete
+// JSON text, so it is usually not valid JSON by itself; the marker tells the model why. When
+// max_size is smaller than the marker, the marker alone is appended. Work is bounded by the
+// cap as well: a long string or container is not written in full only to be cut.
+//
+// Cost: the text is appended straight into `out`; nothing is reserved ahead and no temporary
+// string is made. Strings are copied in runs of bytes that need no escaping, eight bytes
+// tested at a time. Field keys are compile-time text, appended in one piece per field.
+//
+// Exceptions: none are thrown by the writer itself. The only ones that can escape are those
+// std::string throws when it grows (std::bad_alloc, or std::length_error past max_size());
+// `out` is then restored to its size at the call (when exceptions are enabled). `value` must
+// not be, or view, `out` itself.
+
+#include <agentry/reflect/enum.hpp>
+#include <agentry/reflect/fields.hpp>
+#include <agentry/schema/constraints.hpp>
+#include <agentry/schema/json_schema.hpp>
+#include <agentry/schema/raw_json.hpp>
+
+#include <boost/pfr/core.hpp>
+
+#include <array>
+#include <charconv>
+#include <cmath>
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+#include <deque>
+#include <limits>
+#include <list>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <system_error>
+#include <type_traits>
+#include <utility>
+#include <variant>
+
+namespace agentry::json {
+
+struct write_options {
+    /// Cap on the bytes one call appends, the truncation marker included; 0: no cap.
+    std::size_t max_size = 64 * 1024;
+};
+
+/// The start of the text appended when the cap cuts the output. The cap in decimal and
+/// truncation_marker_end follow it: "…[truncated: the result exceeded the limit of 1024 bytes]".
+inline constexpr std::string_view truncation_marker = "\xE2\x80\xA6[truncated: the result exceeded the limit of ";
+/// The end of the truncation marker, after the cap.
+inline constexpr std::string_view truncation_marker_end = " bytes]";
+
+namespace detail::emit {
+
+using schema::detail::kind;
+
+template <class T>
+inline constexpr bool is_deque_or_list = false;
+template <class T, class A>
+inline constexpr bool is_deque_or_list<std::deque<T, A>> = true;
+template <class T, class A>
+inline constexpr bool is_deque_or_list<std::list<T, A>> = true;
+
+template <class T>
+inline constexpr bool is_char_pointer = std::is_same_v<T, const char*> || std::is_same_v<T, char*>;
+
+template <class T>
+inline constexpr bool is_char_array = false;
+template <std::size_t N>
+inline constexpr bool is_char_array<char[N]> = true;
+
+/// Instantiated for a type the writer cannot write; its name appears in the compiler's note.
+template <class T>
+struct no_json_writer_for {
+    static_assert(!std::is_pointer_v<T>,
+                  "agentry: json::write cannot write a pointer (other than const char*); write the value it points "
+                  "to, or a std::optional<T> for a value that may be absent");
+    static_assert(!std::is_same_v<T, char>,
+                  "agentry: json::write cannot write a char; use std::string for text or std::int8_t for a small "
+                  "number");
+    static_assert(!std::is_same_v<T, long double>, "agentry: json::write cannot write long double; use double");
+    static_assert(!std::is_array_v<T>, "agentry: json::write cannot write a C array; use std::array or std::vector");
+    static_assert(!schema::detail::is_optional<T>,
+                  "agentry: json::write cannot write std::optional<std::optional<T>>, as JSON has one null; use one "
+                  "std::optional");
+    static_assert(!schema::detail::is_map<T>,
+                  "agentry: json::write writes a map as a JSON object, whose keys are strings; use "
+                  "std::map<std::string, T> or std::unordered_map<std::string, T>");
+    static_assert(!schema::detail::is_named_parameters<T>,
+                  "agentry: agentry::named_parameters names a tool's parameters and holds no value; write the values");
+    static_assert(!reflect::aggregate<T> || schema::detail::is_std_array<T> || schema::detail::is_named_parameters<T>,
+                  "agentry: json::write: an aggregate may have at most 64 fields; group some of them into a nested "
+                  "struct");
+    static_assert(std::is_pointer_v<T> || std::is_same_v<T, char> || std::is_same_v<T, long double> ||
+                      std::is_array_v<T> || schema::detail::is_optional<T> || schema::detail::is_map<T> ||
+                      schema::detail::is_named_parameters<T> || reflect::aggregate<T>,
+                  "agentry: json::write cannot write this type (its name is in the 'no_json_writer_for<T>' note); "
+                  "use bool, an integer, float, double, std::string, std::string_view, const char*, an enum, an "
+                  "aggregate struct, std::optional, std::vector, std::array, std::set, std::deque, std::list, "
+                  "std::map<std::string, T>, std::variant, agentry::constrained or agentry::raw_json, or convert it "
+                  "to one of those");
+};
+
+/// Where the text goes, and where the cap lies: out.size() > limit means the cap was passed.
+struct sink {
+    std::string& out;
+    std::size_t limit;
+
+    bool full() const noexcept { return out.size() > limit; }
+    /// Bytes that can still be appended without passing the cap.
+    std::size_t room() const noexcept { return out.size() < limit ? limit - out.size() : 0; }
+};
+
+// ---- scalars ------------------------------------------------------------------------------
+
+template <class I>
+inline void put_integer(std::string& out, I value) {
+    char buffer[48];
+    std::to_chars_result r;
+    if constexpr (sizeof(I) <= sizeof(long long)) {
+        using wide = std::conditional_t<std::is_signed_v<I>, long long, unsigned long long>;
+        r = std::to_chars(buffer, buffer + sizeof buffer, static_cast<wide>(value));
+    } else {
+        r = std::to_chars(buffer, buffer + sizeof buffer, value);
+    }
+    out.append(buffer, static_cast<std::size_t>(r.ptr - buffer));
+}
+
+template <class F>
+inline void put_number(std::string& out, F value) {
+    if (!std::isfinite(value)) {
+        out.append("null", 4);
+        return;
+    }
+    char buffer[64];
+    // Without a format or precision, std::to_chars writes the shortest text that reads back
+    // to the same value, in fixed or scientific notation, whichever is shorter.
+    const std::to_chars_result r = std::to_chars(buffer, buffer + sizeof buffer, value);
+    if (r.ec != std::errc{}) out.append("null", 4); // cannot happen with this buffer
+    else out.append(buffer, static_cast<std::size_t>(r.ptr - buffer));
+}
+
+// The name of an enumerator, as reflect::enum_name gives it, found by index when the named
+// values are contiguous and by binary search otherwise (enum_entries is sorted by value).
+template <class E>
+constexpr std::string_view enumerator_name(E value) noexcept {
+    using U = std::underlying_type_t<E>;
+    constexpr const auto& entries = reflect::enum_entries<E>;
+    constexpr std::size_t n = entries.size();
+    if constexpr (n == 0) {
+        return {};
+    } else {
+        constexpr auto wide = [](E e) constexpr noexcept {
+            return static_cast<unsigned long long>(static_cast<U>(e));
+        };
+        constexpr bool contiguous = wide(entries[n - 1].first) - wide(entries[0].first) == n - 1;
+        if constexpr (contiguous) {
+            const unsigned long long at = wide(value) - wide(entries[0].first);
+            return at < n ? entries[at].second : std::string_view{};
+        } else {
+            const U key = static_cast<U>(value);
+            std::size_t low = 0, high = n;
+            while (low < high) {
+                const std::size_t mid = low + (high - low) / 2;
+                if (static_cast<U>(entries[mid].first) < key) low = mid + 1;
+                else high = mid;
+            }
+            return low < n && static_cast<U>(entries[low].first) == key ? entries[low].second : std::string_view{};
+        }
+    }
+}
+
+// ---- strings ------------------------------------------------------------------------------
+
+// Bytes copied as they are: printable ASCII other than '"' and '\'.
+inline constexpr auto plain_byte = [] {
+    std::array<bool, 256> table{};
+    for (std::size_t c = 0x20; c < 0x80; ++c) table[c] = c != '"' && c != '\\';
+    return table;
+}();
+
+// Whether any of the eight bytes in w is a control character, '"', '\' or not ASCII. Exact
+// when it says no; a yes may be wrong, which only sends those bytes to the slow path.
+inline bool needs_attention(std::uint64_t w) noexcept {
+    constexpr std::uint64_t ones = 0x0101010101010101ull;
+    constexpr std::uint64_t highs = 0x8080808080808080ull;
+    const std::uint64_t quote = w ^ (ones * '"');
+    const std::uint64_t backslash = w ^ (ones * '\\');
+    const std::uint64_t control = (w - ones * 0x20) & ~w;
+    const std::uint64_t is_quote = (quote - ones) & ~quote;
+    const std::uint64_t is_backslash = (backslash - ones) & ~backslash;
+    return ((control | is_quote | is_backslash | w) & highs) != 0;
+}
+
+// The length of the UTF-8 sequence at p (n > 0 bytes available) when `valid`; otherwise the
+// length of its maximal ill-formed subpart (at least 1), to be replaced by one U+FFFD.
+inline std::size_t utf8_length(const unsigned char* p, std::size_t n, bool& valid) noexcept {
+    const unsigned char lead = p[0];
+    valid = false;
+    if (lead < 0xC2 || lead > 0xF4) return 1;
+    std::size_t trail = 1;
+    unsigned char low = 0x80, high = 0xBF;
+    if (lead >= 0xF0) {
+        trail = 3;
+        if (lead == 0xF0) low = 0x90;       // no overlong four-byte forms
+        else if (lead == 0xF4) high = 0x8F; // nothing above U+10FFFF
+    } else if (lead >= 0xE0) {
+        trail = 2;
+        if (lead == 0xE0) low = 0xA0;       // no overlong three-byte forms
+        else if (lead == 0xED) high = 0x9F; // no surrogates
+    }
+    if (n < 2 || p[1] < low || p[1] > high) return 1;
+    for (std::size_t k = 2; k <= trail; ++k)
+        if (k >= n || (p[k] & 0xC0) != 0x80) return k;
+    valid = true;
+    return trail + 1;
+}
+
+inline void put_escape(std::string& out, unsigned char c) {
+    char text[6] = {'\\', 'u', '0', '0', 0, 0};
+    switch (c) {
+    case '"': text[1] = '"'; break;
+    case '\\': text[1] = '\\'; break;
+    case '\b': text[1] = 'b'; break;
+    case '\t': text[1] = 't'; break;
+    case '\n': text[1] = 'n'; break;
+    case '\f': text[1] = 'f'; break;
+    case '\r': text[1] = 'r'; break;
+    default:
+        text[4] = "0123456789abcdef"[c >> 4];
+        text[5] = "0123456789abcdef"[c & 0xF];
+        out.append(text, 6);
+        return;
+    }
+    out.append(text, 2);
+}
+
+// A JSON string. Each input byte yields at least one output byte, so reading more than
+// room() + 1 bytes of input cannot add anything that survives the cut: the input is read no
+// further (sequences are still checked against the whole input, so the text written stays a
+// prefix of the complete text).
+inline void put_string(sink& s, const char* data, std::size_t n) {
+    std::string& out = s.out;
+    const auto* p = reinterpret_cast<const unsigned char*>(data);
+    const std::size_t room = s.room();
+    const std::size_t end = n <= room ? n : room + 1;
+    out.push_back('"');
+    std::size_t i = 0;
+    std::size_t run = 0; // start of the bytes not yet copied
+    for (;;) {
+        while (i + 8 <= end) {
+            std::uint64_t word;
+            std::memcpy(&word, p + i, 8);
+            if (needs_attention(word)) break;
+            i += 8;
+        }
+        while (i < end && plain_byte[p[i]]) ++i;
+        if (i >= end) break;
+        const unsigned char c = p[i];
+        if (c < 0x80) {
+            out.append(data + run, i - run);
+            put_escape(out, c);
+            run = ++i;
+        } else {
+            bool valid;
+            const std::size_t length = utf8_length(p + i, n - i, valid);
+            if (!valid) {
+                out.append(data + run, i - run);
+                out.append("\xEF\xBF\xBD", 3);
+                run = i + length;
+            }
+            i += length;
+        }
+    }
+    out.append(data + run, i - run);
+    out.push_back('"');
+}
+
+// ---- dispatch on the kind of T ------------------------------------------------------------
+
+template <class T>
+void put(sink& s, const T& value);
+
+template <class C>
+void put_array(sink& s, const C& items) {
+    using E = std::remove_cv_t<typename C::value_type>;
+    std::string& out = s.out;
+    out.push_back('[');
+    auto it = items.begin();
+    const auto last = items.end();
+    if (it != last) {
+        put<E>(s, *it);
+        while (++it != last && !s.full()) {
+            out.push_back(',');
+            put<E>(s, *it);
+        }
+    }
+    out.push_back(']');
+}
+
+template <class M>
+void put_map(sink& s, const M& map) {
+    using V = std::remove_cv_t<typename M::mapped_type>;
+    std::string& out = s.out;
+    out.push_back('{');
+    bool first = true;
+    for (const auto& entry : map) {
+        if (!first) {
+            if (s.full()) break;
+            out.push_back(',');
+        }
+        first = false;
+        put_string(s, entry.first.data(), entry.first.size());
+        out.push_back(':');
+        put<V>(s, entry.second);
+    }
+    out.push_back('}');
+}
+
+template <std::size_t N>
+struct key_text {
+    char chars[N];
+};
+
+// `{"name":` for the first field, `,"name":` for the others. Field names are C++ identifiers:
+// nothing in them needs escaping.
+template <class T, std::size_t I>
+inline constexpr auto field_key = [] {
+    constexpr std::string_view name = reflect::field_names<T>[I];
+    key_text<name.size() + 4> key{};
+    key.chars[0] = I == 0 ? '{' : ',';
+    key.chars[1] = '"';
+    for (std::size_t i = 0; i != name.size(); ++i) key.chars[i + 2] = name[i];
+    key.chars[name.size() + 2] = '"';
+    key.chars[name.size() + 3] = ':';
+    return key;
+}();
+
+template <class T, std::size_t I>
+bool put_field(sink& s, const T& object) {
+    constexpr auto& key = field_key<T, I>;
+    s.out.append(key.chars, sizeof key.chars);
+    const auto& field = boost::pfr::get<I>(object);
+    put<std::remove_cvref_t<decltype(field)>>(s, field);
+    return !s.full();
+}
+
+template <class T, std::size_t... I>
+void put_object(sink& s, const T& object, std::index_sequence<I...>) {
+    if constexpr (sizeof...(I) == 0) {
+        s.out.append("{}", 2);
+    } else {
+        // Stops after the first field that passes the cap.
+        (void)(put_field<T, I>(s, object) && ...);
+        s.out.push_back('}');
+    }
+}
+
+template <class V, std::size_t I>
+void put_alternative(sink& s, const V& variant) {
+    using A = std::remove_cv_t<std::variant_alternative_t<I, V>>;
+    put<A>(s, *std::get_if<I>(&variant));
+}
+
+template <class V, std::size_t... I>
+void put_variant(sink& s, const V& variant, std::index_sequence<I...>) {
+    using writer = void (*)(sink&, const V&);
+    static constexpr writer alternatives[] = {&put_alternative<V, I>...};
+    const std::size_t index = variant.index(); // std::variant_npos when valueless
+    if (index < sizeof...(I)) alternatives[index](s, variant);
+    else s.out.append("null", 4);
+}
+
+template <class T>
+void put(sink& s, const T& value) {
+    std::string& out = s.out;
+    if constexpr (is_char_pointer<T>) {
+        if (value == nullptr) out.append("null", 4);
+        else put_string(s, value, std::char_traits<char>::length(value));
+    } else if constexpr (is_char_array<T>) {
+        const void* nul = std::memchr(value, 0, sizeof value);
+        put_string(s, value, nul ? static_cast<std::size_t>(static_cast<const char*>(nul) - value) : sizeof value);
+    } else if constexpr (std::is_same_v<T, std::string_view>) {
+        put_string(s, value.data(), value.size());
+    } else if constexpr (is_deque_or_list<T>) {
+        put_array(s, value);
+    } else {
+        constexpr kind k = schema::detail::kind_of<T>();
+        if constexpr (k == kind::boolean) {
+            if (value) out.append("true", 4);
+            else out.append("false", 5);
+        } else if constexpr (k == kind::integer) {
+            put_integer(out, value);
+        } else if constexpr (k == kind::number) {
+            put_number(out, value);
+        } else if constexpr (k == kind::string) {
+            put_string(s, value.data(), value.size());
+        } else if constexpr (k == kind::enumeration) {
+            static_assert(schema::detail::enum_has_names<T>::value);
+            const std::string_view name = enumerator_name(value);
+            if (name.empty()) put_integer(out, static_cast<std::underlying_type_t<T>>(value));
+            else put_string(s, name.data(), name.size());
+        } else if constexpr (k == kind::constrained) {
+            put<std::remove_cv_t<typename T::value_type>>(s, value.value);
+        } else if constexpr (k == kind::any) {
+            const std::string& text = value.text();
+            if (text.empty()) {
+                out.append("null", 4);
+            } else {
+                const std::size_t room = s.room();
+                out.append(text.data(), text.size() <= room ? text.size() : room + 1);
+            }
+        } else if constexpr (k == kind::optional) {
+            if (value.has_value()) put<std::remove_cv_t<typename T::value_type>>(s, *value);
+            else out.append("null", 4);
+        } else if constexpr (k == kind::variant) {
+            put_variant(s, value, std::make_index_sequence<std::variant_size_v<T>>{});
+        } else if constexpr (k == kind::null) {
+            out.append("null", 4);
+        } else if constexpr (k == kind::fixed_array || k == kind::set || k == kind::array) {
+            put_array(s, value);
+        } else if constexpr (k == kind::map) {
+            put_map(s, value);
+        } else if constexpr (k == kind::object && !schema::detail::is_named_parameters<T>) {
+            put_object(s, value, std::make_index_sequence<reflect::field_count<T>>{});
+        } else {
+            static_assert(sizeof(no_json_writer_for<T>) != 0);
+        }
+    }
+}
+
+// Cuts the text appended since `start` (longer than `cap`) so that it and the marker fit in
+// `cap` bytes, at a UTF-8 character boundary, and appends the marker.
+inline void cut(std::string& out, std::size_t start, std::size_t cap) {
+    char digits[24];
+    const std::size_t digit_count = static_cast<std::size_t>(std::to_chars(digits, digits + sizeof digits, cap).ptr - digits);
+    const std::size_t marker_size = truncation_marker.size() + digit_count + truncation_marker_end.size();
+    std::size_t at = start + (cap > marker_size ? cap - marker_size : 0);
+    while (at > start && (static_cast<unsigned char>(out[at]) & 0xC0) == 0x80) --at;
+    out.resize(at);
+    out.append(truncation_marker);
+    out.append(digits, digit_count);
+    out.append(truncation_marker_end);
+}
+
+} // namespace detail::emit
+
+/// Appends the JSON text of `value` to `out`. Returns true when the text is complete, false
+/// when options.max_size cut it (the truncation marker then ends the text).
+/// Throws only what std::string throws when it grows; `out` is then as it was.
+template <class T>
+bool write(std::string& out, const T& value, const write_options& options = {}) {
+    const std::size_t start = out.size();
+    const std::size_t cap = options.max_size;
+    constexpr std::size_t unbounded = std::numeric_limits<std::size_t>::max();
+    detail::emit::sink s{out, cap == 0 || cap > unbounded - start ? unbounded : start + cap};
+#if defined(__cpp_exceptions)
+    try {
+#endif
+        detail::emit::put<T>(s, value);
+        if (!s.full()) return true;
+        detail::emit::cut(out, start, cap);
+        return false;
+#if defined(__cpp_exceptions)
+    } catch (...) {
+        out.resize(start);
+        throw;
+    }
+#endif
+}
+
+/// The JSON text of `value`; see write().
+template <class T>
+std::string to_json(const T& value, const write_options& options = {}) {
+    std::string out;
+    json::write(out, value, options);
+    return out;
+}
+
+} // namespace agentry::json
+
+#endif

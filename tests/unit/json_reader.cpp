@@ -1,0 +1,272 @@
+#include <agentry/json/reader.hpp>
+
+#include "../fixtures/fixtures.hpp"
+
+#include <doctest/doctest.h>
+
+#include <string>
+
+using agentry::json::error_kind;
+using agentry::json::read;
+using agentry::json::read_options;
+
+namespace {
+
+template <class T>
+std::string errors_of(std::string_view json, const read_options& options = {}) {
+    const auto r = read<T>(json, options);
+    std::string out;
+    for (const auto& e : r.errors) {
+        if (!out.empty()) out += " | ";
+        out += e.to_string();
+    }
+    return out;
+}
+
+struct optional_bag {
+    std::optional<int> n = 7;
+    std::optional<std::string> s;
+};
+
+struct nested {
+    std::vector<std::vector<int>> grid;
+};
+
+struct unique_points {
+    struct point {
+        int x;
+        int y;
+        bool operator==(const point&) const = default;
+    };
+    agentry::unique_vector<point> points;
+};
+
+} // namespace
+
+TEST_CASE("reader: a valid object fills every field") {
+    const auto r = read<fixtures::weather_query>(R"({"unit":"fahrenheit","city":"Paris"})");
+    REQUIRE(r.ok());
+    CHECK(r.value.city == "Paris");
+    CHECK(r.value.unit == fixtures::temperature_unit::fahrenheit);
+    CHECK(r.repairs.empty());
+}
+
+TEST_CASE("reader: absent optional members keep the struct's default") {
+    const auto r = read<optional_bag>("{}");
+    REQUIRE(r.ok());
+    CHECK(r.value.n == 7);
+    CHECK_FALSE(r.value.s.has_value());
+}
+
+TEST_CASE("reader: all JSON whitespace and every escape") {
+    const auto r = read<fixtures::scalars>(
+        " \t\r\n{ \"flag\" : true ,\"ratio\":0.5,\"amount\":-1.25e2,\n\"note\":\"a\\\"b\\\\c\\/d\\b\\f\\n\\r\\t\\u00e9\\ud83d\\ude00\"}\n");
+    REQUIRE(r.ok());
+    CHECK(r.value.flag);
+    CHECK(r.value.ratio == 0.5f);
+    CHECK(r.value.amount == -125.0);
+    CHECK(r.value.note == "a\"b\\c/d\b\f\n\r\t\xC3\xA9\xF0\x9F\x98\x80");
+}
+
+TEST_CASE("reader: integers are exact, with their natural range checked") {
+    auto r = read<fixtures::integers>(
+        R"({"i8":-128,"u8":255,"i16":-32768,"u16":65535,"i32":-2147483648,"u32":4294967295,)"
+        R"("i64":-9223372036854775808,"u64":18446744073709551615})");
+    REQUIRE(r.ok());
+    CHECK(r.value.i64 == std::numeric_limits<std::int64_t>::min());
+    CHECK(r.value.u64 == std::numeric_limits<std::uint64_t>::max());
+    CHECK(errors_of<fixtures::integers>(
+              R"({"i8":128,"u8":-1,"i16":0,"u16":0,"i32":0,"u32":0,"i64":9223372036854775808,"u64":18446744073709551616})") ==
+          "/i8: must be at most 127 | /u8: must be at least 0 | /i64: must be at most 9223372036854775807 | "
+          "/u64: must be at most 18446744073709551615");
+}
+
+TEST_CASE("reader: integer-valued numbers are integers, fractions are not") {
+    const auto r = read<std::int32_t>("1.0");
+    REQUIRE(r.ok());
+    CHECK(r.value == 1);
+    CHECK(read<std::int32_t>("1e2").value == 100);
+    CHECK(errors_of<std::int32_t>("1.5") == "expected an integer, got 1.5");
+    CHECK(errors_of<std::int32_t>("\"1\"") == "expected an integer, got a string \"1\"");
+    CHECK(read<std::uint8_t>("-0").ok());
+}
+
+TEST_CASE("reader: doubles are correctly rounded; overflow is an error") {
+    CHECK(read<double>("0.1").value == 0.1);
+    CHECK(read<double>("2.2250738585072014e-308").value == 2.2250738585072014e-308);
+    CHECK(read<double>("123456789012345678901234567890").value == 1.2345678901234568e29);
+    CHECK(errors_of<double>("1e400") == "1e400 is too large for a double");
+    CHECK(errors_of<float>("1e39") == "1e39 is too large for a float");
+    CHECK(read<double>("1e-400").value == 0.0);
+}
+
+TEST_CASE("reader: type errors name what was expected and what came") {
+    CHECK(errors_of<fixtures::scalars>(R"({"flag":"yes","ratio":[],"amount":{},"note":5})") ==
+          "/flag: expected a boolean, got a string \"yes\" | /ratio: expected a number, got an array [] | "
+          "/amount: expected a number, got an object {} | /note: expected a string, got a number 5");
+    CHECK(errors_of<fixtures::weather_query>("[1,2]") == "expected an object, got an array [1,2]");
+}
+
+TEST_CASE("reader: required, unknown, duplicate and null members") {
+    CHECK(errors_of<fixtures::weather_query>(R"({"citty":"Paris"})") ==
+          "/citty: unknown property; did you mean \"city\"? | /city: missing required property");
+    CHECK(errors_of<fixtures::weather_query>(R"({"city":"a","zzzzzz":1})") ==
+          "/zzzzzz: unknown property; allowed: city, unit");
+    CHECK(errors_of<fixtures::weather_query>(R"({"city":"a","city":"b"})") == "/city: duplicate property");
+    CHECK(errors_of<fixtures::weather_query>(R"({"city":null})") == "/city: must not be null; expected a string");
+    CHECK(errors_of<fixtures::weather_query>(R"({"city":"a","unit":null})") ==
+          "/unit: must not be null; leave the property out, or give a string");
+}
+
+TEST_CASE("reader: in OpenAI strict form, null for an optional member means absent") {
+    read_options strict;
+    strict.null_as_absent = true;
+    const auto r = read<optional_bag>(R"({"n":null,"s":null})", strict);
+    REQUIRE(r.ok());
+    CHECK(r.value.n == 7);
+    CHECK(errors_of<fixtures::weather_query>(R"({"city":null})", strict) == "/city: must not be null; expected a string");
+}
+
+TEST_CASE("reader: enum names, with a suggestion when one is close") {
+    CHECK(errors_of<fixtures::weather_query>(R"({"city":"a","unit":"kelvin"})") ==
+          "/unit: \"kelvin\" is not one of [\"celsius\",\"fahrenheit\"]");
+    CHECK(errors_of<fixtures::weather_query>(R"({"city":"a","unit":"celsuis"})") ==
+          "/unit: \"celsuis\" is not one of [\"celsius\",\"fahrenheit\"] (did you mean \"celsius\"?)");
+}
+
+TEST_CASE("reader: numeric constraints, inclusive and exclusive, multipleOf on decimals") {
+    CHECK(errors_of<fixtures::numeric_constraints>(
+              R"({"count":0,"probability":1,"latitude":-90.5,"step":7,"price":0.015})") ==
+          "/count: must be at least 1 | /probability: must be less than 1 | /latitude: must be at least -90 | "
+          "/step: must be a multiple of 5 | /price: must be a multiple of 0.01");
+    const auto r = read<fixtures::numeric_constraints>(
+        R"({"count":10,"probability":0.5,"latitude":90,"step":-15,"price":0.07})");
+    REQUIRE(r.ok());
+    CHECK(r.value.price == 0.07);
+    CHECK(errors_of<fixtures::numeric_constraints>(
+              R"({"count":11,"probability":0,"latitude":90.0001,"step":0,"price":1e2})") ==
+          "/count: must be at most 10 | /probability: must be greater than 0 | /latitude: must be at most 90");
+}
+
+TEST_CASE("reader: string length counts code points") {
+    CHECK(read<agentry::sized_string<1, 2>>("\"\xC3\xA9\xF0\x9F\x98\x80\"").ok());
+    CHECK(errors_of<agentry::sized_string<1, 2>>("\"abc\"") == "must be at most 2 characters long");
+    CHECK(errors_of<agentry::sized_string<1, 2>>("\"\"") == "must be at least 1 character long");
+}
+
+TEST_CASE("reader: arrays, fixed arrays, sets and item constraints") {
+    CHECK(errors_of<fixtures::sequences>(R"({"tags":[],"position":[1,2],"ids":[1,2,2],"recipients":[]})") ==
+          "/position: must have exactly 3 items, not 2 | /ids/2: repeats an earlier item; items must be unique | "
+          "/recipients: must have at least 1 item");
+    CHECK(errors_of<fixtures::sequences>(
+              R"({"tags":[1],"position":[1,2,3],"ids":[],"recipients":["a","b","c","d","e","f"]})") ==
+          "/tags/0: expected a string, got a number 1 | /recipients: must have at most 5 items");
+    CHECK(errors_of<unique_points>(R"({"points":[{"x":1,"y":2},{"x":2,"y":1},{"x":1,"y":2}]})") ==
+          "/points: items must be unique; items 0 and 2 are equal");
+    const auto r = read<nested>(R"({"grid":[[1,2],[],[3]]})");
+    REQUIRE(r.ok());
+    CHECK(r.value.grid.size() == 3);
+    CHECK(r.value.grid[2][0] == 3);
+}
+
+TEST_CASE("reader: nested objects report the full JSON Pointer") {
+    CHECK(errors_of<fixtures::create_contact>(
+              R"({"name":"A","home":{"street":"s","city":"c"},"others":[{"street":"s"},{"city":1,"street":"t"}]})") ==
+          "/others/0/city: missing required property | /others/1/city: expected a string, got a number 1");
+}
+
+TEST_CASE("reader: maps, variants, raw JSON") {
+    const auto m = read<fixtures::labels>(R"({"values":{"a/b":"1","~":"2"}})");
+    REQUIRE(m.ok());
+    CHECK(m.value.values.at("a/b") == "1");
+    CHECK(errors_of<fixtures::labels>(R"({"values":{"a/b":1}})") == "/values/a~1b: expected a string, got a number 1");
+    const auto v = read<fixtures::draw>(R"({"shape":{"side":2},"label":7})");
+    REQUIRE(v.ok());
+    CHECK(std::get<fixtures::square>(v.value.shape).side == 2);
+    CHECK(std::get<int>(v.value.label) == 7);
+    CHECK(errors_of<fixtures::draw>(R"({"shape":{"sides":2},"label":null})") ==
+          "/shape: matches none of the allowed forms; got an object {\"sides\":2}");
+    const auto raw = read<fixtures::raw_payload>(R"({"kind":"k","payload": [1, {"x":null}] })");
+    REQUIRE(raw.ok());
+    CHECK(raw.value.payload.text() == R"([1, {"x":null}])");
+}
+
+TEST_CASE("reader: recursive types") {
+    const auto r = read<fixtures::tree_node>(R"({"name":"a","children":[{"name":"b","children":[]}]})");
+    REQUIRE(r.ok());
+    CHECK(r.value.children.at(0).name == "b");
+}
+
+TEST_CASE("reader: syntax errors stop reading and say where") {
+    CHECK(errors_of<fixtures::weather_query>(R"({"city":"Paris")") == "invalid JSON at byte 15: unexpected end of input");
+    CHECK(errors_of<fixtures::weather_query>(R"({"city":"Paris"} x)") ==
+          "invalid JSON at byte 17: unexpected content after the value");
+    CHECK(errors_of<fixtures::weather_query>("{\"city\":\"a\x01\"}") ==
+          "/city: invalid JSON at byte 10: unescaped control character in a string");
+    CHECK(errors_of<fixtures::weather_query>(R"({"city":"\ud800"})") ==
+          "/city: invalid JSON at byte 15: unpaired UTF-16 surrogate in a \\u escape");
+    CHECK(errors_of<fixtures::weather_query>("{\"city\":\"\xC0\xAF\"}") ==
+          "/city: invalid JSON at byte 9: invalid UTF-8");
+    CHECK(errors_of<fixtures::weather_query>("") == "invalid JSON at byte 0: unexpected end of input");
+}
+
+TEST_CASE("reader: limits on size, depth and the number of errors") {
+    read_options small;
+    small.max_size = 10;
+    CHECK(errors_of<fixtures::weather_query>(R"({"city":"Paris"})", small) ==
+          "the arguments are 16 bytes long, more than the limit of 10");
+    read_options shallow;
+    shallow.max_depth = 2;
+    CHECK(errors_of<nested>(R"({"grid":[[1]]})", shallow) == "/grid/0: nesting deeper than 2 levels");
+    CHECK(errors_of<agentry::raw_json>(std::string(100, '[') + std::string(100, ']')) == "nesting deeper than 64 levels");
+    read_options few;
+    few.max_errors = 3;
+    const auto r = read<std::vector<bool>>("[1,2,3,4,5,6]", few);
+    REQUIRE(r.errors.size() == 3);
+    CHECK(r.errors.back().kind == error_kind::too_many_errors);
+    CHECK(r.errors.back().message == "too many errors; only the first 2 are listed");
+}
+
+TEST_CASE("reader: repairs are off by default and reported when on") {
+    read_options lenient;
+    lenient.repairs = {.empty_as_object = true, .json_in_string = true, .number_in_string = true, .enum_case = true};
+    auto r = read<fixtures::paging>("  ", lenient);
+    REQUIRE(r.ok());
+    CHECK(r.repairs == std::vector<std::string>{"empty arguments were read as {}"});
+    CHECK_FALSE(read<fixtures::weather_query>("", lenient).ok());  // city is required
+    r = read<fixtures::paging>(R"({"page":"3"})", lenient);
+    REQUIRE(r.ok());
+    CHECK(r.value.page == 3);
+    CHECK(r.repairs == std::vector<std::string>{"/page: a number sent as a string was read as a number"});
+    const auto e = read<fixtures::weather_query>(R"({"city":"a","unit":"CELSIUS"})", lenient);
+    REQUIRE(e.ok());
+    CHECK(e.repairs == std::vector<std::string>{"/unit: \"CELSIUS\" was read as \"celsius\""});
+    const auto j = read<fixtures::create_contact>(
+        R"({"name":"A","home":"{\"street\":\"s\",\"city\":\"c\"}","others":"[]"})", lenient);
+    REQUIRE(j.ok());
+    CHECK(j.value.home.city == "c");
+    CHECK(j.repairs.size() == 2);
+    CHECK(errors_of<fixtures::paging>(R"({"page":"3"})") == "/page: expected an integer, got a string \"3\"");
+    CHECK(errors_of<fixtures::paging>(R"({"page":"three"})", lenient) ==
+          "/page: expected an integer, got a string \"three\"");
+}
+
+TEST_CASE("reader: named parameters read into a tuple") {
+    using params = agentry::named_parameters<agentry::reflect::type_list<int, std::optional<std::string>>, "a", "b">;
+    const auto r = read<params>(R"({"a":1})");
+    REQUIRE(r.ok());
+    CHECK(std::get<0>(r.value) == 1);
+    CHECK_FALSE(std::get<1>(r.value).has_value());
+    CHECK(errors_of<params>(R"({"b":2})") == "/b: expected a string, got a number 2 | /a: missing required property");
+    CHECK(errors_of<params>("[]") == "expected an object, got an array []");
+}
+
+TEST_CASE("reader: error kinds name their JSON Schema keyword") {
+    CHECK(agentry::json::keyword_of(error_kind::unknown_property) == "additionalProperties");
+    CHECK(agentry::json::keyword_of(error_kind::exclusive_minimum) == "exclusiveMinimum");
+    const auto r = read<fixtures::weather_query>(R"({"unit":"x"})");
+    REQUIRE(r.errors.size() == 2);
+    CHECK(r.errors[0].kind == error_kind::enum_value);
+    CHECK(r.errors[0].pointer == "/unit");
+    CHECK(r.errors[1].kind == error_kind::required);
+}
