@@ -37,4 +37,11 @@ int main() {
     // The `tools` array of an OpenAI Chat Completions request, strict mode.
     const std::string_view payload = tools.definitions<agentry::dialect::openai_strict>();
     std::printf("%.*s\n", int(payload.size()), payload.data());
+
+    // A call the model made: read and check the arguments, call, write the result. Never throws.
+    agentry::tool_result ok = tools.call("get_weather", R"({"city":"Paris"})");
+    std::printf("%s\n", ok.content.c_str());  // {"temperature":18.5,"condition":"rain"}
+
+    agentry::tool_result bad = tools.call("get_weather", R"({"city":"Paris","unit":"kelvin"})");
+    std::printf("%s\n", bad.content.c_str());  // get_weather: invalid arguments: /unit: "kelvin" is not one of ...
 }

@@ -83,21 +83,28 @@ struct jvalue {
     enum type_t { null, boolean, number, string, array, object } type = null;
     bool flag = false;
     std::string text;
+    /// Array items, or object member values (in the order of `keys`).
     std::vector<jvalue> items;
-    std::vector<std::pair<std::string, jvalue>> members;
+    /// Object member names.
+    std::vector<std::string> keys;
 
     /// The first member called `key`, or nullptr.
-    const jvalue* find(std::string_view key) const noexcept {
-        for (const auto& m : members)
-            if (m.first == key) return &m.second;
-        return nullptr;
-    }
-    std::size_t count(std::string_view key) const noexcept {
-        std::size_t n = 0;
-        for (const auto& m : members) n += m.first == key;
-        return n;
-    }
+    const jvalue* find(std::string_view key) const noexcept;
+    /// How many members are called `key`.
+    std::size_t count(std::string_view key) const noexcept;
 };
+
+inline const jvalue* jvalue::find(std::string_view key) const noexcept {
+    for (std::size_t i = 0; i != keys.size(); ++i)
+        if (keys[i] == key) return &items[i];
+    return nullptr;
+}
+
+inline std::size_t jvalue::count(std::string_view key) const noexcept {
+    std::size_t n = 0;
+    for (const auto& k : keys) n += k == key;
+    return n;
+}
 
 /// RFC 8259 JSON, with agentry's stricter choices: strings must be valid UTF-8 and \u escapes
 /// must not leave a surrogate unpaired. At most `max_depth` arrays and objects nest. Recursive
@@ -171,8 +178,9 @@ private:
                 ws();
                 if (!eat(':')) return false;
                 ws();
-                v.members.emplace_back(std::move(key), jvalue{});
-                if (!value(v.members.back().second, depth + 1)) return false;
+                v.keys.push_back(std::move(key));
+                v.items.emplace_back();
+                if (!value(v.items.back(), depth + 1)) return false;
                 ws();
                 if (eat(',')) continue;
                 return eat('}');

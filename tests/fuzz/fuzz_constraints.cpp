@@ -79,7 +79,7 @@ void check(const fixtures::numeric_constraints& v) {
 
 void compare(const fixtures::numeric_constraints* v, const std::optional<jvalue>& doc, bool number_strings) {
     // What the text holds, read independently.
-    bool fits = doc && doc->type == jvalue::object && doc->members.size() == 5;
+    bool fits = doc && doc->type == jvalue::object && doc->keys.size() == 5;
     const char* names[] = {"count", "probability", "latitude", "step", "price"};
     double numbers[5] = {};
     const std::string* texts[5] = {};
@@ -129,7 +129,7 @@ void check(const fixtures::string_constraints& v) {
 }
 
 void compare(const fixtures::string_constraints* v, const std::optional<jvalue>& doc, bool) {
-    bool fits = doc && doc->type == jvalue::object && doc->members.size() == 3;
+    bool fits = doc && doc->type == jvalue::object && doc->keys.size() == 3;
     const char* names[] = {"name", "airport", "message"};
     const std::string* texts[3] = {};
     for (int i = 0; fits && i != 3; ++i) {
@@ -172,7 +172,7 @@ bool strings_equal(const std::vector<std::string>& values, const jvalue& array) 
 
 void compare(const fixtures::sequences* v, const std::optional<jvalue>& doc, bool number_strings) {
     if (!v) return;
-    FUZZ_CHECK(doc && doc->type == jvalue::object && doc->members.size() == 4, "accepted, but not 4 members");
+    FUZZ_CHECK(doc && doc->type == jvalue::object && doc->keys.size() == 4, "accepted, but not 4 members");
     const jvalue* tags = doc->find("tags");
     const jvalue* position = doc->find("position");
     const jvalue* ids = doc->find("ids");
@@ -240,7 +240,7 @@ void check(const fixtures::formats& v) {
 
 void compare(const fixtures::formats* v, const std::optional<jvalue>& doc, bool) {
     if (!v) return;
-    FUZZ_CHECK(doc && doc->type == jvalue::object && doc->members.size() == 10, "accepted, but not 10 members");
+    FUZZ_CHECK(doc && doc->type == jvalue::object && doc->keys.size() == 10, "accepted, but not 10 members");
     const std::pair<const char*, const std::string*> fields[] = {
         {"at", &v->at.value},       {"day", &v->day.value},   {"clock", &v->clock.value}, {"span", &v->span.value},
         {"email", &v->email.value}, {"host", &v->host.value}, {"v4", &v->v4.value},       {"v6", &v->v6.value},

@@ -32,7 +32,9 @@ std::optional<weather_query> expected(const std::optional<fuzz::jvalue>& doc) {
     if (!doc || doc->type != fuzz::jvalue::object) return std::nullopt;
     weather_query q;
     bool city = false;
-    for (const auto& [key, value] : doc->members) {
+    for (std::size_t i = 0; i != doc->keys.size(); ++i) {
+        const std::string& key = doc->keys[i];
+        const fuzz::jvalue& value = doc->items[i];
         if (doc->count(key) != 1) return std::nullopt;
         if (key == "city") {
             if (value.type != fuzz::jvalue::string) return std::nullopt;

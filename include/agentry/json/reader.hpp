@@ -565,17 +565,20 @@ void check_constraint(reader& r, const T& v) {
                                                    (C::value == 1 ? " item" : " items"));
         } else {
             using E = typename T::value_type;
-            static_assert(equality_comparable<E>(),
-                          "agentry: unique_items needs operator== on the element type; declare "
-                          "'bool operator==(const T&) const = default;' in it");
-            std::size_t i = 0;
-            for (auto a = v.begin(); a != v.end(); ++a, ++i) {
-                std::size_t j = i + 1;
-                for (auto b = std::next(a); b != v.end(); ++b, ++j) {
-                    if (*a == *b) {
-                        r.error(error_kind::unique_items, "items must be unique; items " + std::to_string(i) +
-                                                              " and " + std::to_string(j) + " are equal");
-                        return;
+            if constexpr (!equality_comparable<E>()) {
+                static_assert(equality_comparable<E>(),
+                              "agentry: unique_items needs operator== on the element type; declare "
+                              "'bool operator==(const T&) const = default;' in it");
+            } else {
+                std::size_t i = 0;
+                for (auto a = v.begin(); a != v.end(); ++a, ++i) {
+                    std::size_t j = i + 1;
+                    for (auto b = std::next(a); b != v.end(); ++b, ++j) {
+                        if (*a == *b) {
+                            r.error(error_kind::unique_items, "items must be unique; items " + std::to_string(i) +
+                                                                  " and " + std::to_string(j) + " are equal");
+                            return;
+                        }
                     }
                 }
             }
