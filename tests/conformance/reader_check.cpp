@@ -77,6 +77,7 @@ const std::vector<entry>& types() {
         make<d::string_edges>("string_edges"),
         make<d::patterns>("patterns"),
         make<d::sequence_edges>("sequence_edges"),
+        make<d::unique_structs>("unique_structs"),
         make<d::optional_edges>("optional_edges"),
         make<d::variant_edges>("variant_edges"),
         make<d::map_edges>("map_edges"),

@@ -89,6 +89,12 @@ TEST_CASE("reader: integer-valued numbers are integers, fractions are not") {
     CHECK(errors_of<std::int32_t>("1.5") == "expected an integer, got 1.5");
     CHECK(errors_of<std::int32_t>("\"1\"") == "expected an integer, got a string \"1\"");
     CHECK(read<std::uint8_t>("-0").ok());
+    CHECK(errors_of<std::int8_t>("-129") == "must be at least -128");
+    CHECK(errors_of<std::int8_t>("-696.0") == "must be at least -128");
+    CHECK(read<std::int8_t>("-128.0").value == -128);
+    CHECK(read<std::int64_t>("-9.223372036854775808e18").value == std::numeric_limits<std::int64_t>::min());
+    CHECK(errors_of<std::int32_t>("9.0000000000000001") == "expected an integer, got 9.0000000000000001");
+    CHECK(errors_of<std::int32_t>("1e400") == "must be at most 2147483647");
 }
 
 TEST_CASE("reader: doubles are correctly rounded; overflow is an error") {
@@ -96,7 +102,7 @@ TEST_CASE("reader: doubles are correctly rounded; overflow is an error") {
     CHECK(read<double>("2.2250738585072014e-308").value == 2.2250738585072014e-308);
     CHECK(read<double>("123456789012345678901234567890").value == 1.2345678901234568e29);
     CHECK(errors_of<double>("1e400") == "1e400 is too large for a double");
-    CHECK(errors_of<float>("1e39") == "1e39 is too large for a float");
+    CHECK(errors_of<float>("1e39") == "must be at most 3.4028234663852886e38");
     CHECK(read<double>("1e-400").value == 0.0);
 }
 

@@ -55,11 +55,14 @@ TEST_CASE("fixture schemas match the expected text in every dialect") {
     check_in<fixtures::tree_node, standard, openai, openai_strict, anthropic, mcp>();
 }
 
-TEST_CASE("integer widths carry their natural bounds below 64 bits") {
+TEST_CASE("integers and floats carry the natural bounds of their type") {
     CHECK(agentry::json_schema<std::int8_t>() == R"({"type":"integer","minimum":-128,"maximum":127})");
     CHECK(agentry::json_schema<std::uint16_t>() == R"({"type":"integer","minimum":0,"maximum":65535})");
-    CHECK(agentry::json_schema<std::int64_t>() == R"({"type":"integer"})");
-    CHECK(agentry::json_schema<std::uint64_t>() == R"({"type":"integer","minimum":0})");
+    CHECK(agentry::json_schema<std::int64_t>() ==
+          R"({"type":"integer","minimum":-9223372036854775808,"maximum":9223372036854775807})");
+    CHECK(agentry::json_schema<std::uint64_t>() == R"({"type":"integer","minimum":0,"maximum":18446744073709551615})");
+    CHECK(agentry::json_schema<float>() == R"({"type":"number","minimum":-3.4028234663852886e38,"maximum":3.4028234663852886e38})");
+    CHECK(agentry::json_schema<float, anthropic_strict>() == R"({"type":"number"})");
     CHECK(agentry::json_schema<agentry::in_range<std::uint8_t, 1, 9>>() ==
           R"({"type":"integer","minimum":1,"maximum":9})");
     CHECK(agentry::json_schema<agentry::constrained<short, agentry::exclusive_minimum<0>>>() ==

@@ -45,10 +45,12 @@ TEST_CASE("named parameters form an object in declaration order") {
     });
     CHECK(t.parameters_schema() ==
           R"({"type":"object","properties":{"a":{"type":"integer","minimum":-2147483648,"maximum":2147483647},)"
-          R"("b":{"type":"integer"}},"required":["a"],"additionalProperties":false})");
+          R"("b":{"type":"integer","minimum":-9223372036854775808,"maximum":9223372036854775807}},)"
+          R"("required":["a"],"additionalProperties":false})");
     CHECK(t.parameters_schema<agentry::dialect::openai_strict>() ==
           R"({"type":"object","properties":{"a":{"type":"integer","minimum":-2147483648,"maximum":2147483647},)"
-          R"("b":{"type":["integer","null"]}},"required":["a","b"],"additionalProperties":false})");
+          R"("b":{"type":["integer","null"],"minimum":-9223372036854775808,"maximum":9223372036854775807}},)"
+          R"("required":["a","b"],"additionalProperties":false})");
     CHECK(t.callable(2, 3) == 5);
 }
 

@@ -11,6 +11,7 @@
 // Reading never throws except std::bad_alloc, and never recurses deeper than
 // read_options::max_depth.
 
+#include <agentry/json/detail/canonical.hpp>
 #include <agentry/json/detail/decimal.hpp>
 #include <agentry/json/detail/formats.hpp>
 #include <agentry/json/detail/lexer.hpp>
@@ -91,6 +92,10 @@ public:
     std::size_t depth = 0;
     /// The text of the last number read, for multipleOf on decimals.
     std::string_view last_number;
+    /// The last floating-point number read, before any rounding to float.
+    double last_double = 0;
+    /// The text of the last value a constraint is checked on (an array, for uniqueItems).
+    std::string_view last_value;
 
     const read_options& options() const noexcept { return options_; }
     bool stopped() const noexcept { return stopped_; }
@@ -328,43 +333,39 @@ void read_integer(reader& r, T& out) {
     const auto too_large = [&] {
         r.error(error_kind::maximum, "must be at most " + std::to_string(std::numeric_limits<T>::max()));
     };
+    // Plain integers go through from_chars; 1.0, 1e2 or 9007199254740995.0 (integers in JSON
+    // Schema) are decided on their exact digits.
+    std::uint64_t magnitude = 0;
+    bool negative = token.negative;
     if (token.integral) {
-        const char* first = token.text.data();
-        const char* last = first + token.text.size();
-        if constexpr (std::is_signed_v<T>) {
-            long long v = 0;
-            const auto [end, ec] = std::from_chars(first, last, v);
-            if (ec == std::errc::result_out_of_range) return token.negative ? too_small() : too_large();
-            if (v < (long long)std::numeric_limits<T>::min()) return too_small();
-            if (v > (long long)std::numeric_limits<T>::max()) return too_large();
-            out = T(v);
-        } else {
-            if (token.negative) {
-                if (token.text == "-0") {
-                    out = 0;
-                    return;
-                }
-                return too_small();
-            }
-            unsigned long long v = 0;
-            const auto [end, ec] = std::from_chars(first, last, v);
-            if (ec == std::errc::result_out_of_range || v > (unsigned long long)std::numeric_limits<T>::max())
-                return too_large();
-            out = T(v);
+        const char* first = token.text.data() + (negative ? 1 : 0);
+        const auto [end, ec] = std::from_chars(first, token.text.data() + token.text.size(), magnitude);
+        if (ec == std::errc::result_out_of_range) return negative ? too_small() : too_large();
+    } else {
+        const exact_integer e = to_exact_integer(token.text);
+        if (!e.integral) {
+            r.error(error_kind::type, "expected an integer, got " + std::string(token.text));
+            return;
         }
-        return;
+        if (!e.fits) return negative ? too_small() : too_large();
+        magnitude = e.magnitude;
+        negative = e.negative;
     }
-    // 1.0 and 1e2 are integers in JSON Schema.
-    double d = 0;
-    std::from_chars(token.text.data(), token.text.data() + token.text.size(), d);
-    if (!std::isfinite(d) || d != std::floor(d)) {
-        r.error(error_kind::type, "expected an integer, got " + std::string(token.text));
-        return;
+    if (magnitude == 0) negative = false;
+    if constexpr (std::is_signed_v<T>) {
+        const std::uint64_t limit = negative ? std::uint64_t(0) - std::uint64_t(std::int64_t(std::numeric_limits<T>::min()))
+                                             : std::uint64_t(std::numeric_limits<T>::max());
+        if (magnitude > limit) return negative ? too_small() : too_large();
+        out = negative ? T(0 - magnitude) : T(magnitude);
+    } else {
+        if (negative) return too_small();
+        if (magnitude > std::uint64_t(std::numeric_limits<T>::max())) return too_large();
+        out = T(magnitude);
     }
-    if (d < double(std::numeric_limits<T>::min())) return too_small();
-    if (d >= std::ldexp(1.0, std::numeric_limits<T>::digits)) return too_large();
-    out = T(d);
 }
+
+/// FLT_MAX as the schema of a float writes it.
+inline constexpr std::string_view float_maximum_text = "3.4028234663852886e38";
 
 // The power of ten of a number token's leading digit, plus one: 3 for "123", 0 for "0.5",
 // -2 for "0.001". Decides overflow from underflow when from_chars reports out of range.
@@ -425,11 +426,12 @@ void read_floating(reader& r, T& out) {
         d = token.negative ? -0.0 : 0.0;  // underflow: as JSON.parse reads it
     }
     if constexpr (std::is_same_v<T, float>) {
-        if (std::fabs(d) > double(std::numeric_limits<float>::max())) {
-            r.error(error_kind::out_of_range, std::string(token.text) + " is too large for a float");
-            return;
-        }
+        // The schema of a float states these bounds.
+        constexpr double top = std::numeric_limits<float>::max();
+        if (d > top) return r.error(error_kind::maximum, "must be at most " + std::string(float_maximum_text));
+        if (d < -top) return r.error(error_kind::minimum, "must be at least -" + std::string(float_maximum_text));
     }
+    r.last_double = d;
     out = T(d);
 }
 
@@ -483,12 +485,14 @@ const std::optional<regex>& compiled_pattern() {
     return compiled;
 }
 
-template <class T>
-consteval bool equality_comparable() {
-    return requires(const T& a, const T& b) {
-        { a == b } -> std::convertible_to<bool>;
-    };
-}
+// A bound as the nearest double, parsed once: correctly rounded, unlike constant evaluation.
+template <class C>
+const double bound_as_double = [] {
+    double d = 0;
+    const std::string_view text = C::value.view();
+    std::from_chars(text.data(), text.data() + text.size(), d);
+    return d;
+}();
 
 template <class C, class T>
 void check_constraint(reader& r, const T& v) {
@@ -507,7 +511,7 @@ void check_constraint(reader& r, const T& v) {
                 if (exact) {
                     multiple = *exact;
                 } else {
-                    const double q = double(v) / bound.to_double();
+                    const double q = (std::is_floating_point_v<T> ? r.last_double : double(v)) / bound_as_double<C>;
                     multiple = std::isfinite(q) && q == std::floor(q);
                 }
             }
@@ -524,8 +528,10 @@ void check_constraint(reader& r, const T& v) {
                     order = bound.negative ? 1 : ((unsigned long long)v < b ? -1 : ((unsigned long long)v > b ? 1 : 0));
                 }
             } else {
-                constexpr double b = bound.to_double();
-                order = double(v) < b ? -1 : (double(v) > b ? 1 : 0);
+                // Floating-point values compare as read, before any rounding to float.
+                const double x = std::is_floating_point_v<T> ? r.last_double : double(v);
+                const double b = bound_as_double<C>;
+                order = x < b ? -1 : (x > b ? 1 : 0);
             }
             if constexpr (k == constraint_keyword::minimum) {
                 if (order < 0) r.error(error_kind::minimum, "must be at least " + text);
@@ -564,21 +570,24 @@ void check_constraint(reader& r, const T& v) {
                 r.error(error_kind::max_items, "must have at most " + std::to_string(C::value) +
                                                    (C::value == 1 ? " item" : " items"));
         } else {
-            using E = typename T::value_type;
-            if constexpr (!equality_comparable<E>()) {
-                static_assert(equality_comparable<E>(),
-                              "agentry: unique_items needs operator== on the element type; declare "
-                              "'bool operator==(const T&) const = default;' in it");
-            } else {
-                std::size_t i = 0;
-                for (auto a = v.begin(); a != v.end(); ++a, ++i) {
-                    std::size_t j = i + 1;
-                    for (auto b = std::next(a); b != v.end(); ++b, ++j) {
-                        if (*a == *b) {
-                            r.error(error_kind::unique_items, "items must be unique; items " + std::to_string(i) +
-                                                                  " and " + std::to_string(j) + " are equal");
-                            return;
-                        }
+            // Uniqueness of JSON values, as JSON Schema compares them: 1 and 1.0 are equal,
+            // key order does not matter, and an absent member differs from a present one.
+            std::string repaired;  // an array sent as a JSON string: its content
+            std::string_view text = r.last_value;
+            if (!text.empty() && text.front() == '"') {
+                cursor in;
+                in.begin = in.p = text.data();
+                in.end = text.data() + text.size();
+                read_string(in, &repaired);
+                text = repaired;
+            }
+            const std::vector<std::string> items = canonical_elements(text);
+            for (std::size_t i = 0; i < items.size(); ++i) {
+                for (std::size_t j = i + 1; j < items.size(); ++j) {
+                    if (items[i] == items[j]) {
+                        r.error(error_kind::unique_items, "items must be unique; items " + std::to_string(i) +
+                                                              " and " + std::to_string(j) + " are equal");
+                        return;
                     }
                 }
             }
@@ -590,8 +599,11 @@ template <class T, class... C>
 void read_constrained(reader& r, T& out, reflect::type_list<C...>) {
     const std::size_t before = r.error_count();
     r.last_number = {};
+    r.in.skip_ws();
+    const char* start = r.in.p;
     read_value(r, out);
     if (r.error_count() != before || r.stopped()) return;
+    r.last_value = std::string_view(start, std::size_t(r.in.p - start));
     (check_constraint<C>(r, out), ...);
 }
 
@@ -823,11 +835,27 @@ inline constexpr bool is_optional_member = schema::detail::is_optional<std::remo
 template <class Access, std::size_t I>
 using member_type = std::remove_reference_t<decltype(Access::template member<I>(std::declval<typename Access::storage&>()))>;
 
+template <class T>
+consteval bool admits_null() noexcept {
+    if constexpr (kind_of<T>() == kind::any || kind_of<T>() == kind::null) return true;
+    else if constexpr (kind_of<T>() == kind::variant)
+        return []<class... A>(std::variant<A...>*) {
+            return (admits_null<std::remove_cv_t<A>>() || ...);
+        }(static_cast<T*>(nullptr));
+    else return false;
+}
+
 template <class Access, std::size_t I>
 void read_member(reader& r, typename Access::storage& out) {
     auto& member = Access::template member<I>(out);
     using M = std::remove_cvref_t<decltype(member)>;
     if constexpr (is_optional_member<M>) {
+        if (r.in.peek() == 'n' && admits_null<typename M::value_type>()) {
+            // The member's own schema allows null (raw JSON, a variant with std::monostate).
+            if (!member.has_value()) member.emplace();
+            read_value(r, *member);
+            return;
+        }
         if (r.in.peek() == 'n') {
             if (!r.options().null_as_absent) {
                 r.error(error_kind::null_value,

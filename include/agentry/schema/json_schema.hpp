@@ -353,17 +353,13 @@ constexpr void write_integer(sink& s, const decor& d) noexcept {
     open_typed<D>(s, "integer", "INTEGER", d);
     constexpr bool has_min = (D::rules.keywords & keyword_bit(constraint_keyword::minimum)) != 0;
     constexpr bool has_max = (D::rules.keywords & keyword_bit(constraint_keyword::maximum)) != 0;
-    if constexpr (sizeof(T) < 8 || std::is_unsigned_v<T>) {
-        if (has_min && !d.bounded_below) {
-            s.put(",\"minimum\":");
-            s.put(natural_minimum<T>.view());
-        }
+    if (has_min && !d.bounded_below) {
+        s.put(",\"minimum\":");
+        s.put(natural_minimum<T>.view());
     }
-    if constexpr (sizeof(T) < 8) {
-        if (has_max && !d.bounded_above) {
-            s.put(",\"maximum\":");
-            s.put(natural_maximum<T>.view());
-        }
+    if (has_max && !d.bounded_above) {
+        s.put(",\"maximum\":");
+        s.put(natural_maximum<T>.view());
     }
     close_schema<D>(s, d);
 }
@@ -769,6 +765,11 @@ constexpr void write_schema(sink& s, const decor& d) noexcept {
         write_integer<T, D>(s, d);
     } else if constexpr (k == kind::number) {
         open_typed<D>(s, "number", "NUMBER", d);
+        if constexpr (std::is_same_v<T, float> && (D::rules.keywords & keyword_bit(constraint_keyword::minimum)) != 0) {
+            // The range of float, so that a value the schema admits is one a float holds.
+            if (!d.bounded_below) s.put(",\"minimum\":-3.4028234663852886e38");
+            if (!d.bounded_above) s.put(",\"maximum\":3.4028234663852886e38");
+        }
         close_schema<D>(s, d);
     } else if constexpr (k == kind::string) {
         open_typed<D>(s, "string", "STRING", d);

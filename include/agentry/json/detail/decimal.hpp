@@ -1,8 +1,8 @@
 #ifndef AGENTRY_JSON_DETAIL_DECIMAL_HPP
 #define AGENTRY_JSON_DETAIL_DECIMAL_HPP
 
-// multipleOf on decimal text, exactly: "0.0075" is a multiple of "0.0001", as JSON Schema
-// means it, although 0.0075 / 0.0001 is not an integer in binary floating point.
+// Exact arithmetic on JSON number text, where binary floating point would round: whether
+// "0.0075" is a multiple of "0.0001", and whether "9007199254740995.0" is an integer.
 
 #include <cstddef>
 #include <cstdint>
@@ -13,81 +13,107 @@ namespace agentry::json::detail {
 
 __extension__ typedef unsigned __int128 uint128;
 
-// A JSON number as significand * 10^exponent, when the significand fits in 64 bits.
+/// A JSON number as digits * 10^exponent: the significant digits without leading or
+/// trailing zeros (none for zero).
 struct decimal {
-    std::uint64_t significand = 0;
-    int exponent = 0;
+    static constexpr std::size_t capacity = 64;
+    char digits[capacity]{};
+    std::size_t count = 0;
+    long long exponent = 0;
+    bool negative = false;
 };
 
+/// Empty for more than decimal::capacity significant digits or an absurd exponent.
 constexpr std::optional<decimal> to_decimal(std::string_view text) noexcept {
     decimal d;
     std::size_t i = 0;
-    if (i < text.size() && text[i] == '-') ++i;
-    bool in_fraction = false;
-    int digits = 0;
+    if (i < text.size() && text[i] == '-') {
+        d.negative = true;
+        ++i;
+    }
+    bool fraction = false;
     for (; i < text.size(); ++i) {
         const char c = text[i];
         if (c == '.') {
-            in_fraction = true;
+            fraction = true;
             continue;
         }
-        if (c == 'e' || c == 'E') break;
-        if (c < '0' || c > '9') return std::nullopt;
-        if (d.significand == 0 && c == '0') {
-            if (in_fraction) --d.exponent;
-            continue;
-        }
-        if (++digits > 19) return std::nullopt;
-        d.significand = d.significand * 10 + std::uint64_t(c - '0');
-        if (in_fraction) --d.exponent;
+        if (c < '0' || c > '9') break;
+        if (fraction) --d.exponent;
+        if (d.count == 0 && c == '0') continue;
+        if (d.count == decimal::capacity) return std::nullopt;
+        d.digits[d.count++] = c;
     }
-    if (i < text.size()) {
+    if (i < text.size() && (text[i] == 'e' || text[i] == 'E')) {
         ++i;
         bool minus = false;
         if (i < text.size() && (text[i] == '+' || text[i] == '-')) minus = text[i++] == '-';
-        int e = 0;
+        long long e = 0;
         for (; i < text.size(); ++i) {
-            if (text[i] < '0' || text[i] > '9' || e > 100000) return std::nullopt;
+            if (e > 1000000000) return std::nullopt;
             e = e * 10 + (text[i] - '0');
         }
         d.exponent += minus ? -e : e;
     }
-    while (d.significand != 0 && d.significand % 10 == 0) {
-        d.significand /= 10;
+    while (d.count != 0 && d.digits[d.count - 1] == '0') {
+        --d.count;
         ++d.exponent;
     }
+    if (d.count == 0) d.exponent = 0;
     return d;
 }
 
-/// Whether `value` is an integer multiple of `divisor` (both JSON number text, divisor > 0);
-/// empty when the numbers are too long to decide exactly.
+/// Whether `value` is an integer multiple of `divisor` (JSON number text, divisor > 0 with at
+/// most 19 significant digits); empty when it cannot be decided exactly.
 constexpr std::optional<bool> decimal_multiple(std::string_view value, std::string_view divisor) noexcept {
     const auto v = to_decimal(value);
     const auto m = to_decimal(divisor);
-    if (!v || !m || m->significand == 0) return std::nullopt;
-    if (v->significand == 0) return true;
-    // v = a * 10^p, m = b * 10^q. With p >= q: v / m = a * 10^(p-q) / b.
-    if (v->exponent < m->exponent) {
-        // a / (b * 10^k): divisible when b * 10^k divides a.
-        const int k = m->exponent - v->exponent;
-        if (k > 19) return false;
-        uint128 scaled = m->significand;
-        for (int i = 0; i < k; ++i) scaled *= 10;
-        return uint128(v->significand) % scaled == 0;
+    if (!v || !m || m->count == 0 || m->count > 19) return std::nullopt;
+    if (v->count == 0) return true;
+    // v = A * 10^p, m = B * 10^q, A without trailing zeros.
+    if (v->exponent < m->exponent) return false;  // 10 would have to divide A
+    std::uint64_t b = 0;
+    for (std::size_t i = 0; i != m->count; ++i) b = b * 10 + std::uint64_t(m->digits[i] - '0');
+    // B divides A * 2^k * 5^k: take up to k factors 2 and 5 out of B, then B must divide A.
+    const long long k = v->exponent - m->exponent;
+    for (long long twos = 0; twos < k && b % 2 == 0; ++twos) b /= 2;
+    for (long long fives = 0; fives < k && b % 5 == 0; ++fives) b /= 5;
+    uint128 remainder = 0;
+    for (std::size_t i = 0; i != v->count; ++i) remainder = (remainder * 10 + unsigned(v->digits[i] - '0')) % b;
+    return remainder == 0;
+}
+
+/// The exact value of an integer-valued number text (such as "1.0", "1e2" or
+/// "9007199254740995.0"): its magnitude, or empty when it has a fraction or exceeds 64 bits.
+struct exact_integer {
+    std::uint64_t magnitude = 0;
+    bool negative = false;
+    bool integral = false;  // false: the number has a fraction
+    bool fits = false;      // false: integral but beyond 64 bits
+};
+
+constexpr exact_integer to_exact_integer(std::string_view text) noexcept {
+    exact_integer out;
+    const auto d = to_decimal(text);
+    if (!d) {
+        out.integral = true;  // more than 64 significant digits: out of any 64-bit range
+        return out;
     }
-    const int k = v->exponent - m->exponent;
-    if (k > 19) {
-        // b divides a * 2^k * 5^k: remove up to k factors 2 and 5 from b, then b must divide a.
-        std::uint64_t b = m->significand;
-        for (int i = 0; i < k && (b % 2 == 0 || b % 5 == 0); ++i) {
-            if (b % 2 == 0) b /= 2;
-            if (b % 5 == 0) b /= 5;
-        }
-        return v->significand % b == 0;
+    out.negative = d->negative;
+    if (d->count == 0) {
+        out.integral = out.fits = true;
+        return out;
     }
-    uint128 scaled = v->significand;
-    for (int i = 0; i < k; ++i) scaled *= 10;
-    return scaled % m->significand == 0;
+    if (d->exponent < 0) return out;
+    out.integral = true;
+    if (std::size_t(d->exponent) + d->count > 20) return out;
+    uint128 v = 0;
+    for (std::size_t i = 0; i != d->count; ++i) v = v * 10 + unsigned(d->digits[i] - '0');
+    for (long long i = 0; i != d->exponent; ++i) v *= 10;
+    if (v > uint128(~std::uint64_t(0))) return out;
+    out.magnitude = std::uint64_t(v);
+    out.fits = true;
+    return out;
 }
 
 } // namespace agentry::json::detail
