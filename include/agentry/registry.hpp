@@ -231,7 +231,9 @@ public:
     constexpr const boost::hana::tuple<Tools...>& tools() const noexcept { return tools_; }
 
 private:
-    static constexpr auto table_ = detail::name_table<sizeof...(Tools)>::build(names);
+    // Explicit types, not auto: the initializers then run only when call or find is used,
+    // not whenever the registry type is instantiated.
+    static constexpr detail::name_table<sizeof...(Tools)> table_ = detail::name_table<sizeof...(Tools)>::build(names);
 
     template <std::size_t I>
     static tool_result call_at(const registry& self, std::string_view arguments) noexcept {
@@ -239,9 +241,12 @@ private:
     }
 
     using dispatch_fn = tool_result (*)(const registry&, std::string_view) noexcept;
-    static constexpr auto dispatch_ = []<std::size_t... I>(std::index_sequence<I...>) {
-        return std::array<dispatch_fn, sizeof...(I)>{&call_at<I>...};
-    }(std::index_sequence_for<Tools...>{});
+    template <std::size_t... I>
+    static constexpr std::array<dispatch_fn, sizeof...(Tools)> dispatch_table(std::index_sequence<I...>) noexcept {
+        return {&call_at<I>...};
+    }
+    static constexpr std::array<dispatch_fn, sizeof...(Tools)> dispatch_ =
+        dispatch_table(std::index_sequence_for<Tools...>{});
 
     static tool_result unknown_tool(std::string_view name) noexcept {
         tool_result result;

@@ -32,30 +32,53 @@ namespace agentry::reflect {
 
 namespace detail {
 
-template <auto V>
-consteval std::string_view pretty_enum() noexcept {
+// All scanned values go through one instantiation: its __PRETTY_FUNCTION__ lists them.
+// GCC: "... [with auto ...V = {ns::color::red, (ns::color)1, ...}; ...]"
+// Clang: "... [V = <ns::color::red, (ns::color)1, ...>]"
+// A value without a name prints as a cast "(ns::color)1"; the anonymous namespace prints as
+// "<unnamed>::" (GCC) or "(anonymous namespace)::" (Clang).
+template <auto... V>
+consteval std::string_view pretty_enum_pack() noexcept {
     return __PRETTY_FUNCTION__;
 }
 
-// GCC: "... [with auto V = ns::color::green; ...]", Clang: "... [V = ns::color::green]".
-// A value without a name prints as a cast, "(ns::color)3", or a number. Clang spells the
-// anonymous namespace "(anonymous namespace)::", so a leading '(' alone does not mean a cast.
-consteval std::string_view enum_name_from_pretty(std::string_view pretty) noexcept {
-    const std::size_t at = pretty.find("V = ");
-    if (at == std::string_view::npos) return {};
-    std::size_t begin = at + 4;
-    std::size_t end = begin;
-    while (end < pretty.size() && pretty[end] != ';' && pretty[end] != ']') ++end;
-    const std::string_view spelled = pretty.substr(begin, end - begin);
-    if (spelled.empty() || spelled[0] == '-' || (spelled[0] >= '0' && spelled[0] <= '9')) return {};
-    const std::size_t paren = spelled.rfind(')');
+// The enumerator name in one element of the list, or an empty view for a cast.
+consteval std::string_view enum_name_from_element(std::string_view e) noexcept {
+    while (!e.empty() && e.front() == ' ') e.remove_prefix(1);
+    if (e.empty() || e.front() == '-' || (e.front() >= '0' && e.front() <= '9')) return {};
+    const std::size_t paren = e.rfind(')');
     if (paren != std::string_view::npos) {
         std::size_t i = paren + 1;
-        if (i < spelled.size() && spelled[i] == '-') ++i;
-        if (i < spelled.size() && spelled[i] >= '0' && spelled[i] <= '9') return {};
+        if (i < e.size() && e[i] == '-') ++i;
+        if (i < e.size() && e[i] >= '0' && e[i] <= '9') return {};
     }
-    const std::size_t colon = spelled.rfind(':');
-    return colon == std::string_view::npos ? spelled : spelled.substr(colon + 1);
+    const std::size_t colon = e.rfind(':');
+    return colon == std::string_view::npos ? e : e.substr(colon + 1);
+}
+
+template <std::size_t N>
+consteval std::array<std::string_view, N> enum_names_from_pack(std::string_view pretty) noexcept {
+    std::array<std::string_view, N> names{};
+    std::size_t at = pretty.find("V = ");
+    if (at == std::string_view::npos) return names;
+    at += 4;
+    const char open = pretty[at];
+    const char close = open == '{' ? '}' : '>';
+    ++at;
+    std::size_t start = at, index = 0;
+    int depth = 0;
+    for (std::size_t i = at; i < pretty.size() && index < N; ++i) {
+        const char c = pretty[i];
+        if (depth == 0 && (c == ',' || c == close)) {
+            names[index++] = enum_name_from_element(pretty.substr(start, i - start));
+            start = i + 1;
+            if (c == close) break;
+            continue;
+        }
+        if (c == '(' || c == '<' || c == '{' || c == '[') ++depth;
+        else if (c == ')' || c == '>' || c == '}' || c == ']') --depth;
+    }
+    return names;
 }
 
 template <class E>
@@ -81,7 +104,8 @@ inline constexpr std::size_t scan_size = scan_max<E>() >= scan_min<E>() ? std::s
 
 template <class E, std::size_t... I>
 consteval std::array<std::string_view, sizeof...(I)> scan_names(std::index_sequence<I...>) noexcept {
-    return {enum_name_from_pretty(pretty_enum<static_cast<E>(scan_min<E>() + (long long)I)>())...};
+    return enum_names_from_pack<sizeof...(I)>(
+        pretty_enum_pack<static_cast<E>(scan_min<E>() + (long long)I)...>());
 }
 
 template <class E>
