@@ -3,23 +3,33 @@
 #
 #   benchmarks/compile/run.sh
 #
-# For each compiler and each N (and an empty baseline TU that only includes
-# <agentry/agentry.hpp>), compiles the TU written by generate.py to an object file with
+# For each compiler, an empty baseline TU (only #include <agentry/agentry.hpp>) and, for each
+# N, the TU written by `generate.py N` are compiled to an object file with
 #   <compiler> -std=c++20 -O1 -I<repo>/include -c <tu>.cpp -o <tu>.o
-# REPS times, measuring wall time and peak RSS with /usr/bin/time -f "%e %M", and prints a
-# Markdown table of the medians and the per-tool marginal cost.
+# REPS times each, measuring wall time and peak RSS with /usr/bin/time -f "%e %M" (and the
+# CPU time, user + system, %U + %S, which other processes on the machine disturb less).
+# Prints Markdown tables of the medians, the per-tool marginal cost and the clang/gcc ratio.
+# Boost comes from /usr/include, a directory every compiler searches already.
 #
 # Environment (all optional):
-#   COMPILERS  compilers to use          (default: "g++-12 clang++-14")
-#   NS         numbers of tools          (default: "10 50 200")
-#   REPS       repetitions per point     (default: 3)
-#   FLAGS      compile flags             (default: "-std=c++20 -O1")
-#   BOOST_INCLUDE  directory holding boost/ (default: /usr/include, a system directory that
-#              the compilers search already; any other directory is passed with -isystem)
-#   KEEP_DIR   directory for the generated TUs and objects (default: a temporary directory,
-#              removed at exit)
+#   COMPILERS      compilers to use            (default: "g++-12 clang++-14")
+#   NS             numbers of tools            (default: "10 50 200")
+#   REPS           repetitions per point       (default: 3)
+#   FLAGS          compile flags               (default: "-std=c++20 -O1")
+#   BOOST_INCLUDE  directory holding boost/    (default: /usr/include; any other directory
+#                  is passed with -isystem)
+#   KEEP_DIR       keep the generated TUs, objects and logs there (default: a temporary
+#                  directory, removed at exit)
+#   SNAPSHOT_HEADERS=1  compile against a copy of <repo>/include taken at the start, so that
+#                  every point of one run sees the same headers (default: <repo>/include itself)
 #
-# Works from any working directory: paths are relative to this script.
+# A compile that fails is reported in the table (with its first error) and not repeated. The
+# headers may be edited while the benchmark runs: when the contents of <repo>/include change
+# during a compile, or the compiler dies from a signal, the measurement is discarded and
+# taken again after a minute (at most 3 attempts); the checksum of the headers each point
+# was measured with is printed, with a warning when they differ.
+#
+# Works from any working directory: every path is relative to this script.
 
 set -euo pipefail
 
@@ -31,9 +41,11 @@ NS=${NS:-"10 50 200"}
 REPS=${REPS:-3}
 FLAGS=${FLAGS:-"-std=c++20 -O1"}
 BOOST_INCLUDE=${BOOST_INCLUDE:-/usr/include}
+ATTEMPTS=3
+RETRY_WAIT=60
 
 if [[ ! -x /usr/bin/time ]]; then
-    echo "run.sh: /usr/bin/time (GNU time) is needed" >&2
+    echo "run.sh: GNU time (/usr/bin/time) is needed" >&2
     exit 1
 fi
 for cxx in $COMPILERS; do
@@ -41,23 +53,36 @@ for cxx in $COMPILERS; do
 done
 
 if [[ -n "${KEEP_DIR:-}" ]]; then
-    work=$KEEP_DIR
-    mkdir -p "$work"
+    mkdir -p "$KEEP_DIR"
+    work=$(cd -- "$KEEP_DIR" && pwd)
 else
     work=$(mktemp -d "${TMPDIR:-/tmp}/agentry-compile-bench.XXXXXX")
     trap 'rm -rf -- "$work"' EXIT
 fi
 
-include_flags=(-I"$repo/include")
+include_dir=$repo/include
+if [[ "${SNAPSHOT_HEADERS:-0}" == 1 ]]; then
+    rm -rf -- "$work/include"
+    cp -R -- "$repo/include" "$work/include"
+    include_dir=$work/include
+fi
+include_flags=(-I"$include_dir")
 if [[ "$BOOST_INCLUDE" != /usr/include ]]; then
     include_flags+=(-isystem "$BOOST_INCLUDE")
 fi
 read -r -a flag_array <<<"$FLAGS"
 
+tus=(baseline)
 python3 "$script_dir/generate.py" --baseline -o "$work/baseline.cpp"
 for n in $NS; do
     python3 "$script_dir/generate.py" "$n" -o "$work/tools_$n.cpp"
+    tus+=("tools_$n")
 done
+
+# A checksum of every file under the include directory.
+headers_fingerprint() {
+    (cd -- "$include_dir" && find . -type f -print0 | sort -z | xargs -0 cat | cksum | cut -d' ' -f1)
+}
 
 # median of the arguments (odd count: the middle one; even: the mean of the two middle ones)
 median() {
@@ -65,113 +90,192 @@ median() {
         if (NR % 2) printf "%.2f", v[(NR + 1) / 2]; else printf "%.2f", (v[NR / 2] + v[NR / 2 + 1]) / 2 }'
 }
 
-# measure <compiler> <tu name>: prints "<median wall s> <median peak MB>"
-measure() {
-    local cxx=$1 tu=$2 times=() mems=() rep
-    for ((rep = 1; rep <= REPS; ++rep)); do
-        local stats="$work/$tu.$cxx.time" log="$work/$tu.$cxx.log"
-        if ! /usr/bin/time -f "%e %M" -o "$stats" \
-            "$cxx" "${flag_array[@]}" "${include_flags[@]}" -c "$work/$tu.cpp" -o "$work/$tu.$cxx.o" \
-            >"$log" 2>&1; then
-            echo "run.sh: $cxx failed on $tu.cpp; its output:" >&2
-            head -n 40 "$log" >&2
-            exit 1
-        fi
-        local e m
-        read -r e m < <(tail -n 1 "$stats")
-        times+=("$e")
-        mems+=("$(awk -v kb="$m" 'BEGIN { printf "%.1f", kb / 1024 }')")
-        echo "  $cxx $tu rep $rep: ${e} s, ${mems[-1]} MB" >&2
-    done
-    echo "$(median "${times[@]}") $(median "${mems[@]}")"
+# The first error of a failed compile, on one line.
+first_error() {
+    local log=$1 reason
+    if grep -q "constexpr evaluation hit maximum step limit" "$log"; then
+        reason="constexpr evaluation hit maximum step limit (-fconstexpr-steps); "
+    else
+        reason=""
+    fi
+    reason+=$(grep -m1 -E "error:|terminated by signal|internal compiler error" "$log" |
+        sed -E -e "s|$repo/||g" -e "s|$work/||g" -e 's/[|`]/ /g' | cut -c1-160 || true)
+    echo "$reason"
 }
 
-declare -A wall peak
+declare -A wall peak cpu failure headers
+
+# measure <compiler> <tu>: fills wall[], peak[] (medians) or failure[]
+measure() {
+    local cxx=$1 tu=$2 times=() mems=() cpus=() rep attempt
+    local stats="$work/$tu.$cxx.time" log="$work/$tu.$cxx.log"
+    for ((rep = 1; rep <= REPS; ++rep)); do
+        for ((attempt = 1; attempt <= ATTEMPTS; ++attempt)); do
+            local before after status=0
+            before=$(headers_fingerprint)
+            /usr/bin/time -f "%e %M %U %S" -o "$stats" \
+                "$cxx" "${flag_array[@]}" "${include_flags[@]}" -c "$work/$tu.cpp" -o "$work/$tu.$cxx.o" \
+                >"$log" 2>&1 || status=$?
+            after=$(headers_fingerprint)
+            local signalled=0
+            grep -q "terminated by signal" "$stats" && signalled=1
+            ((status > 128)) && signalled=1
+            if ((attempt == ATTEMPTS)); then break; fi
+            if [[ "$before" != "$after" || $signalled -eq 1 ]]; then
+                echo "  $cxx $tu rep $rep: headers changed during the compile or the compiler crashed" \
+                     "(exit $status); retrying in ${RETRY_WAIT} s" >&2
+                sleep "$RETRY_WAIT"
+            elif ((status != 0)); then
+                # Perhaps the headers were caught half-edited: retry if they change within a minute.
+                echo "  $cxx $tu rep $rep: failed (exit $status); checking again in ${RETRY_WAIT} s" >&2
+                sleep "$RETRY_WAIT"
+                [[ "$(headers_fingerprint)" != "$after" ]] || break
+                echo "  $cxx $tu rep $rep: the headers have changed since; retrying" >&2
+            else
+                break
+            fi
+        done
+        local e m u k
+        read -r e m u k < <(grep -E '^[0-9.]+ [0-9]+ [0-9.]+ [0-9.]+$' "$stats" | tail -n 1)
+        if ((status != 0)); then
+            failure[$cxx,$tu]="failed after ${e} s, $((m / 1024)) MB: $(first_error "$log")"
+            echo "  $cxx $tu rep $rep: FAILED (exit $status) after ${e} s; first error:" >&2
+            grep -m3 -E "error:|note: constexpr" "$log" | cut -c1-300 >&2 || true
+            cp -f -- "$log" "$work/$tu.$cxx.failed.log"
+            return 0
+        fi
+        times+=("$e")
+        mems+=("$(awk -v kb="$m" 'BEGIN { printf "%.1f", kb / 1024 }')")
+        cpus+=("$(awk -v u="$u" -v k="$k" 'BEGIN { printf "%.2f", u + k }')")
+        [[ " ${headers[$cxx,$tu]:-} " == *" $after "* ]] || headers[$cxx,$tu]+="${headers[$cxx,$tu]:+ }$after"
+        echo "  $cxx $tu rep $rep: ${e} s wall, ${cpus[-1]} s CPU, ${mems[-1]} MB (headers $after)" >&2
+    done
+    wall[$cxx,$tu]=$(median "${times[@]}")
+    peak[$cxx,$tu]=$(median "${mems[@]}")
+    cpu[$cxx,$tu]=$(median "${cpus[@]}")
+}
+
+echo "agentry compile-time benchmark: $(date -u '+%Y-%m-%d %H:%M UTC'), $(nproc) CPUs" >&2
+echo "headers: $include_dir, commit $(git -C "$repo" rev-parse --short HEAD 2>/dev/null || echo unknown)," \
+     "checksum $(headers_fingerprint)" >&2
 for cxx in $COMPILERS; do
-    for tu in baseline $(for n in $NS; do echo "tools_$n"; done); do
-        read -r w p < <(measure "$cxx" "$tu")
-        wall[$cxx,$tu]=$w
-        peak[$cxx,$tu]=$p
+    echo "$cxx: $("$cxx" --version | head -n 1)" >&2
+    for tu in "${tus[@]}"; do
+        measure "$cxx" "$tu"
     done
 done
 
 ns_array=($NS)
-first_n=${ns_array[0]}
-last_n=${ns_array[-1]}
-mid_n=${ns_array[-2]:-$first_n}
-if ((${#ns_array[@]} < 2)); then mid_n=0; fi
+compilers_array=($COMPILERS)
+
+have() { [[ -n "${wall[$1,$2]:-}" ]]; }
 
 echo
-echo "Flags: \`${FLAGS} -I<repo>/include -c\` (Boost from ${BOOST_INCLUDE}); median of ${REPS} runs; wall time and peak RSS from \`/usr/bin/time -f \"%e %M\"\`."
+echo "Flags: \`${FLAGS} -I<repo>/include -c <tu>.cpp -o <tu>.o\` (Boost from ${BOOST_INCLUDE});" \
+     "median of ${REPS} runs of \`/usr/bin/time -f \"%e %M %U %S\"\` (wall s, peak RSS, CPU s = user + system)."
+all_headers=$(printf '%s\n' "${headers[@]}" | tr ' ' '\n' | sort -u | tr '\n' ' ')
+echo "Headers: commit $(git -C "$repo" rev-parse --short HEAD 2>/dev/null || echo unknown) at the end," \
+     "include/ checksum(s) measured: ${all_headers% }."
+if [[ "$all_headers" == *" "*" "* ]]; then
+    echo
+    echo "**Warning: the headers changed between measurements; the points are not comparable:**"
+    for key in "${!headers[@]}"; do echo "- ${key/,/ } measured with ${headers[$key]}"; done | sort
+fi
 echo
-echo "| N tools | compiler | wall s | peak MB | wall s over baseline | wall ms per tool (over baseline) |"
-echo "|--:|---|--:|--:|--:|--:|"
-for cxx in $COMPILERS; do
-    echo "| 0 (baseline: include only) | $cxx | ${wall[$cxx,baseline]} | ${peak[$cxx,baseline]} | | |"
-    for n in $NS; do
-        w=${wall[$cxx,tools_$n]} p=${peak[$cxx,tools_$n]} b=${wall[$cxx,baseline]}
-        awk -v n="$n" -v c="$cxx" -v w="$w" -v p="$p" -v b="$b" \
-            'BEGIN { printf "| %d | %s | %.2f | %.1f | %.2f | %.0f |\n", n, c, w, p, w - b, 1000 * (w - b) / n }'
-    done
-done
-
-echo
-echo "Marginal cost per tool between consecutive N (wall ms / tool, peak MB / tool):"
-echo
-header="| compiler |"
-rule="|---|"
-prev=""
-for n in $NS; do
-    if [[ -n "$prev" ]]; then header+=" ${prev}→${n} ms | ${prev}→${n} MB |"; rule+="--:|--:|"; fi
-    prev=$n
-done
-header+=" growth ${mid_n}→${last_n} vs ${first_n}→${mid_n} |"
-rule+="--:|"
-echo "$header"
-echo "$rule"
-for cxx in $COMPILERS; do
-    row="| $cxx |"
-    prev=""
-    declare -a slopes=()
-    for n in $NS; do
-        if [[ -n "$prev" ]]; then
-            s=$(awk -v a="${wall[$cxx,tools_$prev]}" -v b="${wall[$cxx,tools_$n]}" -v d="$((n - prev))" \
-                'BEGIN { printf "%.0f", 1000 * (b - a) / d }')
-            m=$(awk -v a="${peak[$cxx,tools_$prev]}" -v b="${peak[$cxx,tools_$n]}" -v d="$((n - prev))" \
-                'BEGIN { printf "%.2f", (b - a) / d }')
-            slopes+=("$s")
-            row+=" $s | $m |"
+echo "| N tools | compiler | wall s | peak MB | CPU s | wall s over baseline | wall ms per tool over baseline |"
+echo "|--:|---|--:|--:|--:|--:|--:|"
+for cxx in "${compilers_array[@]}"; do
+    for tu in "${tus[@]}"; do
+        if [[ $tu == baseline ]]; then label="0 (include only)"; n=0; else n=${tu#tools_}; label=$n; fi
+        if ! have "$cxx" "$tu"; then
+            echo "| $label | $cxx | ${failure[$cxx,$tu]:-not measured} | | | | |"
+        elif [[ $tu == baseline ]]; then
+            awk -v l="$label" -v c="$cxx" -v w="${wall[$cxx,$tu]}" -v p="${peak[$cxx,$tu]}" -v u="${cpu[$cxx,$tu]}" \
+                'BEGIN { printf "| %s | %s | %.2f | %.1f | %.2f | | |\n", l, c, w, p, u }'
+        elif have "$cxx" baseline; then
+            awk -v l="$label" -v c="$cxx" -v w="${wall[$cxx,$tu]}" -v p="${peak[$cxx,$tu]}" -v u="${cpu[$cxx,$tu]}" \
+                -v b="${wall[$cxx,baseline]}" -v n="$n" \
+                'BEGIN { printf "| %s | %s | %.2f | %.1f | %.2f | %.2f | %.0f |\n", l, c, w, p, u, w - b, 1000 * (w - b) / n }'
+        else
+            echo "| $label | $cxx | ${wall[$cxx,$tu]} | ${peak[$cxx,$tu]} | ${cpu[$cxx,$tu]} | | |"
         fi
-        prev=$n
     done
-    if ((${#slopes[@]} >= 2)); then
-        row+=$(awk -v a="${slopes[-2]}" -v b="${slopes[-1]}" \
-            'BEGIN { if (a > 0) printf " %.2f× |", b / a; else printf " n/a |" }')
-    else
-        row+=" n/a |"
-    fi
-    echo "$row"
-    unset slopes
 done
 
-set -- $COMPILERS
-if (($# >= 2)); then
+if ((${#ns_array[@]} >= 2)); then
     echo
-    echo "Ratio $2 / $1 (wall, peak):"
+    echo "Marginal cost per added tool between consecutive N (wall ms, CPU ms and peak MB per tool); the" \
+         "last column is the last interval's wall slope over the first one's (1.00 = linear):"
     echo
-    echo "| N tools | wall ratio | peak ratio |"
-    echo "|--:|--:|--:|"
-    for tu in baseline $(for n in $NS; do echo "tools_$n"; done); do
-        label=${tu#tools_}
-        awk -v l="$label" -v w1="${wall[$1,$tu]}" -v w2="${wall[$2,$tu]}" -v p1="${peak[$1,$tu]}" -v p2="${peak[$2,$tu]}" \
-            'BEGIN { printf "| %s | %.2f | %.2f |\n", l, w2 / w1, p2 / p1 }'
+    header="| compiler |"
+    rule="|---|"
+    for ((i = 1; i < ${#ns_array[@]}; ++i)); do
+        a=${ns_array[i - 1]} b=${ns_array[i]}
+        header+=" wall ms/tool ${a}→${b} | CPU ms/tool ${a}→${b} | MB/tool ${a}→${b} |"
+        rule+="--:|--:|--:|"
+    done
+    header+=" slope ratio |"
+    rule+="--:|"
+    echo "$header"
+    echo "$rule"
+    for cxx in "${compilers_array[@]}"; do
+        row="| $cxx |"
+        first_slope="" last_slope=""
+        for ((i = 1; i < ${#ns_array[@]}; ++i)); do
+            a=${ns_array[i - 1]} b=${ns_array[i]}
+            if have "$cxx" "tools_$a" && have "$cxx" "tools_$b"; then
+                s=$(awk -v x="${wall[$cxx,tools_$a]}" -v y="${wall[$cxx,tools_$b]}" -v d="$((b - a))" \
+                    'BEGIN { printf "%.0f", 1000 * (y - x) / d }')
+                m=$(awk -v x="${peak[$cxx,tools_$a]}" -v y="${peak[$cxx,tools_$b]}" -v d="$((b - a))" \
+                    'BEGIN { printf "%.2f", (y - x) / d }')
+                c=$(awk -v x="${cpu[$cxx,tools_$a]}" -v y="${cpu[$cxx,tools_$b]}" -v d="$((b - a))" \
+                    'BEGIN { printf "%.0f", 1000 * (y - x) / d }')
+                row+=" $s | $c | $m |"
+                [[ -z "$first_slope" ]] && first_slope=$s
+                last_slope=$s
+            else
+                row+=" n/a | n/a | n/a |"
+                last_slope=""
+            fi
+        done
+        if [[ -n "$first_slope" && -n "$last_slope" ]] && ((${#ns_array[@]} >= 3)); then
+            row+=$(awk -v x="$first_slope" -v y="$last_slope" \
+                'BEGIN { if (x > 0) printf " %.2f |", y / x; else printf " n/a |" }')
+        else
+            row+=" n/a |"
+        fi
+        echo "$row"
     done
 fi
 
+if ((${#compilers_array[@]} >= 2)); then
+    c1=${compilers_array[0]} c2=${compilers_array[1]}
+    echo
+    echo "Ratio $c2 / $c1:"
+    echo
+    echo "| N tools | wall ratio | peak ratio |"
+    echo "|--:|--:|--:|"
+    for tu in "${tus[@]}"; do
+        if [[ $tu == baseline ]]; then label="0 (include only)"; else label=${tu#tools_}; fi
+        if have "$c1" "$tu" && have "$c2" "$tu"; then
+            awk -v l="$label" -v w1="${wall[$c1,$tu]}" -v w2="${wall[$c2,$tu]}" -v p1="${peak[$c1,$tu]}" -v p2="${peak[$c2,$tu]}" \
+                'BEGIN { printf "| %s | %.2f | %.2f |\n", l, w2 / w1, p2 / p1 }'
+        else
+            echo "| $label | n/a | n/a |"
+        fi
+    done
+fi
+
+last_n=${ns_array[-1]}
 echo
-echo "Targets (N = ${last_n}: at most 10 s and 1536 MB per compiler):"
+echo "Targets at N = ${last_n}: at most 10 s and 1.5 GB (1536 MB) per compiler."
 echo
-for cxx in $COMPILERS; do
-    awk -v c="$cxx" -v w="${wall[$cxx,tools_$last_n]}" -v p="${peak[$cxx,tools_$last_n]}" 'BEGIN {
-        printf "- %s: %.2f s (%s), %.0f MB (%s)\n", c, w, w <= 10 ? "met" : "NOT met", p, p <= 1536 ? "met" : "NOT met" }'
+for cxx in "${compilers_array[@]}"; do
+    if have "$cxx" "tools_$last_n"; then
+        awk -v c="$cxx" -v w="${wall[$cxx,tools_$last_n]}" -v p="${peak[$cxx,tools_$last_n]}" 'BEGIN {
+            printf "- %s: %.2f s (time target %s), %.0f MB (memory target %s)\n", c, w, w <= 10 ? "met" : "NOT met",
+                   p, p <= 1536 ? "met" : "NOT met" }'
+    else
+        echo "- $cxx: does not compile (${failure[$cxx,tools_$last_n]:-not measured}): targets NOT met"
+    fi
 done
