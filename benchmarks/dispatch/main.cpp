@@ -1,0 +1,149 @@
+// agentry_dispatch_bench: checks that every implementation reads the fixtures alike, rejects
+// the same invalid arguments, returns the same results and frees what it allocates, then
+// runs all the benchmarks (Google Benchmark flags apply; --self-test runs only the checks).
+
+#include "alloc_counter.hpp"
+#include "cases.hpp"
+
+#include <agentry/json/writer.hpp>
+
+#include <benchmark/benchmark.h>
+#include <nlohmann/json.hpp>
+
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <functional>
+#include <string>
+#include <vector>
+
+namespace bench {
+#define BENCH_REGISTRY(N) many_tools_case register_many_tools_##N();
+#include "registries.inc"
+#undef BENCH_REGISTRY
+} // namespace bench
+
+namespace {
+
+int failures = 0;
+
+void check(bool ok, const std::string& what) {
+    if (!ok) {
+        std::fprintf(stderr, "self-test: FAILED: %s\n", what.c_str());
+        ++failures;
+    }
+}
+
+/// Equal JSON values (object member order and number spelling aside).
+bool same_json(std::string_view a, std::string_view b) {
+    const auto x = nlohmann::json::parse(a, nullptr, false);
+    const auto y = nlohmann::json::parse(b, nullptr, false);
+    return !x.is_discarded() && x == y;
+}
+
+/// `f` frees every allocation it makes.
+void check_balanced(const std::string& what, const std::function<void()>& f) {
+    const bench::allocation_counts before = bench::allocations();
+    f();
+    const bench::allocation_counts after = bench::allocations();
+    check(after.calls - before.calls == after.frees - before.frees,
+          what + ": " + std::to_string(after.calls - before.calls) + " allocations but " +
+              std::to_string(after.frees - before.frees) + " frees");
+}
+
+struct implementation {
+    const char* name;
+    bench::parsed<bench::flight_search> (*read_flight)(std::string_view);
+    bench::parsed<bench::fare_quote> (*read_fare)(std::string_view);
+    bench::outcome (*call)(std::string_view, std::string_view);
+};
+
+constexpr std::string_view flight_result =
+    R"({"offer_id":"AF1234","from":"CDG","price":1187.4,"stops":1,"refundable":true,"departs":"08:35"})";
+constexpr std::string_view fare_result = R"({"total":1362.75,"taxes":124.5,"passengers":3,"refundable":false})";
+
+void self_test(const std::vector<bench::many_tools_case>& registries) {
+    const implementation impls[] = {
+        {"agentry", bench::agentry_impl::read_flight, bench::agentry_impl::read_fare, bench::agentry_impl::call},
+        {"nlohmann", bench::nlohmann_impl::read_flight, bench::nlohmann_impl::read_fare, bench::nlohmann_impl::call},
+        {"boost_json", bench::boost_json_impl::read_flight, bench::boost_json_impl::read_fare,
+         bench::boost_json_impl::call},
+    };
+    // What each implementation reads, written back by agentry's writer, must be the same.
+    const std::string flight_read = agentry::json::to_json(bench::agentry_impl::read_flight(bench::flight_args).value);
+    const std::string fare_read = agentry::json::to_json(bench::agentry_impl::read_fare(bench::fare_args).value);
+    check(same_json(flight_read, bench::flight_args), "agentry reads back the flight arguments: " + flight_read);
+    check(same_json(fare_read, bench::fare_args), "agentry reads back the fare arguments: " + fare_read);
+    for (const implementation& impl : impls) {
+        const std::string who = impl.name;
+        const auto flight = impl.read_flight(bench::flight_args);
+        check(flight.ok(), who + " accepts the flight arguments");
+        check(agentry::json::to_json(flight.value) == flight_read, who + " reads the flight arguments like agentry");
+        const auto fare = impl.read_fare(bench::fare_args);
+        check(fare.ok(), who + " accepts the fare arguments");
+        check(agentry::json::to_json(fare.value) == fare_read, who + " reads the fare arguments like agentry");
+
+        const bench::outcome a = impl.call("search_flights", bench::flight_args);
+        check(a.ok && same_json(a.content, flight_result), who + " search_flights result: " + a.content);
+        const bench::outcome b = impl.call("quote_fare", bench::fare_args);
+        check(b.ok && same_json(b.content, fare_result), who + " quote_fare result: " + b.content);
+        check(!impl.call("no_such_tool", "{}").ok, who + " rejects an unknown tool");
+
+        std::size_t index = 0;
+        for (std::string_view bad : bench::flight_args_invalid) {
+            const std::string which = who + " rejects invalid flight arguments #" + std::to_string(index++);
+            check(!impl.read_flight(bad).ok(), which + " (read)");
+            check(!impl.call("search_flights", bad).ok, which + " (call)");
+        }
+
+        check_balanced(who + " read flight", [&] { (void)impl.read_flight(bench::flight_args); });
+        check_balanced(who + " read fare", [&] { (void)impl.read_fare(bench::fare_args); });
+        check_balanced(who + " call flight", [&] { (void)impl.call("search_flights", bench::flight_args); });
+        check_balanced(who + " call fare", [&] { (void)impl.call("quote_fare", bench::fare_args); });
+    }
+    for (const bench::many_tools_case& r : registries) {
+        const std::string who = "registry of " + std::to_string(r.size) + " tools";
+        const bench::outcome a = r.call("search_flights", bench::flight_args);
+        check(a.ok && same_json(a.content, flight_result), who + ": search_flights result: " + a.content);
+        if (!r.middle_name.empty()) {
+            const bench::outcome b = r.call(r.middle_name, r.middle_args);
+            check(b.ok && b.content == r.middle_result, who + ": " + std::string(r.middle_name) + " result: " + b.content);
+        }
+        check(!r.call("no_such_tool", "{}").ok, who + ": rejects an unknown tool");
+    }
+}
+
+} // namespace
+
+int main(int argc, char** argv) {
+    bool only_self_test = false;
+    std::vector<char*> args;
+    for (int i = 0; i < argc; ++i) {
+        if (std::strcmp(argv[i], "--self-test") == 0) only_self_test = true;
+        else args.push_back(argv[i]);
+    }
+    int count = int(args.size());
+    args.push_back(nullptr);
+
+    std::vector<bench::many_tools_case> registries;
+    bench::agentry_impl::register_benchmarks();
+    bench::nlohmann_impl::register_benchmarks();
+    bench::boost_json_impl::register_benchmarks();
+#define BENCH_REGISTRY(N) registries.push_back(bench::register_many_tools_##N());
+#include "registries.inc"
+#undef BENCH_REGISTRY
+
+    self_test(registries);
+    if (failures != 0) {
+        std::fprintf(stderr, "self-test: %d failures\n", failures);
+        return 1;
+    }
+    std::fprintf(stderr, "self-test: passed (%zu registry sizes)\n", registries.size());
+    if (only_self_test) return 0;
+
+    benchmark::Initialize(&count, args.data());
+    if (benchmark::ReportUnrecognizedArguments(count, args.data())) return 1;
+    benchmark::RunSpecifiedBenchmarks();
+    benchmark::Shutdown();
+    return 0;
+}
