@@ -252,6 +252,9 @@ TEST_CASE("reader: repairs are off by default and reported when on") {
     REQUIRE(j.ok());
     CHECK(j.value.home.city == "c");
     CHECK(j.repairs.size() == 2);
+    const auto v = read<fixtures::draw>(R"({"shape":{"side":2},"label":"5"})", lenient);
+    REQUIRE(v.ok());
+    CHECK(v.repairs == std::vector<std::string>{"/label: a number sent as a string was read as a number"});
     CHECK(errors_of<fixtures::paging>(R"({"page":"3"})") == "/page: expected an integer, got a string \"3\"");
     CHECK(errors_of<fixtures::paging>(R"({"page":"three"})", lenient) ==
           "/page: expected an integer, got a string \"three\"");

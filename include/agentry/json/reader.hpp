@@ -158,6 +158,11 @@ public:
         repairs_.push_back(where.empty() ? std::move(note) : where + ": " + note);
     }
 
+    /// A repair note from a nested reader, whose pointer it already holds.
+    void repaired_as_is(std::string note) {
+        if (!quiet_) repairs_.push_back(std::move(note));
+    }
+
     /// Skips the value at the cursor after an error about it.
     void skip() {
         in.skip_ws();
@@ -964,7 +969,7 @@ void read_variant(reader& r, V& out, reflect::type_list<A...>) {
         Alternative kept{};
         read_value(inner, kept);
         out = std::move(kept);
-        for (auto& note : repairs) r.repaired(std::move(note));
+        for (auto& note : repairs) r.repaired_as_is(std::move(note));  // already carries its pointer
     };
     (attempt(std::type_identity<std::remove_cv_t<A>>{}), ...);
     if (!matched) {
