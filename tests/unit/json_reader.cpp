@@ -262,6 +262,7 @@ TEST_CASE("reader: repairs are off by default and reported when on") {
 
 TEST_CASE("reader: named parameters read into a tuple") {
     using params = agentry::named_parameters<agentry::reflect::type_list<int, std::optional<std::string>>, "a", "b">;
+    CHECK(read<params>(" \n {\"a\":1}").ok());
     const auto r = read<params>(R"({"a":1})");
     REQUIRE(r.ok());
     CHECK(std::get<0>(r.value) == 1);

@@ -1043,6 +1043,7 @@ void read_value(reader& r, T& out) {
 template <class P>
 void read_parameters(reader& r, storage_t<P>& out) {
     if constexpr (schema::detail::is_named_parameters<P>) {
+        r.in.skip_ws();
         read_object<P>(r, out);
     } else {
         read_value(r, out);
