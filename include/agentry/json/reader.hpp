@@ -312,25 +312,34 @@ inline bool number_from_string(reader& r, std::string& holder, number_token& tok
     return true;
 }
 
+// The number token at the cursor (or, with the number_in_string repair, inside a string, whose
+// text `holder` keeps); false after reporting why there is none.
+template <class T>
+bool number_at(reader& r, number_token& token, std::string& holder) {
+    if (r.in.peek() == '"' && r.options().repairs.number_in_string) {
+        cursor saved = r.in;
+        if (number_from_string(r, holder, token)) return true;
+        if (r.stopped()) return false;
+        r.in = saved;
+        type_error<T>(r);
+        return false;
+    }
+    if (r.in.peek() != '-' && (r.in.peek() < '0' || r.in.peek() > '9')) {
+        type_error<T>(r);
+        return false;
+    }
+    if (!read_number(r.in, token)) {
+        r.syntax_error();
+        return false;
+    }
+    return true;
+}
+
 template <class T>
 void read_integer(reader& r, T& out) {
     number_token token;
     std::string holder;
-    if (r.in.peek() == '"' && r.options().repairs.number_in_string) {
-        cursor saved = r.in;
-        if (!number_from_string(r, holder, token)) {
-            if (r.stopped()) return;
-            r.in = saved;
-            type_error<T>(r);
-            return;
-        }
-    } else if (r.in.peek() != '-' && (r.in.peek() < '0' || r.in.peek() > '9')) {
-        type_error<T>(r);
-        return;
-    } else if (!read_number(r.in, token)) {
-        r.syntax_error();
-        return;
-    }
+    if (!number_at<T>(r, token, holder)) return;
     r.last_number = token.text;
     const auto too_small = [&] {
         r.error(error_kind::minimum, "must be at least " + std::to_string(std::numeric_limits<T>::min()));
@@ -405,21 +414,7 @@ template <class T>
 void read_floating(reader& r, T& out) {
     number_token token;
     std::string holder;
-    if (r.in.peek() == '"' && r.options().repairs.number_in_string) {
-        cursor saved = r.in;
-        if (!number_from_string(r, holder, token)) {
-            if (r.stopped()) return;
-            r.in = saved;
-            type_error<T>(r);
-            return;
-        }
-    } else if (r.in.peek() != '-' && (r.in.peek() < '0' || r.in.peek() > '9')) {
-        type_error<T>(r);
-        return;
-    } else if (!read_number(r.in, token)) {
-        r.syntax_error();
-        return;
-    }
+    if (!number_at<T>(r, token, holder)) return;
     r.last_number = holder.empty() ? token.text : std::string_view{};
     double d = 0;
     const auto [end, ec] = std::from_chars(token.text.data(), token.text.data() + token.text.size(), d);
