@@ -71,10 +71,12 @@ struct storage_of<named_parameters<reflect::type_list<A...>, N...>> {
 template <class P>
 using storage_t = typename storage_of<P>::type;
 
+// Trivially constructible: the reader's path array is not cleared on every read (only its
+// first path_size_ entries are ever read).
 struct path_segment {
     std::string_view key;
-    std::size_t index = 0;
-    bool is_index = false;
+    std::size_t index;
+    bool is_index;
 };
 
 class reader {
@@ -196,7 +198,7 @@ private:
     const read_options& options_;
     std::vector<read_error>& errors_;
     std::vector<std::string>& repairs_;
-    path_segment path_[max_path]{};
+    path_segment path_[max_path];
     std::size_t path_size_ = 0;
     std::size_t error_count_ = 0;
     bool stopped_ = false;
