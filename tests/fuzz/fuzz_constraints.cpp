@@ -4,8 +4,12 @@
 //   byte & 3:  0 numeric_constraints, 1 string_constraints, 2 sequences, 3 formats
 //   byte & 4:  number_in_string repair
 //   byte & 8:  json_in_string repair
+//   byte & 64: instead, a type of tests/fixtures/differential.hpp, (byte & 3) | (byte >> 5 & 4):
+//              int_edges, double_edges, float_edges, decimal_multiples, string_edges,
+//              patterns, sequence_edges, unique_structs
 //
-// ('0' to '3' pick a type with no repair, so seed files stay readable.)
+// ('0' to '3' pick a type with no repair, 'p' to 's' the first four differential types, so
+// seed files stay readable.)
 //
 // Checked: an accepted value meets every constraint of its type, computed here independently;
 // without repairs, accepted values are those an independent parser reads from the text, and
@@ -14,6 +18,7 @@
 
 #include "fuzz_common.hpp"
 
+#include <differential.hpp>
 #include <fixtures.hpp>
 
 #include <algorithm>
@@ -36,13 +41,17 @@ using fuzz::jvalue;
 // The value of a JSON number text as strtod reads it (correctly rounded, inf on overflow).
 double number_value(const std::string& text) { return std::strtod(text.c_str(), nullptr); }
 
-bool is_int(double d) {
-    return std::isfinite(d) && d == std::floor(d) && d >= double(std::numeric_limits<int>::min()) &&
-           d <= double(std::numeric_limits<int>::max());
+// The int a JSON number text denotes exactly, if it is an integer within int's range.
+std::optional<int> int_of(const std::string& text) {
+    const fuzz::exact_int e = fuzz::exact_integer_of(text);
+    if (!e.value || *e.value < std::numeric_limits<int>::min() || *e.value > std::numeric_limits<int>::max())
+        return std::nullopt;
+    return int(*e.value);
 }
 
 // Whether a JSON number text is an exact multiple of 0.01; empty when it has more than 15
-// significant digits (agentry then decides in double arithmetic).
+// significant digits or an exponent beyond 10^8 (agentry then decides in double arithmetic:
+// 921e-400000000 reads as 0, a multiple of anything, as in JavaScript).
 std::optional<bool> multiple_of_hundredth(std::string_view t) {
     std::size_t i = 0;
     if (i < t.size() && t[i] == '-') ++i;
@@ -57,6 +66,7 @@ std::optional<bool> multiple_of_hundredth(std::string_view t) {
         bool minus = false;
         if (i < t.size() && (t[i] == '+' || t[i] == '-')) minus = t[i++] == '-';
         for (; i < t.size(); ++i) e = std::min(e * 10 + (t[i] - '0'), 100000000LL);
+        if (e == 100000000LL) return std::nullopt;
         if (minus) e = -e;
     }
     const auto first = digits.find_first_not_of('0');
@@ -77,7 +87,7 @@ void check(const fixtures::numeric_constraints& v) {
     FUZZ_CHECK(std::isfinite(v.price.value) && v.price.value >= 0, std::to_string(v.price.value));
 }
 
-void compare(const fixtures::numeric_constraints* v, const std::optional<jvalue>& doc, bool number_strings) {
+void compare(const fixtures::numeric_constraints* v, const std::optional<jvalue>& doc, bool number_strings, const std::string& errors) {
     // What the text holds, read independently.
     bool fits = doc && doc->type == jvalue::object && doc->keys.size() == 5;
     const char* names[] = {"count", "probability", "latitude", "step", "price"};
@@ -95,10 +105,12 @@ void compare(const fixtures::numeric_constraints* v, const std::optional<jvalue>
     if (v) {
         // Accepted: each field holds the number of its text.
         FUZZ_CHECK(fits, "accepted, but the text is not an object of five numbers");
-        FUZZ_CHECK(double(v->count.value) == numbers[0], *texts[0] + " read as " + std::to_string(v->count.value));
+        FUZZ_CHECK(int_of(*texts[0]) == v->count.value,
+                   *texts[0] + " read as " + std::to_string(v->count.value));
         FUZZ_CHECK(v->probability.value == numbers[1], *texts[1]);
         FUZZ_CHECK(v->latitude.value == numbers[2], *texts[2]);
-        FUZZ_CHECK(double(v->step.value) == numbers[3], *texts[3] + " read as " + std::to_string(v->step.value));
+        FUZZ_CHECK(int_of(*texts[3]) == v->step.value,
+                   *texts[3] + " read as " + std::to_string(v->step.value));
         FUZZ_CHECK(v->price.value == numbers[4], *texts[4]);
         const auto hundredth = multiple_of_hundredth(*texts[4]);
         if (hundredth) FUZZ_CHECK(*hundredth, *texts[4]);
@@ -108,12 +120,15 @@ void compare(const fixtures::numeric_constraints* v, const std::optional<jvalue>
     // Rejected: then some constraint must fail.
     const auto hundredth = multiple_of_hundredth(*texts[4]);
     if (!hundredth) return;
-    const bool valid = is_int(numbers[0]) && numbers[0] >= 1 && numbers[0] <= 10 &&  //
+    if (fuzz::known_long_integer_text(*texts[0]) || fuzz::known_long_integer_text(*texts[3])) return;
+    const auto count = int_of(*texts[0]);
+    const auto step = int_of(*texts[3]);
+    const bool valid = count && *count >= 1 && *count <= 10 &&  //
                        std::isfinite(numbers[1]) && numbers[1] > 0 && numbers[1] < 1 &&  //
                        std::isfinite(numbers[2]) && numbers[2] >= -90 && numbers[2] <= 90 &&  //
-                       is_int(numbers[3]) && std::fmod(numbers[3], 5.0) == 0 &&  //
+                       step && *step % 5 == 0 &&  //
                        std::isfinite(numbers[4]) && numbers[4] >= 0 && *hundredth;
-    FUZZ_CHECK(!valid, "a text meeting every constraint was rejected");
+    FUZZ_CHECK(!valid, "a text meeting every constraint was rejected: " + errors);
 }
 
 // ---- string_constraints -------------------------------------------------------------------
@@ -128,7 +143,7 @@ void check(const fixtures::string_constraints& v) {
     FUZZ_CHECK(fuzz::code_point_count(v.message.value) <= 280, v.message.value);
 }
 
-void compare(const fixtures::string_constraints* v, const std::optional<jvalue>& doc, bool) {
+void compare(const fixtures::string_constraints* v, const std::optional<jvalue>& doc, bool, const std::string& errors) {
     bool fits = doc && doc->type == jvalue::object && doc->keys.size() == 3;
     const char* names[] = {"name", "airport", "message"};
     const std::string* texts[3] = {};
@@ -150,7 +165,7 @@ void compare(const fixtures::string_constraints* v, const std::optional<jvalue>&
     const bool valid = name >= 1 && name <= 64 && a.size() == 3 &&
                        a.find_first_not_of("ABCDEFGHIJKLMNOPQRSTUVWXYZ") == std::string::npos &&
                        fuzz::code_point_count(*texts[2]) <= 280;
-    FUZZ_CHECK(!valid, "a text meeting every constraint was rejected");
+    FUZZ_CHECK(!valid, "a text meeting every constraint was rejected: " + errors);
 }
 
 // ---- sequences ----------------------------------------------------------------------------
@@ -170,7 +185,7 @@ bool strings_equal(const std::vector<std::string>& values, const jvalue& array) 
     return true;
 }
 
-void compare(const fixtures::sequences* v, const std::optional<jvalue>& doc, bool number_strings) {
+void compare(const fixtures::sequences* v, const std::optional<jvalue>& doc, bool number_strings, const std::string&) {
     if (!v) return;
     FUZZ_CHECK(doc && doc->type == jvalue::object && doc->keys.size() == 4, "accepted, but not 4 members");
     const jvalue* tags = doc->find("tags");
@@ -190,9 +205,9 @@ void compare(const fixtures::sequences* v, const std::optional<jvalue>& doc, boo
     std::set<int> seen;
     for (const auto& item : ids->items) {
         FUZZ_CHECK(item.type == jvalue::number || (number_strings && item.type == jvalue::string), "id is not a number");
-        const double d = number_value(item.text);
-        FUZZ_CHECK(is_int(d), item.text);
-        FUZZ_CHECK(seen.insert(int(d)).second, item.text);
+        const auto id = int_of(item.text);
+        FUZZ_CHECK(id.has_value(), item.text);
+        FUZZ_CHECK(seen.insert(*id).second, item.text);
     }
     FUZZ_CHECK(seen == v->ids, "ids differ");
 }
@@ -238,7 +253,7 @@ void check(const fixtures::formats& v) {
     FUZZ_CHECK(v.span.value[0] == 'P', v.span.value);
 }
 
-void compare(const fixtures::formats* v, const std::optional<jvalue>& doc, bool) {
+void compare(const fixtures::formats* v, const std::optional<jvalue>& doc, bool, const std::string&) {
     if (!v) return;
     FUZZ_CHECK(doc && doc->type == jvalue::object && doc->keys.size() == 10, "accepted, but not 10 members");
     const std::pair<const char*, const std::string*> fields[] = {
@@ -265,9 +280,27 @@ void run(std::string_view text, const agentry::json::read_options& options) {
     // The independent reading: without repairs, or when none was applied; with only
     // number_in_string, numbers may be strings.
     if (!fuzz::any_repair(options.repairs) || (r.ok() && r.repairs.empty()))
-        compare(r.ok() ? &r.value : nullptr, fuzz::parse_json(text, options.max_depth), false);
+        compare(r.ok() ? &r.value : nullptr, fuzz::parse_json(text, options.max_depth), false, fuzz::describe_errors(r.errors));
     else if (r.ok() && !options.repairs.json_in_string)
-        compare(&r.value, fuzz::parse_json(text, options.max_depth), true);
+        compare(&r.value, fuzz::parse_json(text, options.max_depth), true, std::string());
+}
+
+// The differential fixtures gather edge cases (uniqueItems by JSON value, ECMA-262 patterns,
+// float and 64-bit ranges). Only the checks on every read apply, and the round trip where
+// values keep their meaning when written: not for floats (checked before rounding to float),
+// decimal multiples (a 17-digit multiple need not stay one as a double) or unique arrays
+// (distinct JSON values can read to equal C++ values).
+template <class T>
+void run_edges(std::string_view text, const agentry::json::read_options& options) {
+    const auto r = agentry::json::read<T>(text, options);
+    fuzz::check_result(r, options);
+    fuzz::check_against_json(r, text, options);
+    constexpr bool round_trips = std::is_same_v<T, differential::int_edges> ||
+                                 std::is_same_v<T, differential::double_edges> ||
+                                 std::is_same_v<T, differential::string_edges> ||
+                                 std::is_same_v<T, differential::patterns>;
+    if constexpr (round_trips)
+        if (r.ok()) fuzz::check_round_trip<T>(r.value, options.max_depth);
 }
 
 } // namespace
@@ -279,6 +312,19 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     agentry::json::read_options options;
     options.repairs.number_in_string = (selector & 4) != 0;
     options.repairs.json_in_string = (selector & 8) != 0;
+    if (selector & 64) {
+        switch ((selector & 3) | ((selector >> 5) & 4)) {
+        case 0: run_edges<differential::int_edges>(text, options); break;
+        case 1: run_edges<differential::double_edges>(text, options); break;
+        case 2: run_edges<differential::float_edges>(text, options); break;
+        case 3: run_edges<differential::decimal_multiples>(text, options); break;
+        case 4: run_edges<differential::string_edges>(text, options); break;
+        case 5: run_edges<differential::patterns>(text, options); break;
+        case 6: run_edges<differential::sequence_edges>(text, options); break;
+        default: run_edges<differential::unique_structs>(text, options); break;
+        }
+        return 0;
+    }
     switch (selector & 3) {
     case 0: run<fixtures::numeric_constraints>(text, options); break;
     case 1: run<fixtures::string_constraints>(text, options); break;
