@@ -95,6 +95,15 @@ TEST_CASE("reader: integer-valued numbers are integers, fractions are not") {
     CHECK(read<std::int64_t>("-9.223372036854775808e18").value == std::numeric_limits<std::int64_t>::min());
     CHECK(errors_of<std::int32_t>("9.0000000000000001") == "expected an integer, got 9.0000000000000001");
     CHECK(errors_of<std::int32_t>("1e400") == "must be at most 2147483647");
+    // More significant digits than the exact decimal form keeps, counting trailing zeros.
+    CHECK(read<std::int32_t>("5." + std::string(70, '0')).value == 5);
+    CHECK(read<std::int32_t>("-1" + std::string(40, '0') + "e-40").value == -1);
+    CHECK(errors_of<std::int32_t>("1." + std::string(70, '0') + "1") ==
+          "expected an integer, got 1." + std::string(70, '0') + "1");
+    CHECK(errors_of<std::int64_t>(std::string(70, '7')) == "must be at most 9223372036854775807");
+    CHECK(errors_of<std::int64_t>(std::string(70, '7') + ".0") == "must be at most 9223372036854775807");
+    CHECK(errors_of<std::int32_t>("1e-99999999999") == "expected an integer, got 1e-99999999999");
+    CHECK(read<std::int32_t>("0e99999999999").value == 0);
 }
 
 TEST_CASE("reader: doubles are correctly rounded; overflow is an error") {
@@ -169,6 +178,11 @@ TEST_CASE("reader: arrays, fixed arrays, sets and item constraints") {
           "/tags/0: expected a string, got a number 1 | /recipients: must have at most 5 items");
     CHECK(errors_of<unique_points>(R"({"points":[{"x":1,"y":2},{"x":2,"y":1},{"x":1,"y":2}]})") ==
           "/points: items must be unique; items 0 and 2 are equal");
+    // The earliest item with a later equal, and that equal; sorting keeps large arrays fast.
+    std::string many = R"({"points":[)";
+    for (int i = 0; i != 50000; ++i) many += "{\"x\":" + std::to_string(i) + ",\"y\":" + std::to_string(i % 7) + "},";
+    CHECK(errors_of<unique_points>(many + R"({"y":3,"x":8.0},{"x":2,"y":2.0},{"x":8,"y":1}]})") ==
+          "/points: items must be unique; items 2 and 50001 are equal");
     const auto r = read<nested>(R"({"grid":[[1,2],[],[3]]})");
     REQUIRE(r.ok());
     CHECK(r.value.grid.size() == 3);
@@ -228,9 +242,19 @@ TEST_CASE("reader: limits on size, depth and the number of errors") {
     read_options few;
     few.max_errors = 3;
     const auto r = read<std::vector<bool>>("[1,2,3,4,5,6]", few);
-    REQUIRE(r.errors.size() == 3);
+    REQUIRE(r.errors.size() == 4);
+    CHECK(r.errors[2].pointer == "/2");
     CHECK(r.errors.back().kind == error_kind::too_many_errors);
-    CHECK(r.errors.back().message == "too many errors; only the first 2 are listed");
+    CHECK(r.errors.back().message == "too many errors; only the first 3 are listed");
+    read_options one;
+    one.max_errors = 1;
+    const auto single = read<std::vector<bool>>("[true,2]", one);
+    REQUIRE(single.errors.size() == 1);
+    CHECK(single.errors[0].pointer == "/1");
+    const auto cut = read<std::vector<bool>>("[1,2]", one);
+    REQUIRE(cut.errors.size() == 2);
+    CHECK(cut.errors[0].pointer == "/0");
+    CHECK(cut.errors[1].message == "too many errors; only the first is listed");
 }
 
 TEST_CASE("reader: repairs are off by default and reported when on") {
@@ -252,9 +276,15 @@ TEST_CASE("reader: repairs are off by default and reported when on") {
     REQUIRE(j.ok());
     CHECK(j.value.home.city == "c");
     CHECK(j.repairs.size() == 2);
+    // A variant alternative that fits as sent wins over one that needs a repair.
     const auto v = read<fixtures::draw>(R"({"shape":{"side":2},"label":"5"})", lenient);
     REQUIRE(v.ok());
-    CHECK(v.repairs == std::vector<std::string>{"/label: a number sent as a string was read as a number"});
+    CHECK(std::get<std::string>(v.value.label) == "5");
+    CHECK(v.repairs.empty());
+    const auto n = read<std::variant<bool, int>>(R"("5")", lenient);
+    REQUIRE(n.ok());
+    CHECK(std::get<int>(n.value) == 5);
+    CHECK(n.repairs == std::vector<std::string>{"a number sent as a string was read as a number"});
     CHECK(errors_of<fixtures::paging>(R"({"page":"3"})") == "/page: expected an integer, got a string \"3\"");
     CHECK(errors_of<fixtures::paging>(R"({"page":"three"})", lenient) ==
           "/page: expected an integer, got a string \"three\"");

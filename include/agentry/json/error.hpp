@@ -100,7 +100,8 @@ struct read_options {
     std::size_t max_size = 1024 * 1024;
     /// Deepest accepted nesting of arrays and objects.
     std::size_t max_depth = 64;
-    /// Errors collected before reading stops.
+    /// Errors listed (0 counts as 1); a further error stops reading and ends the list with a
+    /// too_many_errors entry.
     std::size_t max_errors = 32;
     /// null for an optional member means "absent" (OpenAI strict mode sends null there).
     bool null_as_absent = false;

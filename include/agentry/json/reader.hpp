@@ -26,6 +26,7 @@
 
 #include <boost/pfr/core.hpp>
 
+#include <algorithm>
 #include <array>
 #include <charconv>
 #include <cmath>
@@ -133,9 +134,11 @@ public:
     void error(error_kind kind, Message&& message) {
         ++error_count_;
         if (quiet_ || stopped_) return;
-        if (errors_.size() + 1 >= options_.max_errors) {
+        if (errors_.size() >= (options_.max_errors == 0 ? 1 : options_.max_errors)) {
             errors_.push_back({pointer(), error_kind::too_many_errors,
-                               "too many errors; only the first " + std::to_string(errors_.size()) + " are listed"});
+                               errors_.size() == 1 ? std::string("too many errors; only the first is listed")
+                                                 : "too many errors; only the first " + std::to_string(errors_.size()) +
+                                                       " are listed"});
             stopped_ = true;
             return;
         }
@@ -173,9 +176,10 @@ public:
 
     /// A reader for text found inside this one (an alternative of a variant, a repaired
     /// string): same options and path, its own cursor.
-    reader nested(std::string_view text, bool quiet, std::vector<read_error>& errors,
-                  std::vector<std::string>& repairs) const noexcept {
-        reader r(text, options_, errors, repairs);
+    /// `options`, when given, replaces this reader's options and must outlive the nested reader.
+    reader nested(std::string_view text, bool quiet, std::vector<read_error>& errors, std::vector<std::string>& repairs,
+                  const read_options* options = nullptr) const noexcept {
+        reader r(text, options ? *options : options_, errors, repairs);
         for (std::size_t i = 0; i != path_size_ && i != max_path; ++i) r.path_[i] = path_[i];
         r.path_size_ = path_size_;
         r.depth = depth;
@@ -342,7 +346,7 @@ void read_integer(reader& r, T& out) {
     number_token token;
     std::string holder;
     if (!number_at<T>(r, token, holder)) return;
-    r.last_number = token.text;
+    r.last_number = holder.empty() ? token.text : std::string_view{};
     const auto too_small = [&] {
         r.error(error_kind::minimum, "must be at least " + std::to_string(std::numeric_limits<T>::min()));
     };
@@ -584,15 +588,25 @@ void check_constraint(reader& r, const T& v) {
                 text = repaired;
             }
             const std::vector<std::string> items = canonical_elements(text);
-            for (std::size_t i = 0; i < items.size(); ++i) {
-                for (std::size_t j = i + 1; j < items.size(); ++j) {
-                    if (items[i] == items[j]) {
-                        r.error(error_kind::unique_items, "items must be unique; items " + std::to_string(i) +
-                                                              " and " + std::to_string(j) + " are equal");
-                        return;
-                    }
+            // Sorted by (text, index): equal items are adjacent, the first of each run is the
+            // earliest. Report the earliest item that has a later equal, and its next equal.
+            std::vector<std::size_t> order(items.size());
+            for (std::size_t i = 0; i != order.size(); ++i) order[i] = i;
+            std::sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
+                const int c = items[a].compare(items[b]);
+                return c != 0 ? c < 0 : a < b;
+            });
+            std::size_t first = items.size(), second = 0;
+            for (std::size_t k = 1; k < order.size(); ++k) {
+                if (items[order[k]] == items[order[k - 1]] && (k == 1 || items[order[k - 2]] != items[order[k - 1]]) &&
+                    order[k - 1] < first) {
+                    first = order[k - 1];
+                    second = order[k];
                 }
             }
+            if (first != items.size())
+                r.error(error_kind::unique_items, "items must be unique; items " + std::to_string(first) + " and " +
+                                                      std::to_string(second) + " are equal");
         }
     }
 }
@@ -952,23 +966,32 @@ void read_variant(reader& r, V& out, reflect::type_list<A...>) {
     }
     const std::string_view text(start.p, std::size_t(r.in.p - start.p));
     bool matched = false;
-    const auto attempt = [&]<class Alternative>(std::type_identity<Alternative>) {
+    // `options` null: the reader's own. The first alternative that reads without error wins.
+    const auto attempt = [&]<class Alternative>(std::type_identity<Alternative>, const read_options* options) {
         if (matched) return;
         std::vector<read_error> errors;
         std::vector<std::string> repairs;
-        reader probe = r.nested(text, true, errors, repairs);
+        reader probe = r.nested(text, true, errors, repairs, options);
         Alternative value{};
         read_value(probe, value);
         if (probe.error_count() != 0) return;
         // Read again, recording repairs, now that this alternative is known to fit.
         matched = true;
-        reader inner = r.nested(text, false, errors, repairs);
+        reader inner = r.nested(text, false, errors, repairs, options);
         Alternative kept{};
         read_value(inner, kept);
         out = std::move(kept);
         for (auto& note : repairs) r.repaired_as_is(std::move(note));  // already carries its pointer
     };
-    (attempt(std::type_identity<std::remove_cv_t<A>>{}), ...);
+    // An alternative that fits as sent wins over one that needs a repair.
+    if (r.options().repairs == repairs{}) {
+        (attempt(std::type_identity<std::remove_cv_t<A>>{}, nullptr), ...);
+    } else {
+        read_options strict = r.options();
+        strict.repairs = {};
+        (attempt(std::type_identity<std::remove_cv_t<A>>{}, &strict), ...);
+        (attempt(std::type_identity<std::remove_cv_t<A>>{}, nullptr), ...);
+    }
     if (!matched) {
         r.in = start;
         r.error(error_kind::no_alternative, "matches none of the allowed forms; got " +

@@ -98,19 +98,19 @@ inline bool canonical_value(cursor& in, std::string& out) {
     if (c == '-' || (c >= '0' && c <= '9')) {
         number_token token;
         if (!read_number(in, token)) return false;
-        const auto d = to_decimal(token.text);
-        if (!d) {
+        const decimal d = to_decimal(token.text);
+        if (!d.exact() || d.huge_exponent) {
             out += token.text;
             return true;
         }
-        if (d->count == 0) {
+        if (d.count == 0) {
             out += '0';
             return true;
         }
-        if (d->negative) out.push_back('-');
-        out.append(d->digits, d->count);
+        if (d.negative) out.push_back('-');
+        out.append(d.digits, d.count);
         out.push_back('e');
-        out += std::to_string(d->exponent);
+        out += std::to_string(d.exponent);
         return true;
     }
     const char* start = in.p;

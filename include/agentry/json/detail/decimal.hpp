@@ -14,17 +14,24 @@ namespace agentry::json::detail {
 __extension__ typedef unsigned __int128 uint128;
 
 /// A JSON number as digits * 10^exponent: the significant digits without leading or
-/// trailing zeros (none for zero).
+/// trailing zeros (none for zero). A number with more significant digits than `capacity`
+/// keeps the first `capacity` of them and counts the rest in `dropped` (and in `exponent`,
+/// so that digits * 10^exponent is its value truncated).
 struct decimal {
     static constexpr std::size_t capacity = 64;
     char digits[capacity]{};
     std::size_t count = 0;
+    std::size_t dropped = 0;
     long long exponent = 0;
     bool negative = false;
+    bool huge_exponent = false;  // the exponent text is beyond 10^9 and `exponent` saturated
+
+    constexpr bool exact() const noexcept { return dropped == 0; }
+    /// The power of ten of the last nonzero digit: an integer exactly when it is >= 0.
+    constexpr long long last_digit_exponent() const noexcept { return exponent - (long long)dropped; }
 };
 
-/// Empty for more than decimal::capacity significant digits or an absurd exponent.
-constexpr std::optional<decimal> to_decimal(std::string_view text) noexcept {
+constexpr decimal to_decimal(std::string_view text) noexcept {
     decimal d;
     std::size_t i = 0;
     if (i < text.size() && text[i] == '-') {
@@ -32,6 +39,7 @@ constexpr std::optional<decimal> to_decimal(std::string_view text) noexcept {
         ++i;
     }
     bool fraction = false;
+    std::size_t zeros = 0;  // zeros after the last nonzero digit, not yet stored
     for (; i < text.size(); ++i) {
         const char c = text[i];
         if (c == '.') {
@@ -40,9 +48,17 @@ constexpr std::optional<decimal> to_decimal(std::string_view text) noexcept {
         }
         if (c < '0' || c > '9') break;
         if (fraction) --d.exponent;
-        if (d.count == 0 && c == '0') continue;
-        if (d.count == decimal::capacity) return std::nullopt;
-        d.digits[d.count++] = c;
+        if (c == '0') {
+            if (d.count != 0) ++zeros;
+            continue;
+        }
+        if (d.dropped == 0 && d.count + zeros < decimal::capacity) {
+            for (; zeros != 0; --zeros) d.digits[d.count++] = '0';
+            d.digits[d.count++] = c;
+        } else {
+            d.dropped += zeros + 1;
+            zeros = 0;
+        }
     }
     if (i < text.size() && (text[i] == 'e' || text[i] == 'E')) {
         ++i;
@@ -50,15 +66,15 @@ constexpr std::optional<decimal> to_decimal(std::string_view text) noexcept {
         if (i < text.size() && (text[i] == '+' || text[i] == '-')) minus = text[i++] == '-';
         long long e = 0;
         for (; i < text.size(); ++i) {
-            if (e > 1000000000) return std::nullopt;
+            if (e > 1000000000) {
+                d.huge_exponent = true;
+                break;
+            }
             e = e * 10 + (text[i] - '0');
         }
         d.exponent += minus ? -e : e;
     }
-    while (d.count != 0 && d.digits[d.count - 1] == '0') {
-        --d.count;
-        ++d.exponent;
-    }
+    d.exponent += (long long)(zeros + d.dropped);
     if (d.count == 0) d.exponent = 0;
     return d;
 }
@@ -66,20 +82,21 @@ constexpr std::optional<decimal> to_decimal(std::string_view text) noexcept {
 /// Whether `value` is an integer multiple of `divisor` (JSON number text, divisor > 0 with at
 /// most 19 significant digits); empty when it cannot be decided exactly.
 constexpr std::optional<bool> decimal_multiple(std::string_view value, std::string_view divisor) noexcept {
-    const auto v = to_decimal(value);
-    const auto m = to_decimal(divisor);
-    if (!v || !m || m->count == 0 || m->count > 19) return std::nullopt;
-    if (v->count == 0) return true;
+    const decimal v = to_decimal(value);
+    const decimal m = to_decimal(divisor);
+    if (!v.exact() || !m.exact() || v.huge_exponent || m.huge_exponent || m.count == 0 || m.count > 19)
+        return std::nullopt;
+    if (v.count == 0) return true;
     // v = A * 10^p, m = B * 10^q, A without trailing zeros.
-    if (v->exponent < m->exponent) return false;  // 10 would have to divide A
+    if (v.exponent < m.exponent) return false;  // 10 would have to divide A
     std::uint64_t b = 0;
-    for (std::size_t i = 0; i != m->count; ++i) b = b * 10 + std::uint64_t(m->digits[i] - '0');
+    for (std::size_t i = 0; i != m.count; ++i) b = b * 10 + std::uint64_t(m.digits[i] - '0');
     // B divides A * 2^k * 5^k: take up to k factors 2 and 5 out of B, then B must divide A.
-    const long long k = v->exponent - m->exponent;
+    const long long k = v.exponent - m.exponent;
     for (long long twos = 0; twos < k && b % 2 == 0; ++twos) b /= 2;
     for (long long fives = 0; fives < k && b % 5 == 0; ++fives) b /= 5;
     uint128 remainder = 0;
-    for (std::size_t i = 0; i != v->count; ++i) remainder = (remainder * 10 + unsigned(v->digits[i] - '0')) % b;
+    for (std::size_t i = 0; i != v.count; ++i) remainder = (remainder * 10 + unsigned(v.digits[i] - '0')) % b;
     return remainder == 0;
 }
 
@@ -94,22 +111,18 @@ struct exact_integer {
 
 constexpr exact_integer to_exact_integer(std::string_view text) noexcept {
     exact_integer out;
-    const auto d = to_decimal(text);
-    if (!d) {
-        out.integral = true;  // more than 64 significant digits: out of any 64-bit range
-        return out;
-    }
-    out.negative = d->negative;
-    if (d->count == 0) {
+    const decimal d = to_decimal(text);
+    out.negative = d.negative;
+    if (d.count == 0) {
         out.integral = out.fits = true;
         return out;
     }
-    if (d->exponent < 0) return out;
+    if (d.last_digit_exponent() < 0) return out;
     out.integral = true;
-    if (std::size_t(d->exponent) + d->count > 20) return out;
+    if (!d.exact() || std::size_t(d.exponent) + d.count > 20) return out;
     uint128 v = 0;
-    for (std::size_t i = 0; i != d->count; ++i) v = v * 10 + unsigned(d->digits[i] - '0');
-    for (long long i = 0; i != d->exponent; ++i) v *= 10;
+    for (std::size_t i = 0; i != d.count; ++i) v = v * 10 + unsigned(d.digits[i] - '0');
+    for (long long i = 0; i != d.exponent; ++i) v *= 10;
     if (v > uint128(~std::uint64_t(0))) return out;
     out.magnitude = std::uint64_t(v);
     out.fits = true;
