@@ -1,6 +1,6 @@
 // Differential check of agentry's reader against ajv: for every type reader_check knows, the
-// reader's verdict (agentry::json::read<T>(text).ok()) must equal ajv's verdict on the same text
-// for agentry::json_schema<T>() (JSON Schema 2020-12, Ajv2020 strict + ajv-formats).
+// reader's verdict (agentry::json::read<T>(text).ok()) must equal the verdict of JSON Schema
+// 2020-12 on the same text for agentry::json_schema<T>().
 //
 //   node reader_agree.mjs <path to reader_check> [instances per type, default 1000] [seed]
 //
@@ -12,14 +12,25 @@
 // with multi-byte characters, pattern and format near-misses, duplicated array items (also
 // equal only in value: 1 and 1.0, reordered keys), wrong enum names, nesting changes.
 // Each instance is one text: JSON.stringify output, with some numbers spliced in as literal text
-// (so that "1.0" or "1e400" reach both sides). ajv validates JSON.parse(text); agentry reads text.
-// Texts never hold duplicate keys or lone surrogates (the reader rejects those; JSON.parse
-// cannot show them to ajv).
-// Output: per-type counts, "reader vs ajv: N instances, M disagreements", the disagreements
-// grouped by cause (letters A-P; a cause the classifier does not know is printed as "other"),
-// and the first 20 disagreements with both verdicts and both sides' errors.
-// READER_AGREE_DUMP=<file> writes every disagreement to <file> as JSON lines.
-// Exit status: 0 all verdicts agree, 1 some disagree, 2 usage or helper failure, 77 skipped
+// (so that "1.0" or "1e400" reach both sides). Texts never hold duplicate keys or lone
+// surrogates (the reader rejects those; JSON.parse cannot show them to ajv).
+//
+// Two references validate JSON.parse(text), both Ajv2020 strict with ajv-formats:
+// - ajv as is, on the schema as printed. It sees doubles: 0.07 is no multiple of 0.01 there,
+//   9007199254740993 = 9007199254740992, 1e-400 = 0, 1e400 = Infinity (not a number).
+// - the exact reference: ajv on the schema with minimum, maximum, exclusiveMinimum,
+//   exclusiveMaximum, multipleOf, type "integer", uniqueItems, and enum/const holding numbers
+//   replaced by custom keywords that decide on the exact decimal value of the instance's number
+//   text (and of the schema's), a number beyond the double range being a number; everything
+//   else is ajv's. Checked first on hand-made cases.
+// The reader must agree with the exact reference on every instance; where it disagrees with
+// plain ajv, the exact reference must disagree with plain ajv too.
+// Output: per-type counts; "reader vs ajv: N instances, M disagreements (K of them where ajv's
+// double arithmetic differs from the exact value)" with those K grouped by keyword; "reader vs
+// exact reference (...): N instances, E disagreements"; the first 20 failures with all three
+// verdicts and errors. READER_AGREE_DUMP=<file> writes every disagreement (with either
+// reference) to <file> as JSON lines.
+// Exit status: 0 all agree, 1 some disagree, 2 usage, helper or reference failure, 77 skipped
 // (ajv not installed).
 
 import { spawnSync } from "node:child_process";
@@ -767,156 +778,279 @@ function valueTwin(v, itemSchema) {
     return v;
 }
 
-// ---- causes of disagreements ----------------------------------------------------------------
+// ---- the exact reference --------------------------------------------------------------------
 
-// Number literals of an instance text (strings skipped).
-const NUMBER_LITERAL = /("(?:[^"\\]|\\.)*")|(-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?)/g;
-const numbersIn = (text) => [...text.matchAll(NUMBER_LITERAL)].filter((m) => m[2] !== undefined).map((m) => m[2]);
+// JSON Schema's numbers are decimal values: ajv with the keywords that look at a number's value
+// replaced by exact ones, which read the instance's number text.
 
-// The literal text of the number at a JSON Pointer of an instance text, if a number is there.
-function numberTextAt(text, pointer) {
-    // every number becomes {"__number": its text}
-    let node = JSON.parse(text.replace(NUMBER_LITERAL, (m, str, num) => (str !== undefined ? str : `{"__number":"${num}"}`)));
-    const parts = pointer === "" || pointer === "/" ? [] : pointer.slice(1).split("/").map((p) => p.replace(/~1/g, "/").replace(/~0/g, "~"));
-    for (const part of parts) {
-        if (node === null || typeof node !== "object" || node.__number !== undefined) return undefined;
-        node = Array.isArray(node) ? node[Number(part)] : Object.prototype.hasOwnProperty.call(node, part) ? node[part] : undefined;
+// A number's exact value: (-1)^neg * coef * 10^exp, coef without trailing zeros (0: 0n, 0n).
+class Decimal {
+    constructor(text) {
+        const m = /^(-?)(\d+)(?:\.(\d+))?(?:[eE]([+-]?\d+))?$/.exec(text);
+        if (!m) throw new Error(`reader_agree: bad number text ${text}`);
+        const frac = m[3] ?? "";
+        const digits = (m[2] + frac).replace(/^0+/, "");
+        const trimmed = digits.replace(/0+$/, "");
+        this.text = text;
+        this.neg = trimmed !== "" && m[1] === "-";
+        this.coef = BigInt(trimmed || "0");
+        this.exp = trimmed === "" ? 0n : BigInt(m[4] ?? 0) - BigInt(frac.length) + BigInt(digits.length - trimmed.length);
+        this.digits = trimmed.length; // of coef
     }
-    return node?.__number;
-}
-
-// Exact decimal arithmetic on JSON number text.
-function isMultiple(valueText, divisorText) {
-    const v = toDecimal(valueText);
-    const m = toDecimal(divisorText);
-    if (v.sig === 0n) return true;
-    const e = Math.min(v.exp, m.exp);
-    const scale = (d) => d.sig * 10n ** BigInt(d.exp - e);
-    return scale(v) % scale(m) === 0n;
-}
-// Whether the text denotes exactly the double JSON.parse gives (shortest round trip compared
-// as decimals).
-function exactInDouble(text) {
-    const x = Number(text);
-    if (!Number.isFinite(x)) return false;
-    if (x === 0) return toDecimal(text).sig === 0n;
-    const a = toDecimal(text);
-    const b = toDecimal(x.toExponential(16).replace("e+", "e"));
-    const e = Math.min(a.exp, b.exp);
-    return a.sig * 10n ** BigInt(a.exp - e) === b.sig * 10n ** BigInt(b.exp - e) || String(x) === text;
-}
-
-// The exact value of JSON number text is an integer.
-function integerValued(text) {
-    const d = toDecimal(text);
-    if (d.exp >= 0) return true;
-    return d.sig % 10n ** BigInt(-d.exp) === 0n;
-}
-const significantDigits = (text) => toDecimal(text).sig.toString().replace(/^-/, "").replace(/0+$/, "").length;
-
-// Whether JSON number text denotes exactly the double JSON.parse gives (no rounding).
-function exactDouble(text) {
-    const x = Number(text);
-    if (!Number.isFinite(x)) return false;
-    const { sig, exp } = toDecimal(text);
-    if (x === 0) return sig === 0n;
-    // x = m * 2^e exactly, with m an integer.
-    let m = x, e = 0;
-    while (!Number.isInteger(m)) { m *= 2; e -= 1; }
-    let left = sig, right = BigInt(m);
-    if (exp >= 0) left *= 10n ** BigInt(exp); else right *= 10n ** BigInt(-exp);
-    if (e >= 0) right *= 2n ** BigInt(e); else left *= 2n ** BigInt(-e);
-    return left === right;
-}
-
-// Disagreements that come from ajv's double arithmetic, where agentry decides on the exact
-// decimal value (JSON Schema's numbers are decimals): these are expected and reported.
-const intentional = new Set(["H", "I", "J", "L", "M", "P", "Q"]);
-
-function classify(d) {
-    const first = d.ajvOk ? d.ourErrors.split(" | ")[0] : d.ajvErrors.find((e) => !/ anyOf: /.test(e)) ?? d.ajvErrors[0];
-    const pointer = d.ajvOk ? (first.startsWith("/") ? first.slice(0, first.indexOf(": ")) : "") : first.slice(0, first.indexOf(" "));
-    const num = numberTextAt(d.text, pointer === "/" ? "" : pointer);
-    const value = num === undefined ? undefined : Number(num);
-    const beyond53 = num !== undefined && Math.abs(value) >= 2 ** 53;
-    if (d.ajvOk && /must not be null; leave the property out/.test(first))
-        return "A. null for an optional member whose schema admits null (std::optional<raw_json>, std::optional<std::variant<std::monostate, ...>>): agentry rejects, ajv accepts";
-    if (!d.ajvOk && (num !== undefined ? !Number.isFinite(value) : numbersIn(d.text).some((t) => !Number.isFinite(Number(t)))))
-        return "B. a number beyond the double range (1e400) read as 0 by an integer member: ajv rejects (Infinity is not an integer), agentry accepts";
-    if (d.ajvOk && /too large for a float/.test(first))
-        return "C. float member: a finite double beyond the float range rejected by agentry; the schema says only {\"type\":\"number\"}";
-    if (d.ajvOk && num !== undefined && !/^-?\d+$/.test(num) && integerValued(num) && beyond53 && /must be (at most|at least)/.test(first) &&
-        !/multiple/.test(first))
-        return "D. an integer written with a fraction or exponent (9007199254740995.0, 9.223372036854775807e18) beyond 2^53: agentry's read_integer rounds it through double, then compares exactly";
-    if (numbersIn(d.text).some((t) => !exactDouble(t)) && !/multiple/i.test(first))
-        return "Q. a number text that no double holds exactly (9.0000000000000001, 1e-400, 9007199254740993): ajv decides on the rounded double, agentry on the exact value (intentional)";
-    if (/uniqueItems|items must be unique|repeats an earlier item/.test(first)) {
-        if (/\/anything/.test(pointer)) return "F. uniqueItems on agentry::raw_json items: agentry compares the text, JSON Schema compares values (1 = 1.0, key order)";
-        if (/\/items/.test(pointer)) return "G. uniqueItems on a struct with a defaulted optional member: agentry compares the C++ values ({\"sku\":\"a\"} = {\"sku\":\"a\",\"qty\":1})";
-        return `uniqueItems: other (${d.type.name}: ${first})`;
+    isInteger() {
+        return this.coef === 0n || this.exp >= 0n;
     }
-    if (/multiple/i.test(first)) {
-        const divisor = findKeywordText(d.type.schema, pointer, "multipleOf");
-        if (num !== undefined && divisor !== undefined) {
-            const exact = isMultiple(num, divisor);
-            if (beyond53 && /^-?\d+$/.test(num))
-                return "H. multipleOf on an integer beyond 2^53: ajv divides the nearest double, agentry is exact (intentional)";
-            if (!d.ajvOk && exact && Math.abs(value / Number(divisor)) >= 1e21)
-                return "I. multipleOf with a quotient of 1e21 or more: ajv's parseInt(quotient) reads \"1e+21\" as 1 (ajv defect; agentry right)";
-            if (!d.ajvOk && exact)
-                return "J. multipleOf with a decimal divisor: ajv divides in binary floating point, agentry is decimal-exact (intentional)";
-            if (!d.ajvOk && !exact && significantDigits(num) > 19)
-                return "K. multipleOf on a number text of more than 19 significant digits: agentry falls back to double division, where every large quotient is an integer";
-            if (d.ajvOk && !exact && value === 0)
-                return "L. multipleOf on a number that underflows to 0 (1e-400): ajv sees 0, agentry checks the exact text (its bounds see 0)";
-            if (d.ajvOk && !exact)
-                return "M. multipleOf on a number text that is not a multiple but whose nearest double passes ajv's division (more digits than a double holds): agentry is exact (intentional)";
-        }
-        return `multipleOf: other (${d.type.name}: ${first})`;
+    key() {
+        return `n${this.neg ? "-" : ""}${this.coef}e${this.exp}`;
     }
-    if (d.type.name === "float_edges" && /^\/(at_most_tenth|above_tenth|unit)/.test(pointer))
-        return "N. float member with a bound: agentry rounds the value to float before comparing (0.1f > 0.1)";
-    if (d.type.name === "double_edges")
-        return "O. double bound converted inexactly by number_literal::to_double (1e100, 1e-100, 1e300, 0.1234567890123456789): agentry compares with another double than the schema's";
-    if (beyond53)
-        return "P. integer bound or value beyond 2^53: ajv compares doubles, agentry is exact (intentional)";
-    return `other (${d.type.name}: ${first})`;
 }
-// The literal text of `keyword` in the schema node that applies at `pointer` (properties,
-// items and additionalProperties followed; anyOf alternatives searched).
-function findKeywordText(schema, pointer, keyword) {
-    const parts = pointer === "" || pointer === "/" ? [] : pointer.slice(1).split("/");
-    const walk = (s, i) => {
-        if (!s || typeof s !== "object") return undefined;
-        if (s.anyOf) for (const alt of s.anyOf) {
-            const r = walk(alt, i);
-            if (r !== undefined) return r;
-        }
-        if (i === parts.length) return s.numText?.[keyword];
-        const part = parts[i];
-        if (s.properties && s.properties[part]) return walk(s.properties[part], i + 1);
-        if (s.items) return walk(s.items, i + 1);
-        if (isObject(s.additionalProperties)) return walk(s.additionalProperties, i + 1);
-        return undefined;
+// -1, 0 or 1 as a < b, a = b, a > b.
+function compare(a, b) {
+    const sa = a.coef === 0n ? 0 : a.neg ? -1 : 1;
+    const sb = b.coef === 0n ? 0 : b.neg ? -1 : 1;
+    if (sa !== sb) return sa < sb ? -1 : 1;
+    if (sa === 0) return 0;
+    // magnitudes: by the position of the leading digit, then digit by digit
+    const ta = a.exp + BigInt(a.digits), tb = b.exp + BigInt(b.digits);
+    let mag;
+    if (ta !== tb) mag = ta < tb ? -1 : 1;
+    else {
+        const e = a.exp < b.exp ? a.exp : b.exp;
+        const ca = a.coef * 10n ** (a.exp - e), cb = b.coef * 10n ** (b.exp - e);
+        mag = ca === cb ? 0 : ca < cb ? -1 : 1;
+    }
+    return sa * mag;
+}
+function powMod(base, exp, mod) {
+    let r = 1n % mod;
+    for (base %= mod; exp > 0n; exp >>= 1n, base = (base * base) % mod) if (exp & 1n) r = (r * base) % mod;
+    return r;
+}
+// v / d is an integer (d > 0).
+function isMultipleOf(v, d) {
+    if (v.coef === 0n) return true;
+    const k = v.exp - d.exp;
+    // k < 0: v.coef has no factor 10, so it is no multiple of d.coef * 10^-k
+    return k >= 0n && ((v.coef % d.coef) * powMod(10n, k, d.coef)) % d.coef === 0n;
+}
+
+// A JSON text with numbers as Decimal and objects as Map (every key its own, "__proto__" too).
+function parseExact(text) {
+    let i = 0;
+    const ws = () => {
+        while (i < text.length && " \t\r\n".includes(text[i])) ++i;
     };
-    return walk(schema, 0);
+    const string = () => {
+        const start = i++;
+        while (text[i] !== '"') i += text[i] === "\\" ? 2 : 1;
+        return JSON.parse(text.slice(start, ++i));
+    };
+    const value = () => {
+        ws();
+        const c = text[i];
+        if (c === "{" || c === "[") {
+            ++i;
+            const out = c === "{" ? new Map() : [];
+            ws();
+            if (text[i] === (c === "{" ? "}" : "]")) return ++i, out;
+            for (;;) {
+                ws();
+                if (c === "{") {
+                    const k = string();
+                    ws();
+                    ++i; // :
+                    out.set(k, value());
+                } else {
+                    out.push(value());
+                }
+                ws();
+                if (text[i++] !== ",") return out;
+            }
+        }
+        if (c === '"') return string();
+        const literal = /true|false|null|-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?/y;
+        literal.lastIndex = i;
+        const m = literal.exec(text)[0];
+        i += m.length;
+        return /^[tfn]/.test(m) ? JSON.parse(m) : new Decimal(m);
+    };
+    const v = value();
+    ws();
+    if (i !== text.length) throw new Error(`reader_agree: not one JSON value: ${text}`);
+    return v;
+}
+const toPlain = (v) =>
+    v instanceof Decimal ? Number(v.text)
+    : Array.isArray(v) ? v.map(toPlain)
+    : v instanceof Map ? [...v].reduce((o, [k, e]) => (put(o, k, toPlain(e)), o), {})
+    : v;
+// Equal keys exactly for equal JSON values (1 = 1.0 = 1e0, key order irrelevant).
+const valueKey = (v) =>
+    v instanceof Decimal ? v.key()
+    : Array.isArray(v) ? `[${v.map(valueKey).join(",")}]`
+    : v instanceof Map ? `{${[...v].map(([k, e]) => `${JSON.stringify(k)}:${valueKey(e)}`).sort().join(",")}}`
+    : JSON.stringify(v);
+const hasNumber = (v) => v instanceof Decimal || (Array.isArray(v) ? v.some(hasNumber) : v instanceof Map && [...v.values()].some(hasNumber));
+
+// The instance being validated (validation is synchronous), and its value at an instancePath.
+let current;
+function exactAt(pointer) {
+    let node = current;
+    if (pointer !== "")
+        for (const part of pointer.slice(1).split("/")) {
+            const key = part.replace(/~1/g, "/").replace(/~0/g, "~");
+            node = node instanceof Map ? node.get(key) : Array.isArray(node) ? node[Number(key)] : undefined;
+        }
+    if (node === undefined) throw new Error(`reader_agree: no value at ${pointer}`);
+    return node;
 }
 
-// ---- build the cases, ask ajv, ask agentry ------------------------------------------------
+const ajvOptions = { strict: true, allowUnionTypes: true, allErrors: true };
+const ajv = addFormats(new Ajv2020(ajvOptions));
+// Numbers stay numbers when JSON.parse makes them infinite (the keywords below see the text).
+const ajvExact = addFormats(new Ajv2020({ ...ajvOptions, strictNumbers: false }));
 
-const ajv = addFormats(new Ajv2020({ strict: true, allowUnionTypes: true, allErrors: true }));
+// Keyword -> exact keyword, for numbers: holds(value, limit).
+const EXACT_BOUNDS = {
+    minimum: ["exactMinimum", (v, l) => compare(v, l) >= 0, ">="],
+    maximum: ["exactMaximum", (v, l) => compare(v, l) <= 0, "<="],
+    exclusiveMinimum: ["exactExclusiveMinimum", (v, l) => compare(v, l) > 0, ">"],
+    exclusiveMaximum: ["exactExclusiveMaximum", (v, l) => compare(v, l) < 0, "<"],
+    multipleOf: ["exactMultipleOf", isMultipleOf, "a multiple of"],
+};
+// The keyword an exact keyword stands for, in reports.
+const ORIGINAL = { exactInteger: "type integer", exactUniqueItems: "uniqueItems", exactEnum: "enum", exactConst: "const" };
+function exactKeyword(keyword, type, schemaType, test, message) {
+    ajvExact.addKeyword({
+        keyword, type, schemaType,
+        compile(schema) {
+            const check = test(schema);
+            const f = (data, cxt) => {
+                const v = exactAt(cxt.instancePath);
+                if (check(v)) return true;
+                f.errors = [{ keyword, message: message(schema), params: {} }];
+                return false;
+            };
+            return f;
+        },
+    });
+}
+for (const [original, [keyword, holds, relation]] of Object.entries(EXACT_BOUNDS)) {
+    ORIGINAL[keyword] = original;
+    exactKeyword(keyword, "number", "string", (text) => {
+        const limit = new Decimal(text);
+        return (v) => holds(v, limit);
+    }, (text) => `must be ${relation} ${text} (exactly)`);
+}
+exactKeyword("exactInteger", "number", "boolean", () => (v) => v.isInteger(), () => "must be integer (exactly)");
+exactKeyword("exactUniqueItems", "array", "boolean", () => (a) => new Set(a.map(valueKey)).size === a.length,
+             () => "must NOT have duplicate items (exactly)");
+exactKeyword("exactEnum", undefined, "array", (keys) => (v) => keys.includes(valueKey(v)),
+             () => "must be equal to one of the allowed values (exactly)");
+exactKeyword("exactConst", undefined, "string", (key) => (v) => valueKey(v) === key, () => "must be equal to constant (exactly)");
+
+// Keywords that hold subschemas, and keywords ajv decides faithfully (no number's value in
+// them is compared with the instance's).
+const ONE_SCHEMA = new Set(["additionalProperties", "items", "contains", "not", "if", "then", "else", "propertyNames", "unevaluatedItems",
+    "unevaluatedProperties"]);
+const SCHEMA_LIST = new Set(["anyOf", "allOf", "oneOf", "prefixItems"]);
+const SCHEMA_MAP = new Set(["properties", "patternProperties", "$defs", "dependentSchemas"]);
+const FAITHFUL = new Set(["$schema", "$id", "$ref", "$anchor", "$dynamicRef", "$dynamicAnchor", "$comment", "title", "description", "default",
+    "examples", "deprecated", "readOnly", "writeOnly", "required", "dependentRequired", "pattern", "minLength", "maxLength", "minItems",
+    "maxItems", "minProperties", "maxProperties", "minContains", "maxContains", "contentEncoding", "contentMediaType"]);
+const NUMBER_FORMATS = new Set(["int32", "int64", "float", "double"]);
+
+// The schema (exact tree) with the exact keywords, as a plain object for ajv.
+function exactSchema(s) {
+    if (typeof s === "boolean") return s;
+    if (!(s instanceof Map)) throw new Error(`reader_agree: not a schema: ${valueKey(s)}`);
+    const out = {};
+    for (const [k, v] of s) {
+        if (EXACT_BOUNDS[k]) put(out, EXACT_BOUNDS[k][0], v.text);
+        else if (k === "type") {
+            const types = Array.isArray(v) ? v : [v];
+            if (types.includes("integer")) {
+                const t = [...new Set(types.map((x) => (x === "integer" ? "number" : x)))];
+                put(out, "type", t.length === 1 ? t[0] : t);
+                if (!types.includes("number")) put(out, "exactInteger", true);
+            } else put(out, "type", v);
+        } else if (k === "uniqueItems") {
+            if (v === true) put(out, "exactUniqueItems", true);
+        } else if (k === "enum" && hasNumber(v)) put(out, "exactEnum", v.map(valueKey));
+        else if (k === "const" && hasNumber(v)) put(out, "exactConst", valueKey(v));
+        else if (k === "enum" || k === "const") put(out, k, toPlain(v));
+        else if (k === "format") {
+            if (NUMBER_FORMATS.has(v)) throw new Error(`reader_agree: no exact form for the number format ${v}`);
+            put(out, k, v);
+        } else if (ONE_SCHEMA.has(k)) put(out, k, exactSchema(v));
+        else if (SCHEMA_LIST.has(k)) put(out, k, v.map(exactSchema));
+        else if (SCHEMA_MAP.has(k)) put(out, k, [...v].reduce((o, [name, sub]) => (put(o, name, exactSchema(sub)), o), {}));
+        else if (FAITHFUL.has(k)) put(out, k, toPlain(v));
+        else throw new Error(`reader_agree: no exact form for the keyword ${k}`);
+    }
+    return out;
+}
+const compileExact = (text) => ajvExact.compile(exactSchema(parseExact(text)));
+function validateExact(validate, text) {
+    current = parseExact(text);
+    try {
+        return validate(JSON.parse(text));
+    } finally {
+        current = undefined;
+    }
+}
+
+// The exact keywords on cases whose answer is known: [schema, valid instances, invalid ones].
+const SELF_CHECK = [
+    ['{"type":"number","multipleOf":0.01}', ["0.07", "7e-2", "1e400", "-0", `5.${"0".repeat(70)}`],
+        ["0.075", "1e-400", "0.0700000000000000000001"]],
+    ['{"type":"number","multipleOf":2.5}', ["7.5e1", "-2.5", "0.25e1"], ["2.4999999999999999", "1"]],
+    ['{"type":"number","multipleOf":3}', ["9223372036854775806", "3e100"], ["9223372036854775807.0", "9223372036854775808"]],
+    ['{"type":"number","minimum":0,"exclusiveMinimum":0}', ["1e-400", "5e-324"], ["0", "-0.0", "-1e-400"]],
+    ['{"type":"number","maximum":9007199254740992}', ["9.007199254740992e15", "-1e400"], ["9007199254740993", "9007199254740992.0000000000000001"]],
+    ['{"type":"number","exclusiveMaximum":1e300}', ["9.999999999999999e299"], ["1e300", "1000e297", "1e400"]],
+    ['{"type":"number","minimum":0.1234567890123456789}', ["0.12345678901234567890"], ["0.1234567890123456788"]],
+    ['{"type":"number","maximum":-1e-3}', ["-0.001", "-1E-3", "-1e400"], ["-0.000999999999999999999", "0"]],
+    ['{"type":"integer"}', ["1.0", "1e2", "1.5e1", "1e400", "-0.0", "10e-1"], ["1.5", "1e-400", "1.0000000000000000000001", '"1"']],
+    ['{"type":"number"}', ["-1e400", "1e-400"], ["null"]],
+    ['{"type":["integer","null"]}', ["null", "-0.0", "2E0"], ['"1"', "0.5"]],
+    ['{"type":["integer","number"]}', ["0.5", "1"], ["true"]],
+    ['{"type":"array","uniqueItems":true}', ["[9007199254740993,9007199254740992]", "[1e-400,0]", '["a","b",{"a":1},{"a":"1"}]', "[1,true]"],
+        ["[1,1.0]", "[0,-0]", '[{"a":1,"b":[0]},{"b":[-0e3],"a":10e-1}]', '["a","a"]']],
+    ['{"enum":[1,"a"]}', ["1.0", '"a"'], ["1.0000000000000000001", '"1"', "true"]],
+    ['{"enum":["a",null]}', ["null", '"a"'], ['"b"', "0"]],
+    ['{"const":9007199254740993}', ["9007199254740993.0"], ["9007199254740992"]],
+    ['{"const":[9007199254740993]}', ["[9.007199254740993e15]"], ["[9007199254740992]"]],
+    ['{"type":"object","properties":{"a/~b":{"type":"array","items":{"type":"integer","maximum":1}}}}', ['{"a/~b":[1,1.0,1e0,-1e400]}'],
+        ['{"a/~b":[1,1.01]}', '{"a/~b":[1.0000000000000000001]}']],
+    ['{"type":"object","additionalProperties":{"anyOf":[{"type":"null"},{"type":"number","multipleOf":0.1}]}}',
+        ['{"__proto__":0.3,"x":null}'], ['{"__proto__":0.35}', '{"~":0.30000000000000000001}']],
+];
+for (const [schema, valid, invalid] of SELF_CHECK) {
+    const validate = compileExact(schema);
+    for (const [instances, expected] of [[valid, true], [invalid, false]])
+        for (const instance of instances)
+            if (validateExact(validate, instance) !== expected) {
+                console.error(`reader_agree: the exact reference says ${!expected} for ${instance} against ${schema}`);
+                process.exit(2);
+            }
+}
+
+// ---- build the cases, ask ajv, the exact reference and agentry --------------------------------
+
 const types = runHelper(["schemas"], "").map((line) => {
     const tab = line.indexOf("\t");
     const name = line.slice(0, tab);
     const text = line.slice(tab + 1);
-    let validate;
+    let validate, exact;
     try {
         validate = ajv.compile(JSON.parse(text));
+        exact = compileExact(text);
     } catch (e) {
         console.error(`reader_agree: ajv cannot compile the schema of ${name}: ${e.message}\n${text}`);
         process.exit(2);
     }
-    return { name, text, schema: parseKeepingNumbers(text), validate };
+    return { name, text, schema: parseKeepingNumbers(text), validate, exact };
 });
 
 // Every string and key a sequence of Unicode scalar values (no lone surrogate).
@@ -948,72 +1082,89 @@ if (verdicts.length !== cases.length || verdicts.some((line) => line !== "0" && 
     process.exit(2);
 }
 
-const stats = new Map(types.map((t) => [t.name, { checked: 0, valid: 0, disagree: 0 }]));
-const disagreements = [];
-const ajvThrew = [];
+// Errors as "pointer keyword: message", an exact keyword under the name of the one it replaces;
+// `numeric` for those on a number's value.
+const NUMERIC = new Set(["minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "multipleOf", "uniqueItems", "enum", "const"]);
+const errorsOf = (validate) => (validate.errors ?? []).map((e) => {
+    const keyword = ORIGINAL[e.keyword] ?? e.keyword;
+    const numeric = e.keyword in ORIGINAL || NUMERIC.has(keyword) || (keyword === "type" && /number|integer/.test(String(e.params?.type)));
+    return { keyword, numeric, text: `${e.instancePath || "/"} ${keyword}: ${e.message}` };
+});
+const texts = (errors) => errors.map((e) => e.text);
+const stats = new Map(types.map((t) => [t.name, { checked: 0, valid: 0, vsAjv: 0, vsExact: 0 }]));
+const vsAjv = []; // the reader's verdict differs from ajv's
+const vsExact = []; // the reader's verdict differs from the exact reference's
 cases.forEach((c, i) => {
-    const data = JSON.parse(c.text);
-    let ajvOk;
+    let ajvOk, exactOk;
     try {
-        ajvOk = c.type.validate(data);
+        ajvOk = c.type.validate(JSON.parse(c.text));
+        c.ajvErrors = errorsOf(c.type.validate);
+        exactOk = validateExact(c.type.exact, c.text);
+        c.exactErrors = errorsOf(c.type.exact);
     } catch (e) {
-        ajvThrew.push(`${c.type.name} ${c.text}: ${e.message}`);
-        return;
+        console.error(`reader_agree: ajv failed on ${c.type.name} ${c.text}: ${e.stack}`);
+        process.exit(2);
     }
-    const ours = verdicts[i] === "1";
+    Object.assign(c, { ajvOk, exactOk, ours: verdicts[i] === "1" });
     const st = stats.get(c.type.name);
     st.checked++;
-    if (ajvOk) st.valid++;
-    if (ajvOk !== ours) {
-        st.disagree++;
-        disagreements.push({ ...c, ajvOk, ours, ajvErrors: ajvOk ? [] : c.type.validate.errors.map((e) => `${e.instancePath || "/"} ${e.keyword}: ${e.message}`) });
-    }
+    if (exactOk) st.valid++;
+    if (ajvOk !== c.ours) st.vsAjv++, vsAjv.push(c);
+    if (exactOk !== c.ours) st.vsExact++, vsExact.push(c);
 });
 
 // The reader's own errors, for the disagreements only.
-if (disagreements.length) {
-    const explained = runHelper(["explain"], disagreements.map(({ type, text }) => `${type.name}\t${text}\n`).join(""));
-    disagreements.forEach((d, i) => {
+const disagreeing = [...new Set([...vsAjv, ...vsExact])];
+if (disagreeing.length) {
+    const explained = runHelper(["explain"], disagreeing.map(({ type, text }) => `${type.name}\t${text}\n`).join(""));
+    disagreeing.forEach((d, i) => {
         const line = explained[i] ?? "";
         d.ourErrors = line.slice(line.indexOf("\t") + 1);
     });
 }
+// READER_AGREE_DUMP=file writes them there, one JSON object per line.
+if (process.env.READER_AGREE_DUMP)
+    writeFileSync(process.env.READER_AGREE_DUMP, disagreeing.map((d) => JSON.stringify({ type: d.type.name, text: d.text,
+        agentry: d.ours, agentryErrors: d.ourErrors, ajv: d.ajvOk, ajvErrors: texts(d.ajvErrors), exact: d.exactOk,
+        exactErrors: texts(d.exactErrors) }) + "\n").join(""));
 
 for (const t of types) {
-    const { checked, valid, disagree } = stats.get(t.name);
-    console.log(`  ${t.name.padEnd(20)} ${String(checked).padStart(6)} instances, ${String(valid).padStart(5)} valid for ajv, ${disagree} disagreements`);
+    const { checked, valid, vsAjv: a, vsExact: e } = stats.get(t.name);
+    console.log(`  ${t.name.padEnd(20)} ${String(checked).padStart(6)} instances, ${String(valid).padStart(5)} valid, ` +
+                `${String(a).padStart(3)} disagreements with ajv, ${e} with the exact reference`);
 }
 
-console.log(`reader vs ajv: ${cases.length - ajvThrew.length} instances, ${disagreements.length} disagreements`);
-if (disagreements.length === 0) process.exit(0);
-
-// READER_AGREE_DUMP=file writes every disagreement there, one JSON object per line.
-if (process.env.READER_AGREE_DUMP)
-    writeFileSync(process.env.READER_AGREE_DUMP, disagreements.map((d) => JSON.stringify({ type: d.type.name, text: d.text, ajv: d.ajvOk,
-        ajvErrors: d.ajvErrors, agentry: d.ours, agentryErrors: d.ourErrors })).join("\n") + "\n");
-console.log("disagreements by cause:");
+// A disagreement with ajv is explained when the exact reference differs from ajv there: then
+// the keywords on which they differ are the cause.
+const explainedByExact = vsAjv.filter((d) => d.exactOk !== d.ajvOk);
+const numericErrors = (d) => (d.ajvOk ? d.exactErrors : d.ajvErrors).filter((e) => e.numeric);
+console.log(`reader vs ajv: ${cases.length} instances, ${vsAjv.length} disagreements (${explainedByExact.length} of them where ajv's double ` +
+            `arithmetic differs from the exact value)`);
 const causes = new Map();
-for (const d of disagreements) {
-    const cause = classify(d);
+for (const d of explainedByExact) {
+    const keywords = [...new Set(numericErrors(d).map((e) => e.keyword))].sort().join(", ");
+    const cause = d.ajvOk ? `ajv accepts, the exact value fails ${keywords}` : `ajv rejects on ${keywords}, the exact value passes`;
     if (!causes.has(cause)) causes.set(cause, []);
     causes.get(cause).push(d);
 }
 for (const [cause, list] of [...causes].sort((a, b) => b[1].length - a[1].length)) {
-    console.log(`  ${String(list.length).padStart(5)}  ${cause}`);
-    for (const d of list.slice(0, 3)) {
-        const where = d.ajvOk ? d.ourErrors.split(" | ")[0] : d.ajvErrors[0];
-        console.log(`         ${d.type.name} ${d.text.length > 160 ? d.text.slice(0, 160) + "..." : d.text}\n           (${d.ajvOk ? "ajv accepts; agentry: " : "agentry accepts; ajv: "}${where})`);
-    }
+    const d = list[0];
+    const text = d.text.length > 160 ? d.text.slice(0, 160) + "..." : d.text;
+    console.log(`  ${String(list.length).padStart(5)}  ${cause}\n         e.g. ${d.type.name} ${text}` +
+                `\n           (${numericErrors(d)[0]?.text})`);
 }
-const unexpected = disagreements.filter((d) => !intentional.has(classify(d)[0]));
-console.log(`reader vs ajv: ${disagreements.length - unexpected.length} disagreements from ajv's double arithmetic ` +
-            `(causes ${[...intentional].join(", ")}: agentry exact), ${unexpected.length} unexpected`);
-if (unexpected.length === 0) process.exit(0);
-console.log("first unexpected disagreements:");
-for (const d of unexpected.slice(0, 20)) {
+const unexplained = vsAjv.filter((d) => d.exactOk === d.ajvOk);
+if (unexplained.length) console.log(`  ${String(unexplained.length).padStart(5)}  where the exact reference agrees with ajv (failures)`);
+console.log(`reader vs exact reference (ajv + exact numeric keywords): ${cases.length} instances, ${vsExact.length} disagreements`);
+
+const failures = [...new Set([...vsExact, ...unexplained])];
+if (failures.length === 0) process.exit(0);
+console.log("first disagreements:");
+for (const d of failures.slice(0, 20)) {
     console.log(`  ${d.type.name} ${d.text}`);
-    console.log(`    ajv ${d.ajvOk ? "accepts" : `rejects: ${d.ajvErrors.join("; ")}`}`);
     console.log(`    agentry ${d.ours ? "accepts" : `rejects: ${d.ourErrors}`}`);
+    console.log(`    exact reference ${d.exactOk ? "accepts" : `rejects: ${texts(d.exactErrors).join("; ")}`}`);
+    console.log(`    ajv ${d.ajvOk ? "accepts" : `rejects: ${texts(d.ajvErrors).join("; ")}`}`);
 }
-if (unexpected.length > 20) console.log(`  ... and ${unexpected.length - 20} more`);
+if (failures.length > 20) console.log(`  ... and ${failures.length - 20} more`);
 process.exit(1);

@@ -110,9 +110,26 @@ TEST_CASE("reader: doubles are correctly rounded; overflow is an error") {
     CHECK(read<double>("0.1").value == 0.1);
     CHECK(read<double>("2.2250738585072014e-308").value == 2.2250738585072014e-308);
     CHECK(read<double>("123456789012345678901234567890").value == 1.2345678901234568e29);
-    CHECK(errors_of<double>("1e400") == "1e400 is too large for a double");
+    CHECK(errors_of<double>("1e400") == "must be at most 1.7976931348623157e308");
+    CHECK(errors_of<double>("-1.7976931348623158e308") == "must be at least -1.7976931348623157e308");
+    CHECK(read<double>("1.7976931348623157e308").value == std::numeric_limits<double>::max());
     CHECK(errors_of<float>("1e39") == "must be at most 3.4028234663852886e38");
+    CHECK(errors_of<float>("3.40282346638528860000001e38") == "must be at most 3.4028234663852886e38");
+    CHECK(read<float>("3.4028234663852886e38").value == std::numeric_limits<float>::max());
     CHECK(read<double>("1e-400").value == 0.0);
+    // Bounds are exact: the nearest doubles decide only where they differ.
+    CHECK(errors_of<agentry::in_range<double, -90, 90>>("90.0000000000000001") == "must be at most 90");
+    CHECK(read<agentry::in_range<double, -90, 90>>("90.000").ok());
+    // Inside an exclusive bound but rounded onto it: the nearest double inside.
+    const auto tiny = read<agentry::constrained<double, agentry::exclusive_minimum<0>>>("1e-400");
+    REQUIRE(tiny.ok());
+    CHECK(tiny.value.value == std::numeric_limits<double>::denorm_min());
+    const auto below_one = read<agentry::constrained<double, agentry::exclusive_maximum<1>>>("0.99999999999999999");
+    REQUIRE(below_one.ok());
+    CHECK(below_one.value.value == std::nextafter(1.0, 0.0));
+    CHECK(read<agentry::constrained<float, agentry::exclusive_minimum<"0.1">>>("0.10000000000000001").ok());
+    CHECK(errors_of<agentry::constrained<float, agentry::exclusive_minimum<"0.1">>>("0.1000") ==
+          "must be greater than 0.1");
 }
 
 TEST_CASE("reader: type errors name what was expected and what came") {

@@ -63,6 +63,9 @@ TEST_CASE("integers and floats carry the natural bounds of their type") {
     CHECK(agentry::json_schema<std::uint64_t>() == R"({"type":"integer","minimum":0,"maximum":18446744073709551615})");
     CHECK(agentry::json_schema<float>() == R"({"type":"number","minimum":-3.4028234663852886e38,"maximum":3.4028234663852886e38})");
     CHECK(agentry::json_schema<float, anthropic_strict>() == R"({"type":"number"})");
+    CHECK(agentry::json_schema<double>() ==
+          R"({"type":"number","minimum":-1.7976931348623157e308,"maximum":1.7976931348623157e308})");
+    CHECK(agentry::json_schema<agentry::in_range<double, 0, 1>>() == R"({"type":"number","minimum":0,"maximum":1})");
     CHECK(agentry::json_schema<agentry::in_range<std::uint8_t, 1, 9>>() ==
           R"({"type":"integer","minimum":1,"maximum":9})");
     CHECK(agentry::json_schema<agentry::constrained<short, agentry::exclusive_minimum<0>>>() ==

@@ -83,7 +83,8 @@ TEST_CASE("capturing lambdas, function objects and bound member functions") {
     const auto reader = agentry::tool<"read_temperature", "Read the target.">(&thermostat::read, &device);
     CHECK(reader.callable() == 21.5);
     CHECK(setter.parameters_schema() ==
-          R"({"type":"object","properties":{"celsius":{"type":"number"}},"required":["celsius"],)"
+          R"({"type":"object","properties":{"celsius":{"type":"number","minimum":-1.7976931348623157e308,)"
+                                          R"("maximum":1.7976931348623157e308}},"required":["celsius"],)"
           R"("additionalProperties":false})");
 }
 
@@ -91,7 +92,7 @@ TEST_CASE("the result type is reflected") {
     constexpr auto t = agentry::tool<"find", "Find.">(+[](const search&) { return search{}; });
     CHECK(t.result_schema<agentry::dialect::mcp>() == agentry::json_schema<search, agentry::dialect::mcp>());
     constexpr auto n = agentry::tool<"n", "Number.">(+[] { return 1.5; });
-    CHECK(n.result_schema() == R"({"type":"number"})");
+    CHECK(n.result_schema() == R"({"type":"number","minimum":-1.7976931348623157e308,"maximum":1.7976931348623157e308})");
 }
 
 TEST_CASE("tool names: the characters every provider accepts") {

@@ -85,6 +85,7 @@ tool_result invoke(const Tool& tool, std::string_view arguments, const call_opti
                 result.truncated = cut_text(result.content, options.max_result_size);
             } else {
                 json::write_options write{.max_size = options.max_result_size};
+                result.content.reserve(256);
                 result.truncated = !json::write(result.content, value, write);
             }
         }

@@ -93,8 +93,10 @@ public:
 
     cursor in;
     std::size_t depth = 0;
-    /// The text of the last number read, for multipleOf on decimals.
+    /// The text of the last number read, for exact bounds and multipleOf.
     std::string_view last_number;
+    /// Holds the text of a number sent as a string (number_in_string), which last_number views.
+    std::string number_holder;
     /// The last floating-point number read, before any rounding to float.
     double last_double = 0;
     /// The text of the last value a constraint is checked on (an array, for uniqueItems).
@@ -297,13 +299,32 @@ inline bool read_literal(reader& r, std::string_view word) {
     return true;
 }
 
-// A string value into `out`, cursor on the opening quote.
-inline bool read_string_value(reader& r, std::string& out) {
-    out.clear();
-    if (!read_string(r.in, &out)) {
+// A string value, cursor on the opening quote: a view of the input when it has no escape,
+// else of `scratch`, which holds it decoded.
+inline bool read_string_view(reader& r, std::string& scratch, std::string_view& view) {
+    const char* start = r.in.p + 1;
+    bool escaped = false;
+    if (!read_string(r.in, nullptr, &escaped)) {
         r.syntax_error();
         return false;
     }
+    if (!escaped) {
+        view = std::string_view(start, std::size_t(r.in.p - 1 - start));
+        return true;
+    }
+    cursor again = r.in;
+    again.p = start - 1;
+    scratch.clear();
+    read_string(again, &scratch);
+    view = scratch;
+    return true;
+}
+
+// A string value into `out`, cursor on the opening quote.
+inline bool read_string_value(reader& r, std::string& out) {
+    std::string_view view;
+    if (!read_string_view(r, out, view)) return false;
+    if (view.data() != out.data()) out.assign(view);
     return true;
 }
 
@@ -344,9 +365,8 @@ bool number_at(reader& r, number_token& token, std::string& holder) {
 template <class T>
 void read_integer(reader& r, T& out) {
     number_token token;
-    std::string holder;
-    if (!number_at<T>(r, token, holder)) return;
-    r.last_number = holder.empty() ? token.text : std::string_view{};
+    if (!number_at<T>(r, token, r.number_holder)) return;
+    r.last_number = token.text;
     const auto too_small = [&] {
         r.error(error_kind::minimum, "must be at least " + std::to_string(std::numeric_limits<T>::min()));
     };
@@ -384,8 +404,11 @@ void read_integer(reader& r, T& out) {
     }
 }
 
-/// FLT_MAX as the schema of a float writes it.
-inline constexpr std::string_view float_maximum_text = "3.4028234663852886e38";
+/// The largest magnitude the schema of a float or a double admits (FLT_MAX, DBL_MAX as the
+/// shortest text that reads back to them).
+template <class T>
+inline constexpr std::string_view floating_maximum_text =
+    std::is_same_v<T, float> ? std::string_view("3.4028234663852886e38") : std::string_view("1.7976931348623157e308");
 
 // The power of ten of a number token's leading digit, plus one: 3 for "123", 0 for "0.5",
 // -2 for "0.001". Decides overflow from underflow when from_chars reports out of range.
@@ -419,23 +442,22 @@ inline long long decimal_magnitude(std::string_view text) noexcept {
 template <class T>
 void read_floating(reader& r, T& out) {
     number_token token;
-    std::string holder;
-    if (!number_at<T>(r, token, holder)) return;
-    r.last_number = holder.empty() ? token.text : std::string_view{};
+    if (!number_at<T>(r, token, r.number_holder)) return;
+    r.last_number = token.text;
     double d = 0;
     const auto [end, ec] = std::from_chars(token.text.data(), token.text.data() + token.text.size(), d);
+    constexpr double top = std::numeric_limits<T>::max();
     if (ec == std::errc::result_out_of_range) {
-        if (decimal_magnitude(token.text) > 0) {
-            r.error(error_kind::out_of_range, std::string(token.text) + " is too large for a double");
-            return;
-        }
-        d = token.negative ? -0.0 : 0.0;  // underflow: as JSON.parse reads it
+        if (decimal_magnitude(token.text) > 0) d = token.negative ? -HUGE_VAL : HUGE_VAL;
+        else d = token.negative ? -0.0 : 0.0;  // underflow: as JSON.parse reads it
     }
-    if constexpr (std::is_same_v<T, float>) {
-        // The schema of a float states these bounds.
-        constexpr double top = std::numeric_limits<float>::max();
-        if (d > top) return r.error(error_kind::maximum, "must be at most " + std::string(float_maximum_text));
-        if (d < -top) return r.error(error_kind::minimum, "must be at least -" + std::string(float_maximum_text));
+    // The schema states the type's range; the nearest double decides unless it is the limit.
+    if (!(d > -top && d < top)) {
+        constexpr std::string_view limit = floating_maximum_text<T>;
+        const std::string_view magnitude = token.negative ? token.text.substr(1) : token.text;
+        if (decimal_compare(magnitude, limit) > 0)
+            return token.negative ? r.error(error_kind::minimum, "must be at least -" + std::string(limit))
+                                  : r.error(error_kind::maximum, "must be at most " + std::string(limit));
     }
     r.last_double = d;
     out = T(d);
@@ -444,8 +466,9 @@ void read_floating(reader& r, T& out) {
 template <class E>
 void read_enum(reader& r, E& out) {
     if (r.in.peek() != '"') return type_error<E>(r);
-    std::string name;
-    if (!read_string_value(r, name)) return;
+    std::string scratch;
+    std::string_view name;
+    if (!read_string_view(r, scratch, name)) return;
     for (const auto& [value, text] : reflect::enum_entries<E>) {
         if (text == name) {
             out = value;
@@ -456,7 +479,7 @@ void read_enum(reader& r, E& out) {
         for (const auto& [value, text] : reflect::enum_entries<E>) {
             if (equal_ignoring_case(text, name)) {
                 out = value;
-                r.repaired("\"" + name + "\" was read as \"" + std::string(text) + "\"");
+                r.repaired("\"" + std::string(name) + "\" was read as \"" + std::string(text) + "\"");
                 return;
             }
         }
@@ -471,7 +494,7 @@ void read_enum(reader& r, E& out) {
         list += '"';
     }
     list += ']';
-    std::string message = "\"" + name + "\" is not one of " + list;
+    std::string message = "\"" + std::string(name) + "\" is not one of " + list;
     const std::string_view guess = closest(name, names);
     if (!guess.empty()) message += " (did you mean \"" + std::string(guess) + "\"?)";
     r.error(error_kind::enum_value, std::move(message));
@@ -501,11 +524,11 @@ const double bound_as_double = [] {
 }();
 
 template <class C, class T>
-void check_constraint(reader& r, const T& v) {
+void check_constraint(reader& r, T& v) {
     constexpr constraint_keyword k = C::keyword;
     if constexpr (C::target == constraint_target::number) {
         constexpr number_literal bound = C::value;
-        const std::string text(bound.view());
+        const auto text = [] { return std::string(C::value.view()); };
         if constexpr (k == constraint_keyword::multiple_of) {
             bool multiple = true;
             if constexpr (std::is_integral_v<T> && bound.integral) {
@@ -521,7 +544,7 @@ void check_constraint(reader& r, const T& v) {
                     multiple = std::isfinite(q) && q == std::floor(q);
                 }
             }
-            if (!multiple) r.error(error_kind::multiple_of, "must be a multiple of " + text);
+            if (!multiple) r.error(error_kind::multiple_of, "must be a multiple of " + text());
         } else {
             // Compare exactly for integers, in double otherwise.
             int order = 0;  // sign of v - bound
@@ -534,19 +557,29 @@ void check_constraint(reader& r, const T& v) {
                     order = bound.negative ? 1 : ((unsigned long long)v < b ? -1 : ((unsigned long long)v > b ? 1 : 0));
                 }
             } else {
-                // Floating-point values compare as read, before any rounding to float.
+                // The nearest doubles decide when they differ (rounding keeps order); when they
+                // are equal, the exact texts do. Floats compare as read, before rounding to float.
                 const double x = std::is_floating_point_v<T> ? r.last_double : double(v);
                 const double b = bound_as_double<C>;
                 order = x < b ? -1 : (x > b ? 1 : 0);
+                if (order == 0 && !r.last_number.empty()) order = decimal_compare(r.last_number, bound.view());
             }
             if constexpr (k == constraint_keyword::minimum) {
-                if (order < 0) r.error(error_kind::minimum, "must be at least " + text);
+                if (order < 0) r.error(error_kind::minimum, "must be at least " + text());
             } else if constexpr (k == constraint_keyword::exclusive_minimum) {
-                if (order <= 0) r.error(error_kind::exclusive_minimum, "must be greater than " + text);
+                if (order <= 0) r.error(error_kind::exclusive_minimum, "must be greater than " + text());
+                else if constexpr (std::is_same_v<T, double>) {
+                    // Above the bound, but rounded onto it (0.1000000000000000001 > 0.1): the
+                    // next double up, so that the tool sees a value its bound admits.
+                    if (v <= bound_as_double<C>) v = std::nextafter(bound_as_double<C>, HUGE_VAL);
+                }
             } else if constexpr (k == constraint_keyword::maximum) {
-                if (order > 0) r.error(error_kind::maximum, "must be at most " + text);
+                if (order > 0) r.error(error_kind::maximum, "must be at most " + text());
             } else {
-                if (order >= 0) r.error(error_kind::exclusive_maximum, "must be less than " + text);
+                if (order >= 0) r.error(error_kind::exclusive_maximum, "must be less than " + text());
+                else if constexpr (std::is_same_v<T, double>) {
+                    if (v >= bound_as_double<C>) v = std::nextafter(bound_as_double<C>, -HUGE_VAL);
+                }
             }
         }
     } else if constexpr (C::target == constraint_target::string) {
@@ -797,6 +830,7 @@ void read_sequence(reader& r, T& out) {
                 read_value(r, element);
                 out.push_back(element);
             } else {
+                if (out.capacity() == 0) out.reserve(4);
                 out.emplace_back();
                 read_value(r, out.back());
             }
@@ -906,13 +940,19 @@ void read_object(reader& r, typename object_access<P>::storage& out) {
     using storage = typename access::storage;
     if (!expect_container(r, out, '{', [](reader& inner, storage& v) { read_object<P>(inner, v); })) return;
     std::uint64_t seen = 0;
+    std::size_t next = 0;  // models mostly send members in declaration order: try that one first
     read_members(r, [&](std::string_view key) {
         std::size_t index = access::size;
-        for (std::size_t i = 0; i != access::size; ++i)
-            if (access::names[i] == key) {
-                index = i;
-                break;
-            }
+        if (next < access::size && access::names[next] == key) {
+            index = next;
+        } else {
+            for (std::size_t i = 0; i != access::size; ++i)
+                if (access::names[i] == key) {
+                    index = i;
+                    break;
+                }
+        }
+        next = index + 1;
         if (index == access::size) {
             std::string message = "unknown property";
             const std::string_view guess = closest(key, access::names);

@@ -64,6 +64,7 @@
 // `out` is then restored to its size at the call (when exceptions are enabled). `value` must
 // not be, or view, `out` itself.
 
+#include <agentry/json/detail/lexer.hpp>
 #include <agentry/reflect/enum.hpp>
 #include <agentry/reflect/fields.hpp>
 #include <agentry/schema/constraints.hpp>
@@ -223,26 +224,6 @@ constexpr std::string_view enumerator_name(E value) noexcept {
 }
 
 // ---- strings ------------------------------------------------------------------------------
-
-// Bytes copied as they are: printable ASCII other than '"' and '\'.
-inline constexpr auto plain_byte = [] {
-    std::array<bool, 256> table{};
-    for (std::size_t c = 0x20; c < 0x80; ++c) table[c] = c != '"' && c != '\\';
-    return table;
-}();
-
-// Whether any of the eight bytes in w is a control character, '"', '\' or not ASCII. Exact
-// when it says no; a yes may be wrong, which only sends those bytes to the slow path.
-inline bool needs_attention(std::uint64_t w) noexcept {
-    constexpr std::uint64_t ones = 0x0101010101010101ull;
-    constexpr std::uint64_t highs = 0x8080808080808080ull;
-    const std::uint64_t quote = w ^ (ones * '"');
-    const std::uint64_t backslash = w ^ (ones * '\\');
-    const std::uint64_t control = (w - ones * 0x20) & ~w;
-    const std::uint64_t is_quote = (quote - ones) & ~quote;
-    const std::uint64_t is_backslash = (backslash - ones) & ~backslash;
-    return ((control | is_quote | is_backslash | w) & highs) != 0;
-}
 
 // The length of the UTF-8 sequence at p (n > 0 bytes available) when `valid`; otherwise the
 // length of its maximal ill-formed subpart (at least 1), to be replaced by one U+FFFD.

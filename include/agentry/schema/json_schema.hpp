@@ -765,10 +765,15 @@ constexpr void write_schema(sink& s, const decor& d) noexcept {
         write_integer<T, D>(s, d);
     } else if constexpr (k == kind::number) {
         open_typed<D>(s, "number", "NUMBER", d);
-        if constexpr (std::is_same_v<T, float> && (D::rules.keywords & keyword_bit(constraint_keyword::minimum)) != 0) {
-            // The range of float, so that a value the schema admits is one a float holds.
-            if (!d.bounded_below) s.put(",\"minimum\":-3.4028234663852886e38");
-            if (!d.bounded_above) s.put(",\"maximum\":3.4028234663852886e38");
+        if constexpr ((D::rules.keywords & keyword_bit(constraint_keyword::minimum)) != 0) {
+            // The range of the type, so that a value the schema admits is one it holds.
+            if constexpr (std::is_same_v<T, float>) {
+                if (!d.bounded_below) s.put(",\"minimum\":-3.4028234663852886e38");
+                if (!d.bounded_above) s.put(",\"maximum\":3.4028234663852886e38");
+            } else {
+                if (!d.bounded_below) s.put(",\"minimum\":-1.7976931348623157e308");
+                if (!d.bounded_above) s.put(",\"maximum\":1.7976931348623157e308");
+            }
         }
         close_schema<D>(s, d);
     } else if constexpr (k == kind::string) {

@@ -79,6 +79,33 @@ constexpr decimal to_decimal(std::string_view text) noexcept {
     return d;
 }
 
+/// The sign of a - b for two JSON number texts, exactly (two numbers of more than 64
+/// significant digits that agree on their first 64 compare by how many more they have).
+constexpr int decimal_compare(std::string_view a, std::string_view b) noexcept {
+    const decimal x = to_decimal(a);
+    const decimal y = to_decimal(b);
+    const int sx = x.count == 0 ? 0 : (x.negative ? -1 : 1);
+    const int sy = y.count == 0 ? 0 : (y.negative ? -1 : 1);
+    if (sx != sy || sx == 0) return sx < sy ? -1 : (sx > sy ? 1 : 0);
+    // Same sign, both nonzero: compare magnitudes, then apply the sign.
+    int m = 0;
+    const long long lead_x = x.exponent + (long long)x.count;  // power of ten above the leading digit
+    const long long lead_y = y.exponent + (long long)y.count;
+    if (x.huge_exponent || y.huge_exponent || lead_x != lead_y) {
+        m = lead_x < lead_y ? -1 : (lead_x > lead_y ? 1 : 0);
+    }
+    for (std::size_t i = 0; m == 0 && i != x.count && i != y.count; ++i)
+        if (x.digits[i] != y.digits[i]) m = x.digits[i] < y.digits[i] ? -1 : 1;
+    if (m == 0) {
+        // One digit string is a prefix of the other: the longer one (or one with dropped
+        // nonzero digits) is larger.
+        const bool x_more = x.count > y.count || (x.count == y.count && x.dropped > y.dropped);
+        const bool y_more = y.count > x.count || (x.count == y.count && y.dropped > x.dropped);
+        m = x_more ? 1 : (y_more ? -1 : 0);
+    }
+    return sx * m;
+}
+
 /// Whether `value` is an integer multiple of `divisor` (JSON number text, divisor > 0 with at
 /// most 19 significant digits); empty when it cannot be decided exactly.
 constexpr std::optional<bool> decimal_multiple(std::string_view value, std::string_view divisor) noexcept {

@@ -4,8 +4,10 @@
 // JSON tokens (RFC 8259): whitespace, strings with every escape and UTF-8 validation, number
 // tokens, and a validating skip over any value. No allocation except the decoded string.
 
+#include <array>
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
 #include <string>
 #include <string_view>
 
@@ -145,17 +147,45 @@ inline bool read_hex4(cursor& in, std::uint32_t& value) noexcept {
 
 // A string, cursor on the opening quote. With `out`, its decoded text is appended there;
 // without, the string is only validated. `escaped` tells whether it held any escape.
+// Bytes that need no attention in a string: printable ASCII other than '"' and '\'.
+inline constexpr auto plain_byte = [] {
+    std::array<bool, 256> table{};
+    for (std::size_t c = 0x20; c < 0x80; ++c) table[c] = c != '"' && c != '\\';
+    return table;
+}();
+
+// Whether any of the eight bytes in w is a control character, '"', '\' or not ASCII. Exact
+// when it says no; a yes may be wrong, which only sends those bytes to the slow path.
+inline bool needs_attention(std::uint64_t w) noexcept {
+    constexpr std::uint64_t ones = 0x0101010101010101ull;
+    constexpr std::uint64_t highs = 0x8080808080808080ull;
+    const std::uint64_t quote = w ^ (ones * '"');
+    const std::uint64_t backslash = w ^ (ones * '\\');
+    const std::uint64_t control = (w - ones * 0x20) & ~w;
+    const std::uint64_t is_quote = (quote - ones) & ~quote;
+    const std::uint64_t is_backslash = (backslash - ones) & ~backslash;
+    return ((control | is_quote | is_backslash | w) & highs) != 0;
+}
+
+// The first byte at or after p that is not plain_byte (or end).
+inline const char* skip_plain(const char* p, const char* end) noexcept {
+    while (end - p >= 8) {
+        std::uint64_t word;
+        std::memcpy(&word, p, 8);
+        if (needs_attention(word)) break;
+        p += 8;
+    }
+    while (p != end && plain_byte[static_cast<unsigned char>(*p)]) ++p;
+    return p;
+}
+
 inline bool read_string(cursor& in, std::string* out, bool* escaped = nullptr) {
     if (in.p == in.end || *in.p != '"') return in.fail(in.p == in.end ? lex_error::end_of_input : lex_error::unexpected_character);
     ++in.p;
     bool any_escape = false;
     for (;;) {
         const char* run = in.p;
-        while (in.p != in.end) {
-            const auto c = static_cast<unsigned char>(*in.p);
-            if (c == '"' || c == '\\' || c < 0x20 || c >= 0x80) break;
-            ++in.p;
-        }
+        in.p = skip_plain(in.p, in.end);
         if (out && in.p != run) out->append(run, std::size_t(in.p - run));
         if (in.p == in.end) return in.fail(lex_error::end_of_input);
         const auto c = static_cast<unsigned char>(*in.p);

@@ -1546,11 +1546,34 @@ struct frame {
 
 enum class outcome { match, no_match, too_complex };
 
-// One search over a text; throws std::bad_alloc only.
+// The machine's memory, kept per thread so that a search allocates nothing once warm.
+struct scratch {
+    std::vector<std::size_t> slots;
+    std::vector<std::size_t> registers;
+    std::vector<frame> stack;
+};
+
+inline scratch& thread_scratch() noexcept {
+    thread_local scratch s;
+    return s;
+}
+
+// One search over a text; throws std::bad_alloc only. One machine per thread at a time.
 class machine {
 public:
     machine(const program& p, std::string_view text, std::size_t max_steps)
-        : p_(p), text_(text), slots_(p.slots, no_pos), registers_(p.registers, 0), max_steps_(max_steps) {}
+        : p_(p), text_(text), slots_(thread_scratch().slots), registers_(thread_scratch().registers),
+          stack_(thread_scratch().stack), max_steps_(max_steps) {
+        slots_.assign(p.slots, no_pos);
+        registers_.assign(p.registers, 0);
+        stack_.clear();
+    }
+    machine(const machine&) = delete;
+    machine& operator=(const machine&) = delete;
+    ~machine() {
+        // A hostile search may have grown the stack a lot: give that memory back.
+        if (stack_.capacity() > max_kept_frames) std::vector<frame>().swap(stack_);
+    }
 
     outcome search() {
         for (std::size_t start = 0;;) {
@@ -1567,11 +1590,13 @@ public:
     }
 
 private:
+    static constexpr std::size_t max_kept_frames = 4096;
+
     const program& p_;
     std::string_view text_;
-    std::vector<std::size_t> slots_;
-    std::vector<std::size_t> registers_;
-    std::vector<frame> stack_;
+    std::vector<std::size_t>& slots_;
+    std::vector<std::size_t>& registers_;
+    std::vector<frame>& stack_;
     std::size_t steps_ = 0;
     std::size_t max_steps_;
 
@@ -1767,6 +1792,82 @@ private:
     }
 };
 
+// Patterns of the form ^a{m,n}b{m,n}...$ whose atoms are characters, sets or '.', where each
+// atom of variable count is last or followed by an atom of count >= 1 that shares no code point
+// with it: its extent is then forced, so one greedy left-to-right pass decides the match with
+// no backtracking and no memory. Most tool parameter patterns (codes, identifiers, dates) are
+// of this form.
+struct simple_atom {
+    node_kind kind;       // chr, any or set
+    std::uint32_t value;  // chr: code point; set: index into the sets
+    std::uint32_t min;
+    std::uint32_t max;
+};
+
+struct simple_sequence {
+    std::vector<simple_atom> atoms;
+
+    static std::optional<simple_sequence> from(const syntax_tree& t) {
+        const node& root = t.nodes[t.root];
+        if (root.kind != node_kind::seq || root.kids.size() < 2) return std::nullopt;
+        if (t.nodes[root.kids.front()].kind != node_kind::line_begin ||
+            t.nodes[root.kids.back()].kind != node_kind::line_end)
+            return std::nullopt;
+        simple_sequence out;
+        for (std::size_t k = 1; k + 1 < root.kids.size(); ++k) {
+            const node* n = &t.nodes[root.kids[k]];
+            std::uint32_t min = 1, max = 1;
+            if (n->kind == node_kind::repeat) {
+                min = n->min;
+                max = n->max;
+                n = &t.nodes[n->kids[0]];
+            }
+            if (n->kind != node_kind::chr && n->kind != node_kind::any && n->kind != node_kind::set) return std::nullopt;
+            out.atoms.push_back({n->kind, n->value, min, max});
+        }
+        for (std::size_t i = 0; i + 1 < out.atoms.size(); ++i) {
+            const simple_atom& a = out.atoms[i];
+            const simple_atom& b = out.atoms[i + 1];
+            if (a.min != a.max && (b.min == 0 || !disjoint(t.sets, a, b))) return std::nullopt;
+        }
+        return out;
+    }
+
+    bool match(std::string_view text, const std::vector<cp_set>& sets) const noexcept {
+        std::size_t pos = 0;
+        for (const simple_atom& a : atoms) {
+            std::uint32_t count = 0;
+            while (count < a.max && pos < text.size()) {
+                const decoded d = next_code_point(text, pos);
+                if (!accepts(a, d.cp, sets)) break;
+                pos += d.len;
+                ++count;
+            }
+            if (count < a.min) return false;
+        }
+        return pos == text.size();
+    }
+
+private:
+    static bool accepts(const simple_atom& a, char32_t c, const std::vector<cp_set>& sets) noexcept {
+        switch (a.kind) {
+        case node_kind::chr: return c == a.value;
+        case node_kind::set: return contains(sets[a.value], c);
+        default: return c != 0x0A && c != 0x0D && c != 0x2028 && c != 0x2029;  // any
+        }
+    }
+
+    static bool disjoint(const std::vector<cp_set>& sets, const simple_atom& a, const simple_atom& b) {
+        if (a.kind == node_kind::any || b.kind == node_kind::any) return false;
+        const cp_set one = a.kind == node_kind::chr ? cp_set{{char32_t(a.value), char32_t(a.value)}} : sets[a.value];
+        const cp_set two = b.kind == node_kind::chr ? cp_set{{char32_t(b.value), char32_t(b.value)}} : sets[b.value];
+        for (const cp_range& x : one)
+            for (const cp_range& y : two)
+                if (x.lo <= y.hi && y.lo <= x.hi) return false;
+        return true;
+    }
+};
+
 } // namespace regex_impl
 
 /// A compiled ECMA-262 regular expression (`u` flag) for JSON Schema's `pattern`.
@@ -1786,6 +1887,7 @@ public:
             }
             regex r;
             regex_impl::code_generator(tree, r.program_).generate();
+            r.simple_ = regex_impl::simple_sequence::from(tree);
             r.program_.sets = std::move(tree.sets);
             return r;
         } catch (...) {  // std::bad_alloc or std::length_error
@@ -1808,6 +1910,7 @@ public:
     /// instruction or a backtrack each, over all start positions); too_complex when the
     /// budget runs out or memory does.
     match_result search_bounded(std::string_view text, std::size_t max_steps = 1'000'000) const noexcept {
+        if (simple_) return simple_->match(text, program_.sets) ? match_result::match : match_result::no_match;
         try {
             regex_impl::machine m(program_, text, max_steps);
             switch (m.search()) {
@@ -1822,6 +1925,7 @@ public:
 
 private:
     regex_impl::program program_;
+    std::optional<regex_impl::simple_sequence> simple_;  // a faster equivalent, for simple patterns
 };
 
 } // namespace agentry::json::detail
