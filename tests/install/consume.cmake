@@ -1,30 +1,25 @@
-# Builds and runs a consumer project of agentry in a scratch directory.
-# MODE=find_package: installs agentry into a prefix first. MODE=add_subdirectory: the consumer
-# includes the source tree.
-set(dir ${WORK}/${MODE})
-file(REMOVE_RECURSE ${dir})
-file(MAKE_DIRECTORY ${dir})
+# Builds and runs consumer.cpp in a CMake project that gets agentry one way (MODE):
+#   find_package      the tree install.prefix installed
+#   add_subdirectory  the source tree
+#   fetch_content     FetchContent, from a local release-style archive of the source tree
+include(${CMAKE_CURRENT_LIST_DIR}/common.cmake)
+fresh_dir(dir ${MODE})
 
-function(run)
-    execute_process(COMMAND ${ARGV} RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
-    message("${out}${err}")
-    if(NOT rc EQUAL 0)
-        message(FATAL_ERROR "failed: ${ARGV}")
-    endif()
-endfunction()
-
-set(consumer_args -DCMAKE_CXX_COMPILER=${CXX})
 if(MODE STREQUAL "find_package")
-    run(${CMAKE_COMMAND} -S ${AGENTRY_SOURCE} -B ${dir}/agentry -G ${GENERATOR}
-        -DCMAKE_CXX_COMPILER=${CXX} -DBUILD_TESTING=OFF -DCMAKE_INSTALL_PREFIX=${dir}/prefix)
-    run(${CMAKE_COMMAND} --install ${dir}/agentry)
-    if(NOT EXISTS ${dir}/prefix/share/agentry/cmake/agentryConfigVersion.cmake)
-        message(FATAL_ERROR "agentryConfigVersion.cmake was not installed")
-    endif()
-    list(APPEND consumer_args -DCMAKE_PREFIX_PATH=${dir}/prefix)
+    set(args -DCMAKE_PREFIX_PATH=${WORK}/prefix)
+elseif(MODE STREQUAL "add_subdirectory")
+    set(args -DAGENTRY_SOURCE=${AGENTRY_SOURCE})
+elseif(MODE STREQUAL "fetch_content")
+    # The archive holds what a subproject build reads, under one top folder as in a release.
+    set(top agentry-${VERSION})
+    file(MAKE_DIRECTORY ${dir}/stage/${top})
+    file(COPY ${AGENTRY_SOURCE}/CMakeLists.txt ${AGENTRY_SOURCE}/cmake ${AGENTRY_SOURCE}/include
+         DESTINATION ${dir}/stage/${top})
+    set(archive ${dir}/${top}.tar.gz)
+    run(${CMAKE_COMMAND} -E chdir ${dir}/stage ${CMAKE_COMMAND} -E tar czf ${archive} ${top})
+    file(SHA256 ${archive} sha256)
+    set(args -DAGENTRY_ARCHIVE=${archive} -DAGENTRY_ARCHIVE_SHA256=${sha256})
 else()
-    list(APPEND consumer_args -DAGENTRY_SOURCE=${AGENTRY_SOURCE})
+    message(FATAL_ERROR "unknown MODE '${MODE}'")
 endif()
-run(${CMAKE_COMMAND} -S ${CONSUMER} -B ${dir}/consumer -G ${GENERATOR} ${consumer_args})
-run(${CMAKE_COMMAND} --build ${dir}/consumer)
-run(${dir}/consumer/consumer)
+build_and_run(${CMAKE_CURRENT_LIST_DIR}/${MODE} ${dir}/consumer consumer ${args})

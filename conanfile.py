@@ -1,0 +1,71 @@
+import os
+
+from conan import ConanFile
+from conan.errors import ConanInvalidConfiguration
+from conan.tools.build import check_min_cppstd
+from conan.tools.cmake import CMake, CMakeDeps, CMakeToolchain, cmake_layout
+from conan.tools.files import copy, rmdir
+from conan.tools.scm import Version
+
+required_conan_version = ">=2.0"
+
+
+class AgentryConan(ConanFile):
+    name = "agentry"
+    version = "0.1.0"
+    description = "Compile-time tool schemas and type-safe dispatch for LLM agents"
+    topics = ("llm", "agents", "tool-calling", "json-schema", "reflection", "header-only")
+    package_type = "header-library"
+    settings = "os", "arch", "compiler", "build_type"
+    # examples/ is read because the top-level CMakeLists.txt adds it.
+    exports_sources = ("CMakeLists.txt", "cmake/*", "include/*", "examples/*", "LICENSE")
+    no_copy_source = True
+
+    @property
+    def _min_cppstd(self):
+        return 20
+
+    # The oldest compilers agentry is tested with.
+    @property
+    def _compilers_minimum_version(self):
+        return {"gcc": "12", "clang": "14"}
+
+    def layout(self):
+        cmake_layout(self)
+
+    def requirements(self):
+        # Only Boost's headers are used: -o "boost/*:header_only=True" skips building its libraries.
+        self.requires("boost/1.86.0", transitive_headers=True)
+
+    def package_id(self):
+        self.info.clear()
+
+    def validate(self):
+        check_min_cppstd(self, self._min_cppstd)
+        compiler = str(self.settings.compiler)
+        minimum = self._compilers_minimum_version.get(compiler)
+        if minimum and Version(self.settings.compiler.version) < minimum:
+            raise ConanInvalidConfiguration(f"agentry: needs {compiler} {minimum} or newer")
+
+    def generate(self):
+        toolchain = CMakeToolchain(self)
+        toolchain.cache_variables["BUILD_TESTING"] = "OFF"
+        toolchain.generate()
+        CMakeDeps(self).generate()
+
+    def build(self):
+        CMake(self).configure()
+
+    def package(self):
+        copy(self, "LICENSE", self.source_folder, os.path.join(self.package_folder, "licenses"))
+        CMake(self).install()
+        # Consumers get the CMake and pkg-config files that Conan generates from package_info().
+        rmdir(self, os.path.join(self.package_folder, "share"))
+
+    def package_info(self):
+        self.cpp_info.set_property("cmake_file_name", "agentry")
+        self.cpp_info.set_property("cmake_target_name", "agentry::agentry")
+        self.cpp_info.set_property("pkg_config_name", "agentry")
+        self.cpp_info.bindirs = []
+        self.cpp_info.libdirs = []
+        self.cpp_info.requires = ["boost::headers"]

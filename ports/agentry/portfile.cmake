@@ -1,0 +1,20 @@
+# An overlay port that builds the agentry source tree holding it:
+#   vcpkg install agentry --overlay-ports=<agentry>/ports
+get_filename_component(SOURCE_PATH "${CURRENT_PORT_DIR}/../.." ABSOLUTE)
+
+# Header-only: one configuration.
+set(VCPKG_BUILD_TYPE release)
+
+vcpkg_cmake_configure(
+    SOURCE_PATH "${SOURCE_PATH}"
+    OPTIONS
+        -DBUILD_TESTING=OFF
+        # Installing needs nothing built, so the examples are not compiled.
+        -DCMAKE_SKIP_INSTALL_ALL_DEPENDENCY=ON
+)
+vcpkg_cmake_install()
+vcpkg_cmake_config_fixup(CONFIG_PATH share/agentry/cmake)
+vcpkg_fixup_pkgconfig()
+
+file(INSTALL "${CMAKE_CURRENT_LIST_DIR}/usage" DESTINATION "${CURRENT_PACKAGES_DIR}/share/${PORT}")
+vcpkg_install_copyright(FILE_LIST "${SOURCE_PATH}/LICENSE")
