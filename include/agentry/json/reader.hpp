@@ -933,6 +933,14 @@ consteval std::uint64_t required_mask() {
     return mask;
 }
 
+// Equality of a member name and a key, inline: names are short, a library call costs more.
+inline bool same_text(std::string_view a, std::string_view b) noexcept {
+    if (a.size() != b.size()) return false;
+    for (std::size_t i = 0; i != a.size(); ++i)
+        if (a[i] != b[i]) return false;
+    return true;
+}
+
 template <class P>
 void read_object(reader& r, typename object_access<P>::storage& out) {
     using access = object_access<P>;
@@ -943,11 +951,11 @@ void read_object(reader& r, typename object_access<P>::storage& out) {
     std::size_t next = 0;  // models mostly send members in declaration order: try that one first
     read_members(r, [&](std::string_view key) {
         std::size_t index = access::size;
-        if (next < access::size && access::names[next] == key) {
+        if (next < access::size && same_text(access::names[next], key)) {
             index = next;
         } else {
             for (std::size_t i = 0; i != access::size; ++i)
-                if (access::names[i] == key) {
+                if (same_text(access::names[i], key)) {
                     index = i;
                     break;
                 }
