@@ -463,6 +463,14 @@ void read_floating(reader& r, T& out) {
     out = T(d);
 }
 
+// Equality of a name and a text read, inline: names are short, a library call costs more.
+inline bool same_text(std::string_view a, std::string_view b) noexcept {
+    if (a.size() != b.size()) return false;
+    for (std::size_t i = 0; i != a.size(); ++i)
+        if (a[i] != b[i]) return false;
+    return true;
+}
+
 template <class E>
 void read_enum(reader& r, E& out) {
     if (r.in.peek() != '"') return type_error<E>(r);
@@ -470,7 +478,7 @@ void read_enum(reader& r, E& out) {
     std::string_view name;
     if (!read_string_view(r, scratch, name)) return;
     for (const auto& [value, text] : reflect::enum_entries<E>) {
-        if (text == name) {
+        if (same_text(text, name)) {
             out = value;
             return;
         }
@@ -931,14 +939,6 @@ consteval std::uint64_t required_mask() {
         ((mask |= is_optional_member<member_type<Access, I>> ? 0 : (std::uint64_t(1) << I)), ...);
     }(std::make_index_sequence<Access::size>{});
     return mask;
-}
-
-// Equality of a member name and a key, inline: names are short, a library call costs more.
-inline bool same_text(std::string_view a, std::string_view b) noexcept {
-    if (a.size() != b.size()) return false;
-    for (std::size_t i = 0; i != a.size(); ++i)
-        if (a[i] != b[i]) return false;
-    return true;
 }
 
 template <class P>

@@ -75,8 +75,9 @@ struct cursor {
     }
 
     bool literal(std::string_view word) noexcept {
-        if (std::size_t(end - p) < word.size() || std::string_view(p, word.size()) != word)
-            return fail(p == end ? lex_error::end_of_input : lex_error::unexpected_character);
+        bool same = std::size_t(end - p) >= word.size();
+        for (std::size_t i = 0; same && i != word.size(); ++i) same = p[i] == word[i];
+        if (!same) return fail(p == end ? lex_error::end_of_input : lex_error::unexpected_character);
         p += word.size();
         return true;
     }
