@@ -1,0 +1,23 @@
+// expect: agentry: json::write writes a map as a JSON object, whose keys are strings
+#include <agentry/registry.hpp>
+
+#include <map>
+#include <string>
+
+#ifdef AGENTRY_COMPILE_FAIL
+std::map<int, std::string> names(int count) {
+    std::map<int, std::string> out;
+    for (int i = 0; i < count; ++i) out[i] = "n" + std::to_string(i);
+    return out;
+}
+#else
+std::map<std::string, std::string> names(int count) {
+    std::map<std::string, std::string> out;
+    for (int i = 0; i < count; ++i) out[std::to_string(i)] = "n" + std::to_string(i);
+    return out;
+}
+#endif
+
+constexpr agentry::registry tools{agentry::tool<"names", "Names by number", "count">(names)};
+
+int main() { return tools.call("names", R"({"count":2})").status == agentry::tool_status::ok ? 0 : 1; }
