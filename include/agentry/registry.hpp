@@ -9,6 +9,12 @@
 // definitions<D>() is the `tools` array a provider expects, as a constant: OpenAI
 // [{"type":"function","function":{...}}], Anthropic [{"name","description","input_schema"}],
 // Gemini [{"functionDeclarations":[...]}], MCP tools/list entries.
+//
+// Cost in the number of tools N: nothing nests or recurses once per tool. The checks over all
+// tools loop over arrays, and the duplicate check and the name table take O(N) steps of
+// constant evaluation, so the compilers' default limits do not bound N
+// (tests/static/registry_many_tools.cpp has 500). Per tool: its schemas, its definition entry
+// and its dispatch function call_at<I>, whose symbol holds the registry's type, O(N) long.
 
 #include <agentry/detail/invoke.hpp>
 #include <agentry/detail/name_table.hpp>
@@ -39,12 +45,20 @@ consteval std::string_view tool_name() noexcept {
     else return {};
 }
 
+// Checks over all tools of a registry loop over an array made by pack expansion, not over a
+// fold expression: Clang rejects a fold of more than 256 operands (-fbracket-depth).
 template <std::size_t N>
-consteval std::size_t first_duplicate(const std::array<std::string_view, N>& names) noexcept {
-    for (std::size_t i = 0; i < N; ++i)
-        for (std::size_t j = 0; j < i; ++j)
-            if (names[i] == names[j]) return i;
-    return N;
+consteval bool all_of(const std::array<bool, N>& values) noexcept {
+    for (bool v : values)
+        if (!v) return false;
+    return true;
+}
+
+template <std::size_t N>
+consteval std::size_t sum_of(const std::array<std::size_t, N>& values) noexcept {
+    std::size_t sum = 0;
+    for (std::size_t v : values) sum += v;
+    return sum;
 }
 
 /// Instantiated for a name given to two tools of one registry; the name is its argument.
@@ -109,10 +123,14 @@ constexpr void write_tool_definition(schema::detail::sink& s) noexcept {
 
 template <class D, class... Tools>
 constexpr void write_definitions(schema::detail::sink& s) noexcept {
+    using writer = void (*)(schema::detail::sink&) noexcept;
+    constexpr std::array<writer, sizeof...(Tools)> writers{&write_tool_definition<D, Tools>...};
     constexpr bool gemini = D::kind == dialect_kind::gemini;
     s.put(gemini ? "[{\"functionDeclarations\":[" : "[");
-    std::size_t i = 0;
-    ((s.put(i++ ? "," : ""), write_tool_definition<D, Tools>(s)), ...);
+    for (std::size_t i = 0; i != writers.size(); ++i) {
+        if (i != 0) s.put(',');
+        writers[i](s);
+    }
     s.put(gemini ? "]}]" : "]");
 }
 
@@ -164,10 +182,10 @@ struct request_limits {
 template <class D, class... Tools>
 consteval bool check_request_limits() noexcept {
     using schema::detail::schema_text;
-    constexpr std::size_t optional = (std::size_t(0) + ... +
-                                      schema_text<typename Tools::parameters_type, D>::measured.optional_properties);
-    constexpr std::size_t unions = (std::size_t(0) + ... +
-                                    schema_text<typename Tools::parameters_type, D>::measured.union_types);
+    constexpr std::size_t optional = sum_of(std::array<std::size_t, sizeof...(Tools)>{
+        schema_text<typename Tools::parameters_type, D>::measured.optional_properties...});
+    constexpr std::size_t unions = sum_of(std::array<std::size_t, sizeof...(Tools)>{
+        schema_text<typename Tools::parameters_type, D>::measured.union_types...});
     return request_limits<D, sizeof...(Tools), optional, unions>::ok;
 }
 
@@ -176,7 +194,7 @@ consteval bool check_request_limits() noexcept {
 /// An immutable set of tools with unique names, built at compile time.
 template <class... Tools>
 class registry {
-    static_assert((is_tool<Tools> && ...),
+    static_assert(detail::all_of(std::array<bool, sizeof...(Tools)>{is_tool<Tools>...}),
                   "agentry: registry{...} takes tools made with agentry::tool<\"name\", \"description\">(f)");
 
 public:
@@ -222,7 +240,8 @@ public:
     /// The `tools` payload of dialect D, as a constant.
     template <schema_dialect D = dialect::standard>
     static constexpr std::string_view definitions() noexcept {
-        static_assert((detail::check_tool_definition<D, Tools>() && ...));
+        static_assert(
+            detail::all_of(std::array<bool, sizeof...(Tools)>{detail::check_tool_definition<D, Tools>()...}));
         static_assert(detail::check_request_limits<D, Tools...>());
         return detail::definitions_text<D, Tools...>::view;
     }

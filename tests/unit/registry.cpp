@@ -215,3 +215,44 @@ TEST_CASE("call: member functions and safe use from several threads") {
     CHECK(ok == 2000);
     CHECK(shared_counter.calls == 1000);
 }
+
+// ---- more tools than a fold expression may have operands (Clang: 256) ----------------------
+
+#include <cstddef>
+#include <utility>
+
+namespace {
+
+constexpr std::size_t many = 300;
+
+/// "n0", "n1", ..., "n299".
+template <std::size_t I>
+constexpr auto numbered = [] {
+    constexpr std::size_t digits = I < 10 ? 1 : I < 100 ? 2 : 3;
+    agentry::fixed_string<1 + digits> name;
+    name.value[0] = 'n';
+    for (std::size_t k = digits, v = I; k != 0; --k, v /= 10) name.value[k] = char('0' + v % 10);
+    return name;
+}();
+
+int negate(int x) { return -x; }
+
+constexpr auto numbered_tools = []<std::size_t... I>(std::index_sequence<I...>) {
+    return agentry::registry{agentry::tool<numbered<I>, "Negates x.", "x">(negate)...};
+}(std::make_index_sequence<many>{});
+
+} // namespace
+
+TEST_CASE("300 tools: lookup at run time and definitions") {
+    using numbered_type = decltype(numbered_tools);
+    static_assert(numbered_type::find("n299") == 299);
+    for (std::size_t i = 0; i != many; ++i) CHECK(numbered_type::find(std::string(numbered_type::names[i])) == i);
+    CHECK(numbered_type::find(std::string("n300")) == many);
+    CHECK(numbered_type::find(std::string("n2990")) == many);
+    const std::string_view definitions = numbered_tools.definitions();
+    CHECK(definitions.starts_with(R"([{"name":"n0","description":"Negates x.","parameters":{"type":"object",)"));
+    CHECK(definitions.ends_with(R"(},{"name":"n299","description":"Negates x.","parameters":)"
+                                R"({"type":"object","properties":{"x":{"type":"integer","minimum":)"
+                                R"(-2147483648,"maximum":2147483647}},"required":["x"],)"
+                                R"("additionalProperties":false}}])"));
+}
