@@ -1,0 +1,21 @@
+#ifndef AGENTRY_MCP_DETAIL_LOG_HPP
+#define AGENTRY_MCP_DETAIL_LOG_HPP
+
+// The transports' log: one line per event, "agentry: mcp: ...", written in one piece.
+
+#include <ostream>
+#include <string>
+
+namespace agentry::mcp::detail {
+
+inline void log_line(std::ostream* log, const std::string& text) noexcept {
+    if (!log) return;
+    try {
+        *log << ("agentry: mcp: " + text + '\n') << std::flush;
+    } catch (...) {
+    }
+}
+
+} // namespace agentry::mcp::detail
+
+#endif

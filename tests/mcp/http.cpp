@@ -1,0 +1,194 @@
+#include <agentry/mcp/http.hpp>
+
+#include "tools.hpp"
+
+#include <doctest/doctest.h>
+
+#include <functional>
+#include <string>
+#include <string_view>
+#include <type_traits>
+
+namespace {
+
+namespace mcp = agentry::mcp;
+namespace http = boost::beast::http;
+
+using registry = std::remove_const_t<decltype(mcp_test::tools)>;
+const mcp::server server{mcp_test::tools, {.name = "test", .version = "1"}};
+
+http::request<http::string_body> post(std::string body, std::string_view session = {},
+                                      std::string_view version = {}) {
+    http::request<http::string_body> r{http::verb::post, "/mcp", 11};
+    r.set(http::field::host, "127.0.0.1:8080");
+    r.set(http::field::content_type, "application/json");
+    r.set(http::field::accept, "application/json, text/event-stream");
+    if (!session.empty()) r.set("Mcp-Session-Id", session);
+    if (!version.empty()) r.set("MCP-Protocol-Version", version);
+    r.body() = std::move(body);
+    r.prepare_payload();
+    return r;
+}
+
+// Runs inside the tool "slow", to act while a call is in progress.
+std::function<void()> during_call;
+
+constexpr agentry::registry hooked{agentry::tool<"slow", "Runs during_call">(+[] {
+    if (during_call) during_call();
+    return 1;
+})};
+
+constexpr const char* initialize =
+    R"({"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25"}})";
+
+} // namespace
+
+TEST_CASE("http endpoint: a session from initialize to DELETE") {
+    const mcp::http_options options;
+    mcp::detail::http_endpoint<registry> endpoint(server, options, true);
+    auto reply = endpoint.handle(post(initialize));
+    CHECK(reply.response.result() == http::status::ok);
+    CHECK(reply.response[http::field::content_type] == "application/json");
+    const std::string session(reply.response["Mcp-Session-Id"]);
+    CHECK(session.size() == 32);
+    CHECK(endpoint.sessions() == 1);
+
+    reply = endpoint.handle(post(R"({"jsonrpc":"2.0","method":"notifications/initialized"})", session));
+    CHECK(reply.response.result() == http::status::accepted);
+    CHECK(reply.response.body().empty());
+
+    reply = endpoint.handle(post(R"({"jsonrpc":"2.0","id":2,"method":"ping"})", session, "2025-11-25"));
+    CHECK(reply.response.body() == R"({"jsonrpc":"2.0","id":2,"result":{}})");
+    CHECK(reply.response.count("Mcp-Session-Id") == 0);
+
+    reply = endpoint.handle(post(R"({"jsonrpc":"2.0","id":3,"method":"ping"})", session, "2025-06-18"));
+    CHECK(reply.response.result() == http::status::bad_request);
+    CHECK(reply.response.body() ==
+          R"({"jsonrpc":"2.0","id":3,"error":{"code":-32600,"message":"Bad Request: unsupported MCP-Protocol-Version \"2025-06-18\"; this session uses 2025-11-25"}})");
+
+    reply = endpoint.handle(post(R"({"jsonrpc":"2.0","id":4,"method":"ping"})"));
+    CHECK(reply.response.result() == http::status::bad_request);
+    reply = endpoint.handle(post(R"({"jsonrpc":"2.0","id":5,"method":"ping"})", "nope"));
+    CHECK(reply.response.result() == http::status::not_found);
+    CHECK(reply.response.body() == R"({"jsonrpc":"2.0","id":5,"error":{"code":-32001,"message":"Session not found"}})");
+
+    http::request<http::string_body> del{http::verb::delete_, "/mcp", 11};
+    del.set(http::field::host, "localhost");
+    del.set("Mcp-Session-Id", session);
+    CHECK(endpoint.handle(del).response.result() == http::status::ok);
+    CHECK(endpoint.handle(del).response.result() == http::status::not_found);
+    CHECK(endpoint.sessions() == 0);
+}
+
+TEST_CASE("http endpoint: a failed initialize starts no session") {
+    const mcp::http_options options;
+    mcp::detail::http_endpoint<registry> endpoint(server, options, true);
+    const auto reply = endpoint.handle(post(R"({"jsonrpc":"2.0","id":1,"method":"initialize","params":{}})"));
+    CHECK(reply.response.result() == http::status::ok);
+    CHECK(reply.response.count("Mcp-Session-Id") == 0);
+    CHECK(endpoint.sessions() == 0);
+}
+
+TEST_CASE("http endpoint: Origin and Host") {
+    mcp::http_options options;
+    options.allowed_origins = {"https://app.example.com"};
+    mcp::detail::http_endpoint<registry> endpoint(server, options, true);
+    const auto with = [&](http::field field, std::string_view value) {
+        auto r = post(initialize);
+        r.set(field, value);
+        return endpoint.handle(r).response.result();
+    };
+    CHECK(with(http::field::origin, "http://evil.example") == http::status::forbidden);
+    CHECK(with(http::field::origin, "http://localhost.evil.example") == http::status::forbidden);
+    CHECK(with(http::field::origin, "http://localhost:3000/x") == http::status::forbidden);
+    CHECK(with(http::field::origin, "file://") == http::status::forbidden);
+    CHECK(with(http::field::origin, "http://LOCALHOST:3000") == http::status::ok);
+    CHECK(with(http::field::origin, "http://[::1]") == http::status::ok);
+    CHECK(with(http::field::origin, "https://app.example.com") == http::status::ok);
+    CHECK(with(http::field::host, "evil.example:8080") == http::status::forbidden);
+    CHECK(with(http::field::host, "[::1]:8080") == http::status::ok);
+
+    // Not on loopback, with no allowed_hosts: any Host.
+    mcp::detail::http_endpoint<registry> open(server, options, false);
+    auto r = post(initialize);
+    r.set(http::field::host, "server.example");
+    CHECK(open.handle(r).response.result() == http::status::ok);
+}
+
+TEST_CASE("http endpoint: methods, paths, media types, bodies") {
+    const mcp::http_options options;
+    mcp::detail::http_endpoint<registry> endpoint(server, options, true);
+    http::request<http::string_body> get{http::verb::get, "/mcp", 11};
+    get.set(http::field::host, "localhost");
+    auto reply = endpoint.handle(get);
+    CHECK(reply.response.result() == http::status::method_not_allowed);
+    CHECK(reply.response[http::field::allow] == "POST, DELETE");
+
+    auto r = post(initialize);
+    r.target("/other");
+    CHECK(endpoint.handle(r).response.result() == http::status::not_found);
+    r.target("/mcp?x=1");
+    CHECK(endpoint.handle(r).response.result() == http::status::ok);
+
+    r = post(initialize);
+    r.set(http::field::content_type, "text/plain");
+    CHECK(endpoint.handle(r).response.result() == http::status::unsupported_media_type);
+    r = post(initialize);
+    r.set(http::field::content_type, "Application/JSON; charset=utf-8");
+    r.set(http::field::accept, "*/*");
+    CHECK(endpoint.handle(r).response.result() == http::status::ok);
+    r.set(http::field::accept, "text/event-stream");
+    CHECK(endpoint.handle(r).response.result() == http::status::not_acceptable);
+
+    reply = endpoint.handle(post("{oops"));
+    CHECK(reply.response.result() == http::status::bad_request);
+    CHECK(reply.response.body() ==
+          R"({"jsonrpc":"2.0","error":{"code":-32700,"message":"Parse error: invalid JSON at byte 1: unexpected character"}})");
+    reply = endpoint.too_large();
+    CHECK(reply.response.result() == http::status::payload_too_large);
+    CHECK(reply.close);
+}
+
+TEST_CASE("http endpoint: sessions past the limit end the least recently used") {
+    mcp::http_options options;
+    options.max_sessions = 2;
+    mcp::detail::http_endpoint<registry> endpoint(server, options, true);
+    const std::string a(endpoint.handle(post(initialize)).response["Mcp-Session-Id"]);
+    const std::string b(endpoint.handle(post(initialize)).response["Mcp-Session-Id"]);
+    CHECK(endpoint.handle(post(R"({"jsonrpc":"2.0","id":2,"method":"ping"})", a)).response.result() == http::status::ok);
+    const std::string c(endpoint.handle(post(initialize)).response["Mcp-Session-Id"]);
+    CHECK(endpoint.sessions() == 2);
+    CHECK(endpoint.handle(post(R"({"jsonrpc":"2.0","id":2,"method":"ping"})", b)).response.result() == http::status::not_found);
+    CHECK(endpoint.handle(post(R"({"jsonrpc":"2.0","id":2,"method":"ping"})", a)).response.result() == http::status::ok);
+    CHECK(endpoint.handle(post(R"({"jsonrpc":"2.0","id":2,"method":"ping"})", c)).response.result() == http::status::ok);
+}
+
+TEST_CASE("http_server: binds to a free port on 127.0.0.1, stops") {
+    mcp::http_options options;
+    options.port = 0;
+    options.log = nullptr;
+    mcp::http_server http(server, options);
+    CHECK(http.port() != 0);
+    CHECK(http.url() == "http://127.0.0.1:" + std::to_string(http.port()) + "/mcp");
+    http.stop();
+    http.run();  // returns at once: stopped before it started
+    CHECK(http.sessions() == 0);
+}
+
+TEST_CASE("http endpoint: a request cancelled while it runs gets no response") {
+    const mcp::server srv{hooked};
+    const mcp::http_options options;
+    mcp::detail::http_endpoint<std::remove_const_t<decltype(hooked)>> endpoint(srv, options, true);
+    const std::string session(endpoint.handle(post(initialize)).response["Mcp-Session-Id"]);
+    during_call = [&] {
+        const auto reply = endpoint.handle(post(
+            R"({"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":"s"}})", session));
+        CHECK(reply.response.result() == http::status::accepted);
+    };
+    auto reply = endpoint.handle(post(R"({"jsonrpc":"2.0","id":"s","method":"tools/call","params":{"name":"slow"}})", session));
+    CHECK(reply.drop);
+    during_call = nullptr;
+    reply = endpoint.handle(post(R"({"jsonrpc":"2.0","id":"t","method":"tools/call","params":{"name":"slow"}})", session));
+    CHECK(!reply.drop);
+    CHECK(reply.response.result() == http::status::ok);
+}
