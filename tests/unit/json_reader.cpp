@@ -327,3 +327,15 @@ TEST_CASE("reader: error kinds name their JSON Schema keyword") {
     CHECK(r.errors[0].pointer == "/unit");
     CHECK(r.errors[1].kind == error_kind::required);
 }
+
+TEST_CASE("reader: unknown properties skipped on request") {
+    read_options lenient;
+    lenient.ignore_unknown_properties = true;
+    const auto r = read<fixtures::weather_query>(R"({"extra":{"deep":[1,{"x":null}]},"city":"Paris","more":1})", lenient);
+    REQUIRE(r.ok());
+    CHECK(r.value.city == "Paris");
+    CHECK(errors_of<fixtures::weather_query>(R"({"city":"Paris","bad":[1,})", lenient) ==
+          "/bad: invalid JSON at byte 25: unexpected character");
+    CHECK(errors_of<fixtures::weather_query>(R"({"city":"Paris","x":1})") ==
+          "/x: unknown property; allowed: city, unit");
+}

@@ -496,3 +496,34 @@ TEST_CASE("writer: truncation limits") {
     CHECK(to_json(shapes, {0}).compare(0, objects.size() - marker(700).size(), objects, 0,
                                        objects.size() - marker(700).size()) == 0);
 }
+
+namespace {
+struct request_body {
+    std::string model;
+    std::optional<int> max_tokens;
+    std::optional<bool> stream;
+    std::vector<int> ids;
+};
+} // namespace
+
+TEST_CASE("writer: empty optionals left out on request") {
+    const request_body all{"m", 5, true, {1}};
+    const request_body none{"m", std::nullopt, std::nullopt, {}};
+    write_options omit;
+    omit.omit_empty_optionals = true;
+    std::string out;
+    CHECK(write(out, none));
+    CHECK(out == R"({"model":"m","max_tokens":null,"stream":null,"ids":[]})");
+    out.clear();
+    CHECK(write(out, none, omit));
+    CHECK(out == R"({"model":"m","ids":[]})");
+    out.clear();
+    CHECK(write(out, all, omit));
+    CHECK(out == R"({"model":"m","max_tokens":5,"stream":true,"ids":[1]})");
+    struct only_optional {
+        std::optional<int> a;
+    };
+    out.clear();
+    CHECK(write(out, only_optional{}, omit));
+    CHECK(out == "{}");
+}

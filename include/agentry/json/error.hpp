@@ -105,6 +105,9 @@ struct read_options {
     std::size_t max_errors = 32;
     /// null for an optional member means "absent" (OpenAI strict mode sends null there).
     bool null_as_absent = false;
+    /// Skip members an object type does not declare instead of reporting them (for reading
+    /// other programs' messages, which grow new members; tool arguments keep this off).
+    bool ignore_unknown_properties = false;
     struct repairs repairs {};
 };
 

@@ -962,6 +962,10 @@ void read_object(reader& r, typename object_access<P>::storage& out) {
         }
         next = index + 1;
         if (index == access::size) {
+            if (r.options().ignore_unknown_properties) {
+                r.skip();
+                return;
+            }
             std::string message = "unknown property";
             const std::string_view guess = closest(key, access::names);
             if (!guess.empty()) {

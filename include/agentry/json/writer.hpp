@@ -95,6 +95,9 @@ namespace agentry::json {
 struct write_options {
     /// Cap on the bytes one call appends, the truncation marker included; 0: no cap.
     std::size_t max_size = 64 * 1024;
+    /// Leave out the empty std::optional fields of aggregates instead of writing them as null
+    /// (request bodies, where an absent member and null can mean different things).
+    bool omit_empty_optionals = false;
 };
 
 /// The start of the text appended when the cap cuts the output. The cap in decimal and
@@ -158,6 +161,7 @@ struct no_json_writer_for {
 struct sink {
     std::string& out;
     std::size_t limit;
+    bool omit_empty_optionals = false;
 
     bool full() const noexcept { return out.size() > limit; }
     /// Bytes that can still be appended without passing the cap.
@@ -355,13 +359,12 @@ struct key_text {
     char chars[N];
 };
 
-// `{"name":` for the first field, `,"name":` for the others. Field names are C++ identifiers:
-// nothing in them needs escaping.
+// `,"name":` for a field. Field names are C++ identifiers: nothing in them needs escaping.
 template <class T, std::size_t I>
 inline constexpr auto field_key = [] {
     constexpr std::string_view name = reflect::field_names<T>[I];
     key_text<name.size() + 4> key{};
-    key.chars[0] = I == 0 ? '{' : ',';
+    key.chars[0] = ',';
     key.chars[1] = '"';
     for (std::size_t i = 0; i != name.size(); ++i) key.chars[i + 2] = name[i];
     key.chars[name.size() + 2] = '"';
@@ -369,12 +372,19 @@ inline constexpr auto field_key = [] {
     return key;
 }();
 
+// Appends the field unless it is an empty optional to leave out; `first` says whether a
+// field came before. False once the output passes the cap.
 template <class T, std::size_t I>
-bool put_field(sink& s, const T& object) {
-    constexpr auto& key = field_key<T, I>;
-    s.out.append(key.chars, sizeof key.chars);
+bool put_field(sink& s, const T& object, bool& first) {
     const auto& field = boost::pfr::get<I>(object);
-    put<std::remove_cvref_t<decltype(field)>>(s, field);
+    using F = std::remove_cvref_t<decltype(field)>;
+    if constexpr (schema::detail::is_optional<F>) {
+        if (s.omit_empty_optionals && !field.has_value()) return true;
+    }
+    constexpr auto& key = field_key<T, I>;
+    s.out.append(key.chars + (first ? 1 : 0), sizeof key.chars - (first ? 1 : 0));
+    first = false;
+    put<F>(s, field);
     return !s.full();
 }
 
@@ -383,8 +393,10 @@ void put_object(sink& s, const T& object, std::index_sequence<I...>) {
     if constexpr (sizeof...(I) == 0) {
         s.out.append("{}", 2);
     } else {
+        s.out.push_back('{');
+        bool first = true;
         // Stops after the first field that passes the cap.
-        (void)(put_field<T, I>(s, object) && ...);
+        (void)(put_field<T, I>(s, object, first) && ...);
         s.out.push_back('}');
     }
 }
@@ -486,7 +498,8 @@ bool write(std::string& out, const T& value, const write_options& options = {}) 
     const std::size_t start = out.size();
     const std::size_t cap = options.max_size;
     constexpr std::size_t unbounded = std::numeric_limits<std::size_t>::max();
-    detail::emit::sink s{out, cap == 0 || cap > unbounded - start ? unbounded : start + cap};
+    detail::emit::sink s{out, cap == 0 || cap > unbounded - start ? unbounded : start + cap,
+                         options.omit_empty_optionals};
 #if defined(__cpp_exceptions)
     try {
 #endif
