@@ -1,0 +1,102 @@
+#ifndef AGENTRY_PROVIDER_DETAIL_SSE_HPP
+#define AGENTRY_PROVIDER_DETAIL_SSE_HPP
+
+// Incremental splitters for streamed bodies: Server-Sent Events (OpenAI, Anthropic, Gemini
+// with alt=sse) and newline-delimited JSON (Ollama). Bytes go in with any split; complete
+// events come out in order.
+
+#include <cstddef>
+#include <string>
+#include <string_view>
+
+namespace agentry::detail {
+
+/// One event of an SSE stream: its `event:` name (empty: "message") and its `data:` lines
+/// joined by '\n'.
+struct sse_event {
+    std::string name;
+    std::string data;
+};
+
+/// Feed bytes; `on_event(const sse_event&)` is called for each event once its blank line has
+/// arrived. Lines end in \n, \r\n or \r; comments (":") and unknown fields are ignored.
+class sse_parser {
+public:
+    template <class OnEvent>
+    void feed(std::string_view bytes, OnEvent&& on_event) {
+        for (char c : bytes) {
+            if (after_cr_ && c == '\n') {
+                after_cr_ = false;
+                continue;
+            }
+            after_cr_ = c == '\r';
+            if (c == '\r' || c == '\n') {
+                line_end(on_event);
+                continue;
+            }
+            line_.push_back(c);
+        }
+    }
+
+    /// Whether bytes of an unfinished event are pending (the stream was cut mid-event).
+    bool pending() const noexcept { return !line_.empty() || has_data_ || !event_.name.empty(); }
+
+private:
+    template <class OnEvent>
+    void line_end(OnEvent& on_event) {
+        if (line_.empty()) {
+            if (has_data_) on_event(static_cast<const sse_event&>(event_));
+            event_.name.clear();
+            event_.data.clear();
+            has_data_ = false;
+            return;
+        }
+        const std::string_view line = line_;
+        const std::size_t colon = line.find(':');
+        if (colon != 0) {
+            const std::string_view field = line.substr(0, colon);
+            std::string_view value = colon == std::string_view::npos ? std::string_view{} : line.substr(colon + 1);
+            if (!value.empty() && value.front() == ' ') value.remove_prefix(1);
+            if (field == "data") {
+                if (has_data_) event_.data.push_back('\n');
+                event_.data.append(value);
+                has_data_ = true;
+            } else if (field == "event") {
+                event_.name.assign(value);
+            }
+        }
+        line_.clear();
+    }
+
+    std::string line_;
+    sse_event event_;
+    bool has_data_ = false;
+    bool after_cr_ = false;
+};
+
+/// Newline-delimited JSON: `on_line(std::string_view)` for each non-empty line.
+class ndjson_parser {
+public:
+    template <class OnLine>
+    void feed(std::string_view bytes, OnLine&& on_line) {
+        for (char c : bytes) {
+            if (c == '\n') {
+                if (!line_.empty() && line_.back() == '\r') line_.pop_back();
+                if (!line_.empty()) on_line(std::string_view(line_));
+                line_.clear();
+            } else {
+                line_.push_back(c);
+            }
+        }
+    }
+
+    /// The last line, when the stream ended without a newline after it.
+    std::string_view rest() const noexcept { return line_; }
+
+private:
+    std::string line_;
+};
+
+} // namespace agentry::detail
+
+#endif

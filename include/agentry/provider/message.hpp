@@ -1,0 +1,147 @@
+#ifndef AGENTRY_PROVIDER_MESSAGE_HPP
+#define AGENTRY_PROVIDER_MESSAGE_HPP
+
+// The conversation as agentry keeps it, whatever the provider: messages with their tool calls
+// and results, what a model turn returns, token usage and typed provider errors. Each provider
+// (provider/openai.hpp, anthropic.hpp, gemini.hpp, ollama.hpp) maps these to its wire format.
+
+#include <chrono>
+#include <cstdint>
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+namespace agentry {
+
+enum class role { system, user, assistant, tool };
+
+/// One call the model asked for.
+struct tool_call {
+    /// The provider's id (Gemini sends none: agentry assigns "call_<n>", unique in the turn).
+    std::string id;
+    std::string name;
+    /// The arguments as JSON text, as the model wrote them.
+    std::string arguments;
+    /// Gemini's thoughtSignature of the part, sent back unchanged with the call.
+    std::string signature;
+};
+
+struct message {
+    agentry::role role = agentry::role::user;
+    std::string text;
+    /// role::assistant: the calls of this turn, in the model's order.
+    std::vector<tool_call> tool_calls;
+    /// role::tool: the id and name of the call this message answers.
+    std::string tool_call_id;
+    std::string tool_name;
+    /// role::tool: the text is an error (Anthropic `is_error`).
+    bool is_error = false;
+
+    static message system(std::string text) { return {agentry::role::system, std::move(text), {}, {}, {}, false}; }
+    static message user(std::string text) { return {agentry::role::user, std::move(text), {}, {}, {}, false}; }
+    static message assistant(std::string text, std::vector<tool_call> calls = {}) {
+        return {agentry::role::assistant, std::move(text), std::move(calls), {}, {}, false};
+    }
+    static message tool_result(const tool_call& call, std::string content, bool is_error = false) {
+        return {agentry::role::tool, std::move(content), {}, call.id, call.name, is_error};
+    }
+};
+
+struct token_usage {
+    std::uint64_t input_tokens = 0;
+    std::uint64_t output_tokens = 0;
+
+    token_usage& operator+=(const token_usage& other) noexcept {
+        input_tokens += other.input_tokens;
+        output_tokens += other.output_tokens;
+        return *this;
+    }
+    friend bool operator==(const token_usage&, const token_usage&) = default;
+};
+
+enum class finish_reason {
+    stop,            // the model finished its answer
+    tool_calls,      // the model wants its tool calls run
+    max_tokens,      // cut off by the output limit
+    refusal,         // the model refused
+    content_filter,  // the provider filtered the output
+    other,
+};
+
+/// One model turn.
+struct completion {
+    message reply{agentry::role::assistant, {}, {}, {}, {}, false};
+    finish_reason finish = finish_reason::stop;
+    /// The refusal text, when the provider sends one apart from the content.
+    std::string refusal;
+    token_usage usage;
+    /// A tool call was cut off by max_tokens: it is not in reply.tool_calls, and must not be run.
+    bool incomplete_tool_call = false;
+    /// The provider's own finish text ("tool_calls", "end_turn", "STOP", ...).
+    std::string provider_finish;
+};
+
+enum class tool_choice_kind { automatic, none, required, one };
+
+struct tool_choice {
+    tool_choice_kind kind = tool_choice_kind::automatic;
+    /// tool_choice_kind::one: the tool to call.
+    std::string name;
+
+    static tool_choice automatic() { return {}; }
+    static tool_choice none() { return {tool_choice_kind::none, {}}; }
+    static tool_choice required() { return {tool_choice_kind::required, {}}; }
+    static tool_choice one(std::string name) { return {tool_choice_kind::one, std::move(name)}; }
+};
+
+/// What a provider is asked for one turn.
+struct chat_request {
+    /// The conversation; role::system messages become the provider's system instructions.
+    std::span<const message> messages;
+    /// The tools payload in the provider's dialect (registry.definitions<D>()); empty: none.
+    std::string_view tools;
+    agentry::tool_choice tool_choice{};
+    std::optional<bool> parallel_tool_calls;
+    std::optional<std::uint32_t> max_tokens;
+    std::optional<double> temperature;
+    bool stream = false;
+};
+
+enum class provider_error_kind {
+    transport,       // the request did not complete (see transport_error)
+    bad_request,     // 400, 404, 413, 422: the request is wrong; fix it, do not retry
+    authentication,  // 401: the API key is missing or wrong
+    permission,      // 403
+    rate_limited,    // 429
+    server,          // 5xx (and Anthropic 529 "overloaded")
+    malformed,       // a 2xx whose body or stream agentry could not read
+};
+
+struct provider_error {
+    provider_error_kind kind = provider_error_kind::malformed;
+    /// The HTTP status; 0 for a transport error.
+    int status = 0;
+    /// The provider's message (from its error body), or agentry's description.
+    std::string message;
+    /// The provider's error type or code ("rate_limit_error", "invalid_api_key", ...).
+    std::string type;
+    /// Whether sending the same request again may succeed.
+    bool retryable = false;
+    /// From Retry-After (seconds or an HTTP date) or the provider's own hint.
+    std::optional<std::chrono::milliseconds> retry_after;
+};
+
+/// A completion or the error that stopped it.
+struct turn_result {
+    std::optional<completion> value;
+    provider_error error;
+
+    bool ok() const noexcept { return value.has_value(); }
+};
+
+} // namespace agentry
+
+#endif
