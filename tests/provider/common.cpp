@@ -79,3 +79,16 @@ TEST_CASE("headers are found whatever their case") {
     CHECK(agentry::find_header(h, "content-type") == "text/event-stream");
     CHECK(agentry::find_header(h, "accept").empty());
 }
+
+TEST_CASE("traces never show credentials") {
+    agentry::http_request r;
+    r.url = "https://generativelanguage.googleapis.com/v1beta/models/m:generateContent?alt=sse&key=SECRET&x=1";
+    r.headers = {{"Authorization", "Bearer sk-SECRET"}, {"X-Api-Key", "SECRET"}, {"x-goog-api-key", "SECRET"},
+                 {"Content-Type", "application/json"}};
+    const agentry::http_request shown = agentry::redacted(r);
+    CHECK(shown.url == "https://generativelanguage.googleapis.com/v1beta/models/m:generateContent?alt=sse&key=[redacted]&x=1");
+    CHECK(shown.headers[0].value == "[redacted]");
+    CHECK(shown.headers[1].value == "[redacted]");
+    CHECK(shown.headers[2].value == "[redacted]");
+    CHECK(shown.headers[3].value == "application/json");
+}

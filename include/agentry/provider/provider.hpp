@@ -35,6 +35,41 @@ struct stream_events {
     std::function<void(std::string_view id, std::string_view name)> on_tool_call;
 };
 
+/// What a trace hook sees of one exchange: the request with its credentials redacted, and the
+/// response (for a stream, `body` holds every chunk received, in order).
+struct trace_record {
+    http_request request;
+    http_response response;
+    transport_error error;
+};
+
+/// Called once per exchange by complete(), after it ends.
+using trace_hook = std::function<void(const trace_record&)>;
+
+/// Header names whose values are credentials: replaced by "[redacted]" in traces.
+inline bool is_credential_header(std::string_view name) noexcept {
+    static constexpr std::string_view names[] = {"authorization", "x-api-key", "x-goog-api-key", "api-key",
+                                                 "proxy-authorization", "cookie"};
+    for (std::string_view n : names)
+        if (same_header_name(n, name)) return true;
+    return false;
+}
+
+/// `request` with every credential header value replaced, and an API key passed in the URL's
+/// query (`key=`) replaced too.
+inline http_request redacted(http_request request) {
+    for (http_header& h : request.headers)
+        if (is_credential_header(h.name)) h.value = "[redacted]";
+    for (std::string_view key : {std::string_view("?key="), std::string_view("&key=")}) {
+        const std::size_t at = request.url.find(key);
+        if (at == std::string::npos) continue;
+        const std::size_t from = at + key.size();
+        const std::size_t to = request.url.find('&', from);
+        request.url.replace(from, to == std::string::npos ? std::string::npos : to - from, "[redacted]");
+    }
+    return request;
+}
+
 template <class P>
 concept provider = requires(const P& p, const chat_request& request, const http_response& response,
                             typename P::stream& s, std::string_view bytes) {
@@ -136,13 +171,25 @@ inline provider_error malformed(std::string message) {
 } // namespace detail
 
 /// One turn over `transport`: the request of `p`, sent whole or streamed (request.stream),
-/// read into a completion or a typed error. Never throws.
+/// read into a completion or a typed error; `trace`, when set, sees the exchange. Never throws.
 template <provider P, transport T>
-turn_result complete(const P& p, T& transport, const chat_request& request, const stream_events& events = {}) noexcept {
+turn_result complete(const P& p, T& transport, const chat_request& request, const stream_events& events = {},
+                     const trace_hook& trace = {}) noexcept {
     try {
         const http_request http = p.request(request);
+        const auto traced = [&](const transport_result& r, std::string streamed) {
+            if (!trace) return;
+            trace_record record{redacted(http), r.response, r.error};
+            if (request.stream && record.response.status >= 200 && record.response.status <= 299)
+                record.response.body = std::move(streamed);
+            try {
+                trace(record);
+            } catch (...) {  // a failing hook does not fail the turn
+            }
+        };
         if (!request.stream) {
             transport_result r = transport.send(http);
+            traced(r, {});
             if (!r.ok()) return {std::nullopt, detail::transport_failure(r.error)};
             return p.parse(r.response);
         }
@@ -154,11 +201,14 @@ turn_result complete(const P& p, T& transport, const chat_request& request, cons
             head.headers = h.headers;
             return true;
         };
+        std::string streamed;
         handlers.on_chunk = [&](std::string_view bytes) {
+            if (trace) streamed.append(bytes);
             assembler.feed(bytes);
             return true;
         };
         transport_result r = transport.stream(http, handlers);
+        traced(r, std::move(streamed));
         if (!r.ok()) return {std::nullopt, detail::transport_failure(r.error)};
         if (r.response.status < 200 || r.response.status > 299) return p.parse(r.response);
         return assembler.finish(r.response);

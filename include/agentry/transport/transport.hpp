@@ -40,19 +40,22 @@ struct http_request {
     const std::atomic<bool>* cancel = nullptr;
 };
 
-/// Case-insensitive header lookup; empty when absent.
-inline std::string_view find_header(const std::vector<http_header>& headers, std::string_view name) noexcept {
-    for (const http_header& h : headers) {
-        if (h.name.size() != name.size()) continue;
-        bool same = true;
-        for (std::size_t i = 0; same && i != name.size(); ++i) {
-            char a = h.name[i], b = name[i];
-            if (a >= 'A' && a <= 'Z') a = char(a - 'A' + 'a');
-            if (b >= 'A' && b <= 'Z') b = char(b - 'A' + 'a');
-            same = a == b;
-        }
-        if (same) return h.value;
+/// Header names compare without regard to ASCII case.
+inline bool same_header_name(std::string_view a, std::string_view b) noexcept {
+    if (a.size() != b.size()) return false;
+    for (std::size_t i = 0; i != a.size(); ++i) {
+        char x = a[i], y = b[i];
+        if (x >= 'A' && x <= 'Z') x = char(x - 'A' + 'a');
+        if (y >= 'A' && y <= 'Z') y = char(y - 'A' + 'a');
+        if (x != y) return false;
     }
+    return true;
+}
+
+/// The value of header `name`; empty when absent.
+inline std::string_view find_header(const std::vector<http_header>& headers, std::string_view name) noexcept {
+    for (const http_header& h : headers)
+        if (same_header_name(h.name, name)) return h.value;
     return {};
 }
 
