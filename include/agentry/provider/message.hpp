@@ -5,6 +5,7 @@
 // and results, what a model turn returns, token usage and typed provider errors. Each provider
 // (provider/openai.hpp, anthropic.hpp, gemini.hpp, ollama.hpp) maps these to its wire format.
 
+#include <atomic>
 #include <chrono>
 #include <cstdint>
 #include <optional>
@@ -108,6 +109,8 @@ struct chat_request {
     std::optional<std::uint32_t> max_tokens;
     std::optional<double> temperature;
     bool stream = false;
+    /// Set from another thread to abandon the request (copied into http_request::cancel).
+    const std::atomic<bool>* cancel = nullptr;
 };
 
 enum class provider_error_kind {

@@ -176,7 +176,8 @@ template <provider P, transport T>
 turn_result complete(const P& p, T& transport, const chat_request& request, const stream_events& events = {},
                      const trace_hook& trace = {}) noexcept {
     try {
-        const http_request http = p.request(request);
+        http_request http = p.request(request);
+        if (request.cancel != nullptr) http.cancel = request.cancel;
         const auto traced = [&](const transport_result& r, std::string streamed) {
             if (!trace) return;
             trace_record record{redacted(http), r.response, r.error};

@@ -1,0 +1,77 @@
+#ifndef AGENTRY_LOOP_RESULT_HPP
+#define AGENTRY_LOOP_RESULT_HPP
+
+// What agent::run returns: the answer, why the run stopped, every tool call made, token usage.
+
+#include <agentry/provider/message.hpp>
+#include <agentry/tool_result.hpp>
+
+#include <chrono>
+#include <cstddef>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace agentry {
+
+enum class stop_reason {
+    completed,                    // the model answered without calling tools
+    max_turns,                    // loop_config::max_turns was reached
+    timeout,                      // loop_config::max_total_time_ms was reached
+    loop_detected,                // the same calls kept repeating
+    invalid_arguments_exhausted,  // a tool kept getting invalid arguments
+    provider_error,               // a provider error that retries did not cure
+    cancelled,                    // agent::cancel()
+    refused,                      // the model refused
+};
+
+constexpr std::string_view to_string(stop_reason r) noexcept {
+    switch (r) {
+    case stop_reason::completed: return "completed";
+    case stop_reason::max_turns: return "max_turns";
+    case stop_reason::timeout: return "timeout";
+    case stop_reason::loop_detected: return "loop_detected";
+    case stop_reason::invalid_arguments_exhausted: return "invalid_arguments_exhausted";
+    case stop_reason::provider_error: return "provider_error";
+    case stop_reason::cancelled: return "cancelled";
+    case stop_reason::refused: return "refused";
+    }
+    return "unknown";
+}
+
+/// One tool call of a run.
+struct step {
+    std::uint32_t turn = 0;
+    std::string id;
+    std::string tool;
+    std::string arguments;
+    tool_status status = tool_status::ok;
+    /// The start of what the model was sent back (at most 200 bytes).
+    std::string result_excerpt;
+    std::vector<std::string> repairs;
+    std::chrono::microseconds duration{0};
+    /// The call passed loop_config::tool_timeout_ms and was abandoned.
+    bool timed_out = false;
+};
+
+struct run_result {
+    /// The final answer (or the stop message).
+    std::string text;
+    agentry::stop_reason stop = stop_reason::completed;
+    /// Model turns taken (retries not counted).
+    std::uint32_t turns = 0;
+    std::vector<step> steps;
+    /// Per turn, then in total.
+    std::vector<token_usage> turn_usage;
+    token_usage usage;
+    std::chrono::milliseconds wall_time{0};
+    /// For stop_reason::provider_error: what the provider said.
+    std::optional<provider_error> error;
+    /// Messages left out of requests to fit loop_config::context_budget_tokens.
+    std::size_t trimmed_messages = 0;
+};
+
+} // namespace agentry
+
+#endif

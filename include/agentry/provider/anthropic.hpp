@@ -1,0 +1,372 @@
+#ifndef AGENTRY_PROVIDER_ANTHROPIC_HPP
+#define AGENTRY_PROVIDER_ANTHROPIC_HPP
+
+// agentry::anthropic: the Anthropic Messages API (POST {base_url}/v1/messages).
+//
+//   agentry::anthropic claude{.model = "claude-sonnet-4-5"};   // key from ANTHROPIC_API_KEY
+//   agentry::chat_request request{.messages = history, .tools = tools.definitions<agentry::dialect::anthropic>()};
+//   agentry::turn_result turn = agentry::complete(claude, transport, request);
+//
+// Requests: role::system messages become the top-level `system` (joined by a blank line);
+// consecutive user and tool messages become one user message, its tool_result blocks first and
+// in the order of the calls they answer; `max_tokens`, which Anthropic requires, falls back to
+// anthropic::max_tokens. Responses: text blocks are joined; thinking and server-tool blocks
+// are skipped. A tool_use block cut off by max_tokens is left out and flagged
+// (completion::incomplete_tool_call). Input token counts include cache reads and writes.
+
+#include <agentry/json/reader.hpp>
+#include <agentry/json/writer.hpp>
+#include <agentry/provider/detail/anthropic_wire.hpp>
+#include <agentry/provider/detail/sse.hpp>
+#include <agentry/provider/detail/wire_common.hpp>
+#include <agentry/provider/message.hpp>
+#include <agentry/provider/provider.hpp>
+#include <agentry/transport/transport.hpp>
+
+#include <chrono>
+#include <cstddef>
+#include <cstdint>
+#include <iterator>
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+namespace agentry {
+
+namespace detail {
+
+inline finish_reason anthropic_finish(std::string_view stop_reason) noexcept {
+    if (stop_reason == "end_turn" || stop_reason == "stop_sequence") return finish_reason::stop;
+    if (stop_reason == "tool_use") return finish_reason::tool_calls;
+    if (stop_reason == "max_tokens" || stop_reason == "model_context_window_exceeded") return finish_reason::max_tokens;
+    if (stop_reason == "refusal") return finish_reason::refusal;
+    return finish_reason::other;  // pause_turn, and reasons added later
+}
+
+/// The HTTP status Anthropic gives an error of this type (for errors sent inside a stream).
+inline int anthropic_error_status(std::string_view type) noexcept {
+    if (type == "invalid_request_error") return 400;
+    if (type == "authentication_error") return 401;
+    if (type == "billing_error") return 402;
+    if (type == "permission_error") return 403;
+    if (type == "not_found_error") return 404;
+    if (type == "request_too_large") return 413;
+    if (type == "rate_limit_error") return 429;
+    if (type == "timeout_error") return 504;
+    if (type == "overloaded_error") return 529;
+    return 500;  // api_error, and types added later
+}
+
+inline provider_error anthropic_http_error(const http_response& response) {
+    auto body = json::read<anthropic_wire::error_body>(response.body, wire_read_options);
+    std::string message, type;
+    if (body.ok() && body.value.error) {
+        message = body.value.error->message.value_or("");
+        type = body.value.error->type.value_or("");
+    }
+    return http_error(response, std::move(message), std::move(type));
+}
+
+/// Takes the counts `from` has.
+inline void merge_usage(anthropic_wire::usage_in& into, const anthropic_wire::usage_in& from) noexcept {
+    if (from.input_tokens) into.input_tokens = from.input_tokens;
+    if (from.cache_creation_input_tokens) into.cache_creation_input_tokens = from.cache_creation_input_tokens;
+    if (from.cache_read_input_tokens) into.cache_read_input_tokens = from.cache_read_input_tokens;
+    if (from.output_tokens) into.output_tokens = from.output_tokens;
+}
+
+inline token_usage anthropic_usage(const anthropic_wire::usage_in& u) noexcept {
+    return {u.input_tokens.value_or(0) + u.cache_creation_input_tokens.value_or(0) + u.cache_read_input_tokens.value_or(0),
+            u.output_tokens.value_or(0)};
+}
+
+} // namespace detail
+
+struct anthropic {
+    std::string model;
+    /// Without the API path, as the official SDKs take it (ANTHROPIC_BASE_URL there).
+    std::string base_url = "https://api.anthropic.com";
+    /// Empty: the ANTHROPIC_API_KEY environment variable, read by each request().
+    std::string api_key;
+    /// Sent after agentry's own headers, replacing any of the same name (e.g. anthropic-version).
+    std::vector<http_header> headers;
+    /// The output limit when the chat_request has none (Anthropic requires one).
+    std::uint32_t max_tokens = 4096;
+    /// A JSON object whose members are added to every request body, e.g. R"({"top_k":40})";
+    /// they must not repeat a member agentry writes.
+    std::string extra_body;
+    std::chrono::milliseconds connect_timeout{0};
+    std::chrono::milliseconds total_timeout{0};
+
+    http_request request(const chat_request& request) const;
+    turn_result parse(const http_response& response) const;
+    class stream;
+    stream start_stream(stream_events events) const;
+};
+
+/// Reads a streamed Messages response: message_start, content_block_start/delta/stop,
+/// message_delta, message_stop; ping and unknown events are skipped, an error event ends the
+/// turn with that error.
+class anthropic::stream {
+public:
+    explicit stream(stream_events events) : events_(std::move(events)) {}
+
+    void feed(std::string_view bytes) {
+        if (done_ || failed()) return;
+        parser_.feed(bytes, [this](const detail::sse_event& e) { on_event(e); });
+    }
+
+    turn_result finish(const http_response& head) {
+        if (head.status < 200 || head.status > 299) return {std::nullopt, detail::anthropic_http_error(head)};
+        if (!done_ && !failed() && parser_.pending())  // the last event may lack its blank line
+            parser_.feed("\n\n", [this](const detail::sse_event& e) { on_event(e); });
+        if (error_) {
+            http_response as_http{detail::anthropic_error_status(error_->type), head.headers, {}};
+            provider_error e = detail::http_error(as_http, std::move(error_->message), std::move(error_->type));
+            e.status = head.status;
+            return {std::nullopt, std::move(e)};
+        }
+        if (malformed_) return {std::nullopt, detail::malformed(std::move(*malformed_))};
+        if (!done_) return {std::nullopt, detail::malformed("anthropic: the stream ended before message_stop")};
+        completion c;
+        c.reply.text = std::move(text_);
+        c.provider_finish = std::move(stop_reason_);
+        c.finish = detail::anthropic_finish(c.provider_finish);
+        c.usage = detail::anthropic_usage(usage_);
+        for (tool_block& b : tools_) {
+            if (b.input.empty()) b.input = "{}";
+            const bool cut = !b.stopped || (c.finish == finish_reason::max_tokens && !detail::is_json(b.input));
+            if (cut) {
+                c.incomplete_tool_call = true;
+                continue;
+            }
+            c.reply.tool_calls.push_back({std::move(b.id), std::move(b.name), std::move(b.input), {}});
+        }
+        return {std::move(c), {}};
+    }
+
+private:
+    struct tool_block {
+        std::uint64_t index = 0;
+        std::string id;
+        std::string name;
+        std::string input;
+        bool stopped = false;
+    };
+    struct stream_error {
+        std::string type;
+        std::string message;
+    };
+
+    bool failed() const noexcept { return error_.has_value() || malformed_.has_value(); }
+
+    tool_block* tool_at(std::uint64_t index) noexcept {
+        for (auto it = tools_.rbegin(); it != tools_.rend(); ++it)
+            if (it->index == index) return &*it;
+        return nullptr;
+    }
+
+    void text(std::string_view piece) {
+        if (piece.empty()) return;
+        text_.append(piece);
+        if (events_.on_text) events_.on_text(piece);
+    }
+
+    void on_event(const detail::sse_event& e) {
+        if (done_ || failed()) return;
+        std::string_view kind = e.name;
+        if (!kind.empty() && kind != "message_start" && kind != "content_block_start" && kind != "content_block_delta" &&
+            kind != "content_block_stop" && kind != "message_delta" && kind != "message_stop" && kind != "error")
+            return;  // ping, and events added later
+        auto read = json::read<detail::anthropic_wire::event_in>(e.data, detail::wire_read_options);
+        if (!read.ok()) {
+            malformed_ = "anthropic: unreadable " + std::string(kind.empty() ? "stream" : kind) +
+                         " event: " + detail::first_error(read.errors);
+            return;
+        }
+        detail::anthropic_wire::event_in& ev = read.value;
+        if (kind.empty() && ev.type) kind = *ev.type;
+        if (kind == "message_start") {
+            if (ev.message && ev.message->usage) detail::merge_usage(usage_, *ev.message->usage);
+        } else if (kind == "content_block_start") {
+            if (!ev.content_block || !ev.index) return missing(kind, "content_block and index");
+            detail::anthropic_wire::block_in& b = *ev.content_block;
+            if (b.type == "text") {
+                text(b.text.value_or(""));
+            } else if (b.type == "tool_use") {
+                if (!b.id || !b.name) return missing(kind, "the tool_use id and name");
+                tools_.push_back({*ev.index, std::move(*b.id), std::move(*b.name), {}, false});
+                if (events_.on_tool_call) events_.on_tool_call(tools_.back().id, tools_.back().name);
+            }
+        } else if (kind == "content_block_delta") {
+            if (!ev.delta || !ev.index) return missing(kind, "delta and index");
+            const std::string type = ev.delta->type.value_or("");
+            if (type == "text_delta") {
+                text(ev.delta->text.value_or(""));
+            } else if (type == "input_json_delta") {
+                if (tool_block* b = tool_at(*ev.index)) b->input.append(ev.delta->partial_json.value_or(""));
+            }
+        } else if (kind == "content_block_stop") {
+            if (ev.index)
+                if (tool_block* b = tool_at(*ev.index)) b->stopped = true;
+        } else if (kind == "message_delta") {
+            if (ev.delta && ev.delta->stop_reason) stop_reason_ = std::move(*ev.delta->stop_reason);
+            if (ev.usage) detail::merge_usage(usage_, *ev.usage);
+        } else if (kind == "message_stop") {
+            done_ = true;
+        } else if (kind == "error") {
+            stream_error err;
+            if (ev.error) {
+                err.type = ev.error->type.value_or("");
+                err.message = ev.error->message.value_or("");
+            }
+            error_ = std::move(err);
+        }
+    }
+
+    void missing(std::string_view kind, std::string_view what) {
+        malformed_ = "anthropic: a " + std::string(kind) + " event without " + std::string(what);
+    }
+
+    stream_events events_;
+    detail::sse_parser parser_;
+    std::string text_;
+    std::vector<tool_block> tools_;
+    std::string stop_reason_;
+    detail::anthropic_wire::usage_in usage_;
+    std::optional<stream_error> error_;
+    std::optional<std::string> malformed_;
+    bool done_ = false;
+};
+
+inline http_request anthropic::request(const chat_request& r) const {
+    namespace wire = detail::anthropic_wire;
+    wire::request_body body;
+    body.model = model;
+    body.max_tokens = r.max_tokens.value_or(max_tokens);
+
+    std::string system;
+    for (const message& m : r.messages) {
+        if (m.role != role::system || m.text.empty()) continue;
+        if (!system.empty()) system += "\n\n";
+        system += m.text;
+    }
+    if (!system.empty()) body.system = system;
+
+    // One entry per wire message: tool_result blocks, which Anthropic wants first, then the rest.
+    struct turn {
+        std::string_view role;
+        std::vector<wire::block_out> results;
+        std::vector<wire::block_out> blocks;
+    };
+    std::vector<turn> turns;
+    const auto add = [&](std::string_view side, wire::block_out block, bool result) {
+        if (turns.empty() || turns.back().role != side) turns.push_back({side, {}, {}});
+        (result ? turns.back().results : turns.back().blocks).push_back(std::move(block));
+    };
+    const std::span<const message> messages = r.messages;
+    for (std::size_t i = 0; i != messages.size();) {
+        const message& m = messages[i];
+        if (m.role == role::tool) {
+            const std::size_t end = detail::end_of_tool_run(messages, i);
+            const auto calls = detail::calls_before(messages, i);
+            for (const message* result : detail::in_call_order(messages.subspan(i, end - i), calls)) {
+                wire::block_out b{.type = "tool_result"};
+                b.tool_use_id = result->tool_call_id;
+                if (!result->text.empty()) b.content = result->text;
+                if (result->is_error) b.is_error = true;
+                add("user", std::move(b), true);
+            }
+            i = end;
+            continue;
+        }
+        if (m.role == role::user && !m.text.empty()) {
+            add("user", {.type = "text", .text = m.text}, false);
+        } else if (m.role == role::assistant) {
+            if (!m.text.empty()) add("assistant", {.type = "text", .text = m.text}, false);
+            for (const tool_call& call : m.tool_calls) {
+                wire::block_out b{.type = "tool_use", .id = call.id, .name = call.name};
+                b.input = detail::arguments_object(call.arguments);
+                add("assistant", std::move(b), false);
+            }
+        }
+        ++i;
+    }
+    body.messages.reserve(turns.size());
+    for (turn& t : turns) {
+        t.results.insert(t.results.end(), std::make_move_iterator(t.blocks.begin()),
+                         std::make_move_iterator(t.blocks.end()));
+        if (t.results.size() == 1 && t.results.front().type == "text")
+            body.messages.push_back({t.role, *t.results.front().text});
+        else
+            body.messages.push_back({t.role, std::move(t.results)});
+    }
+
+    if (!r.tools.empty()) {
+        body.tools = raw_json(std::string(r.tools));
+        const std::optional<bool> disable =
+            r.parallel_tool_calls == false ? std::optional<bool>(true) : std::nullopt;
+        switch (r.tool_choice.kind) {
+        case tool_choice_kind::automatic:
+            if (disable) body.tool_choice = wire::tool_choice_out{"auto", std::nullopt, disable};
+            break;
+        case tool_choice_kind::none: body.tool_choice = wire::tool_choice_out{"none", std::nullopt, std::nullopt}; break;
+        case tool_choice_kind::required: body.tool_choice = wire::tool_choice_out{"any", std::nullopt, disable}; break;
+        case tool_choice_kind::one:
+            body.tool_choice = wire::tool_choice_out{"tool", std::string_view(r.tool_choice.name), disable};
+            break;
+        }
+    }
+    body.temperature = r.temperature;
+    if (r.stream) body.stream = true;
+
+    http_request http;
+    http.url = detail::join_url(base_url, "/v1/messages");
+    http.headers = detail::merge_headers({{"content-type", "application/json"},
+                                          {"x-api-key", api_key.empty() ? detail::environment("ANTHROPIC_API_KEY") : api_key},
+                                          {"anthropic-version", "2023-06-01"}},
+                                         headers);
+    json::write(http.body, body, {.max_size = 0, .omit_empty_optionals = true});
+    detail::append_members(http.body, extra_body);
+    http.connect_timeout = connect_timeout;
+    http.total_timeout = total_timeout;
+    return http;
+}
+
+inline turn_result anthropic::parse(const http_response& response) const {
+    if (response.status < 200 || response.status > 299) return {std::nullopt, detail::anthropic_http_error(response)};
+    auto read = json::read<detail::anthropic_wire::message_in>(response.body, detail::wire_read_options);
+    if (!read.ok())
+        return {std::nullopt, detail::malformed("anthropic: unreadable response: " + detail::first_error(read.errors))};
+    completion c;
+    c.provider_finish = read.value.stop_reason.value_or("");
+    c.finish = detail::anthropic_finish(c.provider_finish);
+    if (read.value.usage) c.usage = detail::anthropic_usage(*read.value.usage);
+    bool last_is_call = false;
+    for (detail::anthropic_wire::block_in& b : read.value.content) {
+        last_is_call = false;
+        if (b.type == "text") {
+            c.reply.text += b.text.value_or("");
+        } else if (b.type == "tool_use") {
+            if (!b.id || !b.name)
+                return {std::nullopt, detail::malformed("anthropic: unreadable response: a tool_use block without id or name")};
+            std::string input = b.input ? std::move(b.input->text()) : std::string("{}");
+            c.reply.tool_calls.push_back({std::move(*b.id), std::move(*b.name), std::move(input), {}});
+            last_is_call = true;
+        }
+    }
+    if (last_is_call && c.finish == finish_reason::max_tokens) {
+        c.reply.tool_calls.pop_back();
+        c.incomplete_tool_call = true;
+    }
+    return {std::move(c), {}};
+}
+
+inline anthropic::stream anthropic::start_stream(stream_events events) const { return stream(std::move(events)); }
+
+} // namespace agentry
+
+#endif

@@ -1,0 +1,115 @@
+#ifndef AGENTRY_PROVIDER_DETAIL_ANTHROPIC_WIRE_HPP
+#define AGENTRY_PROVIDER_DETAIL_ANTHROPIC_WIRE_HPP
+
+// The Anthropic Messages wire format as reflected structs: member names are the JSON keys.
+// Requests are written with json::write (empty optionals left out); responses, stream events
+// and error bodies are read with json::read and detail::wire_read_options.
+
+#include <agentry/schema/raw_json.hpp>
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <variant>
+#include <vector>
+
+namespace agentry::detail::anthropic_wire {
+
+// ---- request -------------------------------------------------------------------------------
+
+/// A text, tool_use or tool_result block; the members of the other kinds are left empty.
+struct block_out {
+    std::string_view type;
+    std::optional<std::string_view> text;
+    std::optional<std::string_view> id;
+    std::optional<std::string_view> name;
+    std::optional<raw_json> input;
+    std::optional<std::string_view> tool_use_id;
+    std::optional<std::string_view> content;
+    std::optional<bool> is_error;
+};
+
+struct message_out {
+    std::string_view role;
+    /// A string: the message is one text block.
+    std::variant<std::string_view, std::vector<block_out>> content;
+};
+
+struct tool_choice_out {
+    std::string_view type;  // auto, any, tool, none
+    std::optional<std::string_view> name;
+    std::optional<bool> disable_parallel_tool_use;
+};
+
+struct request_body {
+    std::string_view model;
+    std::uint32_t max_tokens = 0;
+    std::optional<std::string_view> system;
+    std::vector<message_out> messages;
+    std::optional<raw_json> tools;
+    std::optional<tool_choice_out> tool_choice;
+    std::optional<double> temperature;
+    std::optional<bool> stream;
+};
+
+// ---- response, stream event, error ---------------------------------------------------------
+
+struct usage_in {
+    std::optional<std::uint64_t> input_tokens;
+    std::optional<std::uint64_t> cache_creation_input_tokens;
+    std::optional<std::uint64_t> cache_read_input_tokens;
+    std::optional<std::uint64_t> output_tokens;
+};
+
+struct block_in {
+    std::string type;
+    std::optional<std::string> text;
+    std::optional<std::string> id;
+    std::optional<std::string> name;
+    std::optional<raw_json> input;
+};
+
+struct message_in {
+    std::vector<block_in> content;
+    std::optional<std::string> stop_reason;
+    std::optional<usage_in> usage;
+};
+
+struct error_in {
+    std::optional<std::string> type;
+    std::optional<std::string> message;
+};
+
+/// {"type":"error","error":{"type","message"}}, the body of every error response.
+struct error_body {
+    std::optional<error_in> error;
+};
+
+/// content_block_delta's delta (text_delta, input_json_delta, ...) and message_delta's.
+struct delta_in {
+    std::optional<std::string> type;
+    std::optional<std::string> text;
+    std::optional<std::string> partial_json;
+    std::optional<std::string> stop_reason;
+};
+
+/// message_start's message: only its usage is read.
+struct start_message_in {
+    std::optional<usage_in> usage;
+};
+
+/// One stream event: the members of every kind this reader handles.
+struct event_in {
+    std::optional<std::string> type;
+    std::optional<std::uint64_t> index;
+    std::optional<start_message_in> message;
+    std::optional<block_in> content_block;
+    std::optional<delta_in> delta;
+    std::optional<usage_in> usage;
+    std::optional<error_in> error;
+};
+
+} // namespace agentry::detail::anthropic_wire
+
+#endif

@@ -1,0 +1,318 @@
+#include "scripted.hpp"
+
+#include <agentry/agent.hpp>
+#include <agentry/registry.hpp>
+
+#include <doctest/doctest.h>
+
+#include <atomic>
+#include <chrono>
+#include <memory>
+#include <stdexcept>
+#include <string>
+#include <thread>
+#include <vector>
+
+using scripted::answer;
+using scripted::call;
+using scripted::calls;
+
+namespace {
+
+enum class unit { celsius, fahrenheit };
+
+struct weather_query {
+    std::string city;
+    std::optional<unit> unit_;
+};
+
+std::string weather(const weather_query& q) { return q.city + ": 18 C, rain"; }
+
+std::atomic<bool> slow_release{false};
+
+int slow(int ms) {
+    const auto until = std::chrono::steady_clock::now() + std::chrono::milliseconds(ms);
+    while (std::chrono::steady_clock::now() < until && !slow_release.load())
+        std::this_thread::sleep_for(std::chrono::milliseconds(5));
+    return ms;
+}
+
+constexpr agentry::registry tools{
+    agentry::tool<"get_weather", "Current weather for a city">(weather),
+    agentry::tool<"add", "Add two integers", "a", "b">(+[](int a, int b) { return a + b; }),
+    agentry::tool<"fail", "Always fails">(+[]() -> int { throw std::runtime_error("disk full"); }),
+    agentry::tool<"slow", "Waits", "ms">(slow),
+};
+
+template <agentry::loop_config Config = agentry::loop_config{}>
+struct fixture {
+    std::shared_ptr<scripted::script> s = std::make_shared<scripted::script>();
+    agentry::agent<Config> agent{scripted::model{s}, tools, "You are a test.", scripted::quiet_transport{}};
+};
+
+} // namespace
+
+TEST_CASE("a multi-turn run: a tool call, its result, the answer") {
+    fixture f;
+    f.s->turns = {calls({call("c1", "get_weather", R"({"city":"Paris"})")}), answer("Take an umbrella.")};
+    const agentry::run_result r = f.agent.run("Umbrella in Paris?");
+    CHECK(r.stop == agentry::stop_reason::completed);
+    CHECK(r.text == "Take an umbrella.");
+    CHECK(r.turns == 2);
+    REQUIRE(r.steps.size() == 1);
+    CHECK(r.steps[0].tool == "get_weather");
+    CHECK(r.steps[0].status == agentry::tool_status::ok);
+    CHECK(r.steps[0].result_excerpt == "Paris: 18 C, rain");
+    CHECK(r.usage == agentry::token_usage{20, 10});
+    CHECK(r.turn_usage.size() == 2);
+    // The second request carries the call and its result.
+    REQUIRE(f.s->requests.size() == 2);
+    const auto& sent = f.s->requests[1].messages;
+    REQUIRE(sent.size() == 4);
+    CHECK(sent[0].role == agentry::role::system);
+    CHECK(sent[1].text == "Umbrella in Paris?");
+    CHECK(sent[2].tool_calls.size() == 1);
+    CHECK(sent[3].role == agentry::role::tool);
+    CHECK(sent[3].tool_call_id == "c1");
+    CHECK(sent[3].text == "Paris: 18 C, rain");
+    CHECK(f.s->requests[0].tools);
+}
+
+TEST_CASE("parallel calls run together; results go back in the model's order") {
+    fixture<agentry::loop_config{.parallel_tool_calls = true, .max_parallelism = 3}> f;
+    f.s->turns = {calls({call("a", "slow", R"({"ms":60})"), call("b", "add", R"({"a":1,"b":2})"),
+                         call("c", "slow", R"({"ms":20})")}),
+                  answer("done")};
+    const auto r = f.agent.run("go");
+    CHECK(r.stop == agentry::stop_reason::completed);
+    const auto& sent = f.s->requests[1].messages;
+    REQUIRE(sent.size() == 6);
+    CHECK(sent[3].tool_call_id == "a");
+    CHECK(sent[3].text == "60");
+    CHECK(sent[4].tool_call_id == "b");
+    CHECK(sent[4].text == "3");
+    CHECK(sent[5].tool_call_id == "c");
+    CHECK(sent[5].text == "20");
+    REQUIRE(r.steps.size() == 3);
+    CHECK(r.steps[1].tool == "add");
+}
+
+TEST_CASE("invalid arguments go back to the model, which repairs the call") {
+    fixture f;
+    f.s->turns = {calls({call("1", "add", R"({"a":1,"b":"two"})")}), calls({call("2", "add", R"({"a":1,"b":2})")}),
+                  answer("3")};
+    const auto r = f.agent.run("1+2?");
+    CHECK(r.stop == agentry::stop_reason::completed);
+    REQUIRE(r.steps.size() == 2);
+    CHECK(r.steps[0].status == agentry::tool_status::invalid_arguments);
+    const auto& sent = f.s->requests[1].messages;
+    CHECK(sent.back().is_error);
+    CHECK(sent.back().text ==
+          "add: invalid arguments: /b: expected an integer, got a string \"two\". Fix the arguments and call add again.");
+    CHECK(r.steps[1].status == agentry::tool_status::ok);
+}
+
+TEST_CASE("invalid arguments round after round stop the run") {
+    fixture<agentry::loop_config{.max_invalid_rounds = 2}> f;
+    f.s->turns = {calls({call("1", "add", R"({"a":1})")}), calls({call("2", "add", R"({"b":1})")}), answer("never")};
+    const auto r = f.agent.run("add");
+    CHECK(r.stop == agentry::stop_reason::invalid_arguments_exhausted);
+    CHECK(r.text == "The model sent invalid arguments to add 2 rounds in a row.");
+    CHECK(r.turns == 2);
+}
+
+TEST_CASE("an unknown tool and a throwing tool become results the model sees") {
+    fixture f;
+    f.s->turns = {calls({call("1", "get_wether", R"({"city":"Oslo"})"), call("2", "fail", "{}")}), answer("sorry")};
+    const auto r = f.agent.run("weather");
+    CHECK(r.stop == agentry::stop_reason::completed);
+    REQUIRE(r.steps.size() == 2);
+    CHECK(r.steps[0].status == agentry::tool_status::unknown_tool);
+    CHECK(r.steps[1].status == agentry::tool_status::tool_error);
+    const auto& sent = f.s->requests[1].messages;
+    CHECK(sent[3].text.starts_with("unknown tool \"get_wether\" (did you mean \"get_weather\"?)"));
+    CHECK(sent[4].text == "fail failed: disk full");
+    CHECK(sent[4].is_error);
+}
+
+TEST_CASE("a tool past its timeout is abandoned; the run goes on") {
+    slow_release = false;
+    fixture<agentry::loop_config{.tool_timeout_ms = 30}> f;
+    f.s->turns = {calls({call("1", "slow", R"({"ms":5000})"), call("2", "add", R"({"a":2,"b":2})")}), answer("ok")};
+    const auto r = f.agent.run("go");
+    slow_release = true;  // lets the abandoned call end
+    CHECK(r.stop == agentry::stop_reason::completed);
+    REQUIRE(r.steps.size() == 2);
+    CHECK(r.steps[0].timed_out);
+    CHECK(r.steps[0].status == agentry::tool_status::tool_error);
+    CHECK(r.steps[0].result_excerpt == "slow did not finish within 30 ms; it was abandoned. Try a narrower request or "
+                                       "another tool.");
+    CHECK(r.steps[1].status == agentry::tool_status::ok);
+}
+
+TEST_CASE("loop detection: the same call three times, and A,B,A,B,A,B") {
+    fixture<agentry::loop_config{.max_turns = 20}> same;
+    for (int i = 0; i != 5; ++i) same.s->turns.push_back(calls({call(std::to_string(i), "add", R"({"a":1,"b":1})")}));
+    auto r = same.agent.run("loop");
+    CHECK(r.stop == agentry::stop_reason::loop_detected);
+    CHECK(r.turns == 3);
+    fixture<agentry::loop_config{.max_turns = 20}> pair;
+    for (int i = 0; i != 8; ++i)
+        pair.s->turns.push_back(calls({call(std::to_string(i), "add", i % 2 ? R"({"a":1,"b":1})" : R"({"a":2,"b":2})")}));
+    r = pair.agent.run("loop");
+    CHECK(r.stop == agentry::stop_reason::loop_detected);
+    CHECK(r.turns == 6);
+    fixture<agentry::loop_config{.max_turns = 6, .loop_threshold = 0}> off;
+    for (int i = 0; i != 8; ++i) off.s->turns.push_back(calls({call(std::to_string(i), "add", R"({"a":1,"b":1})")}));
+    CHECK(off.agent.run("loop").stop == agentry::stop_reason::max_turns);
+}
+
+TEST_CASE("max turns: force stops with a message, generate asks once more without tools") {
+    fixture<agentry::loop_config{.max_turns = 2}> force;
+    for (int i = 0; i != 4; ++i) force.s->turns.push_back(calls({call(std::to_string(i), "add", "{\"a\":" + std::to_string(i) + ",\"b\":1}")}));
+    auto r = force.agent.run("go");
+    CHECK(r.stop == agentry::stop_reason::max_turns);
+    CHECK(r.text == "Stopped after 2 turns without a final answer.");
+    CHECK(force.s->requests.size() == 2);
+
+    fixture<agentry::loop_config{.max_turns = 2, .early_stopping = agentry::early_stopping::generate}> generate;
+    generate.s->turns = {calls({call("1", "add", R"({"a":1,"b":1})")}), calls({call("2", "add", R"({"a":2,"b":1})")}),
+                         answer("It is 3.")};
+    r = generate.agent.run("go");
+    CHECK(r.stop == agentry::stop_reason::max_turns);
+    CHECK(r.text == "It is 3.");
+    CHECK(r.turns == 3);
+    REQUIRE(generate.s->requests.size() == 3);
+    CHECK_FALSE(generate.s->requests[2].tools);
+}
+
+TEST_CASE("the total time limit stops the run") {
+    slow_release = false;
+    fixture<agentry::loop_config{.max_total_time_ms = 50}> f;
+    f.s->turns = {calls({call("1", "slow", R"({"ms":100})")}), answer("late")};
+    const auto r = f.agent.run("go");
+    CHECK(r.stop == agentry::stop_reason::timeout);
+    CHECK(r.turns == 1);
+}
+
+TEST_CASE("a 429 is retried (Retry-After honoured); a 401 stops the run") {
+    fixture<agentry::loop_config{.retry = {.max_retries = 2, .initial_backoff_ms = 1, .max_backoff_ms = 2}}> f;
+    f.s->turns = {scripted::failure(429, true, 5), answer("hello")};
+    int retries = 0;
+    agentry::agent_events events;
+    events.on_retry = [&](const agentry::provider_error& e, std::chrono::milliseconds delay) {
+        ++retries;
+        CHECK(e.status == 429);
+        CHECK(delay.count() >= 5);
+    };
+    auto r = f.agent.run("hi", events);
+    CHECK(r.stop == agentry::stop_reason::completed);
+    CHECK(r.text == "hello");
+    CHECK(retries == 1);
+    CHECK(r.turns == 1);
+
+    fixture g;
+    g.s->turns = {scripted::failure(401, false), answer("never")};
+    r = g.agent.run("hi");
+    CHECK(r.stop == agentry::stop_reason::provider_error);
+    REQUIRE(r.error);
+    CHECK(r.error->status == 401);
+    CHECK(r.text == "HTTP 401");
+    CHECK(g.s->requests.size() == 1);
+}
+
+TEST_CASE("the context budget leaves out old turns, never a call without its results") {
+    fixture<agentry::loop_config{.max_turns = 30, .loop_threshold = 0, .context_budget_tokens = 120}> f;
+    for (int i = 0; i != 12; ++i)
+        f.s->turns.push_back(calls({call("c" + std::to_string(i), "add", "{\"a\":" + std::to_string(i) + ",\"b\":100}"),
+                                    call("d" + std::to_string(i), "add", "{\"a\":" + std::to_string(i) + ",\"b\":200}")}));
+    f.s->turns.push_back(answer("finished"));
+    const auto r = f.agent.run("Add a long series of numbers, please, and keep going until the end.");
+    CHECK(r.stop == agentry::stop_reason::completed);
+    CHECK(r.trimmed_messages > 0);
+    for (const auto& asked : f.s->requests) {
+        const auto& m = asked.messages;
+        REQUIRE(!m.empty());
+        CHECK(m[0].role == agentry::role::system);
+        bool user_kept = false;
+        for (std::size_t i = 0; i != m.size(); ++i) {
+            user_kept = user_kept || m[i].role == agentry::role::user;
+            if (m[i].role == agentry::role::tool) CHECK(i > 0);
+            if (m[i].role == agentry::role::tool) CHECK((m[i - 1].role == agentry::role::tool || !m[i - 1].tool_calls.empty()));
+            if (!m[i].tool_calls.empty()) {
+                REQUIRE(i + m[i].tool_calls.size() < m.size());
+                for (std::size_t k = 0; k != m[i].tool_calls.size(); ++k)
+                    CHECK(m[i + 1 + k].tool_call_id == m[i].tool_calls[k].id);
+            }
+        }
+        CHECK(user_kept);
+    }
+    CHECK(f.s->requests.back().messages[0].text.find("earlier messages of this conversation were left out") !=
+          std::string::npos);
+}
+
+TEST_CASE("the conversation saves to JSON and a new agent continues it") {
+    fixture f;
+    f.s->turns = {calls({call("c1", "add", R"({"a":1,"b":2})")}), answer("3")};
+    f.agent.run("1+2?");
+    const std::string saved = f.agent.save();
+    fixture g;
+    REQUIRE(g.agent.restore(saved));
+    CHECK(g.agent.conversation().size() == f.agent.conversation().size());
+    g.s->turns = {answer("6")};
+    const auto r = g.agent.run("and doubled?");
+    CHECK(r.text == "6");
+    const auto& sent = g.s->requests[0].messages;
+    REQUIRE(sent.size() == 6);
+    CHECK(sent[2].tool_calls[0].arguments == R"({"a":1,"b":2})");
+    CHECK(sent[3].tool_call_id == "c1");
+    CHECK(sent[5].text == "and doubled?");
+    CHECK_FALSE(g.agent.restore("{\"not\":\"a conversation\"}"));
+    CHECK(g.agent.conversation().size() == 7);
+}
+
+TEST_CASE("cancel from another thread stops the run") {
+    slow_release = false;
+    fixture f;
+    f.s->turns = {calls({call("1", "slow", R"({"ms":2000})"), call("2", "add", R"({"a":1,"b":1})")}), answer("no")};
+    std::thread canceller([&] {
+        while (f.s->requests.empty()) std::this_thread::sleep_for(std::chrono::milliseconds(1));
+        f.agent.cancel();
+        slow_release = true;
+    });
+    const auto r = f.agent.run("go");
+    canceller.join();
+    CHECK(r.stop == agentry::stop_reason::cancelled);
+    // Every call of the turn has a result, so that the conversation can go on.
+    const auto& history = f.agent.conversation();
+    CHECK(history.back().role == agentry::role::tool);
+    CHECK(history.back().tool_call_id == "2");
+}
+
+TEST_CASE("events: streamed text, tool start and end, turn end") {
+    fixture f;
+    f.s->turns = {calls({call("1", "add", R"({"a":1,"b":2})")}), answer("The sum is 3.")};
+    std::string streamed;
+    std::vector<std::string> seen;
+    agentry::agent_events events;
+    events.on_text = [&](std::string_view t) { streamed += t; };
+    events.on_tool_start = [&](const agentry::tool_call& c) { seen.push_back("start " + c.name); };
+    events.on_tool_end = [&](const agentry::step& s) { seen.push_back("end " + s.tool + " " + s.result_excerpt); };
+    events.on_turn_end = [&](std::uint32_t turn, const agentry::token_usage&) { seen.push_back("turn " + std::to_string(turn)); };
+    const auto r = f.agent.run("sum", events);
+    CHECK(r.text == "The sum is 3.");
+    CHECK(streamed == "The sum is 3.");
+    CHECK(seen == std::vector<std::string>{"turn 1", "start add", "end add 3", "turn 2"});
+    CHECK(f.s->requests[0].stream);
+}
+
+TEST_CASE("a refusal stops the run with the refusal") {
+    fixture f;
+    agentry::completion c;
+    c.finish = agentry::finish_reason::refusal;
+    c.refusal = "I can't help with that.";
+    f.s->turns = {{c, {}}};
+    const auto r = f.agent.run("bad");
+    CHECK(r.stop == agentry::stop_reason::refused);
+    CHECK(r.text == "I can't help with that.");
+}
