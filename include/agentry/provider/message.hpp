@@ -101,13 +101,13 @@ struct tool_choice {
 /// What a provider is asked for one turn.
 struct chat_request {
     /// The conversation; role::system messages become the provider's system instructions.
-    std::span<const message> messages;
+    std::span<const message> messages{};
     /// The tools payload in the provider's dialect (registry.definitions<D>()); empty: none.
-    std::string_view tools;
+    std::string_view tools{};
     agentry::tool_choice tool_choice{};
-    std::optional<bool> parallel_tool_calls;
-    std::optional<std::uint32_t> max_tokens;
-    std::optional<double> temperature;
+    std::optional<bool> parallel_tool_calls{};
+    std::optional<std::uint32_t> max_tokens{};
+    std::optional<double> temperature{};
     bool stream = false;
     /// Set from another thread to abandon the request (copied into http_request::cancel).
     const std::atomic<bool>* cancel = nullptr;

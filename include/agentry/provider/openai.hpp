@@ -16,14 +16,16 @@
 // chat_request::max_tokens goes in max_completion_tokens (max_tokens is deprecated and
 // refused by reasoning models) unless max_tokens_as says max_tokens, which older
 // compatible servers need: Ollama and LM Studio document max_tokens only, and llama-server
-// reads max_completion_tokens only since early 2026.
+// reads max_completion_tokens only since early 2026. agent<> sends the tools in
+// openai::dialect, dialect::openai_strict.
 //
 // Responses and streams: unknown members are skipped and null is absent. finish_reason
 // "length" drops a tool call whose arguments are not complete JSON (completion::
 // incomplete_tool_call); tool calls with "stop" (as some servers send) finish as tool_calls.
 // Streamed tool calls are put together by `index`, tolerating a whole call in one delta,
 // arguments in the first delta, the id and name sent again, the full arguments sent again
-// instead of the next piece, one index reused for a new call (a different name, or a
+// instead of the next piece (a delta that starts with all the text so far, unless the
+// server has already sent pieces), one index reused for a new call (a different name, or a
 // different id with a name), and calls without an index (a delta with an id or a name
 // starts the next call; one with neither continues the last). Nothing is returned from a
 // stream that did not end with [DONE].
@@ -41,8 +43,10 @@
 #include <agentry/json/writer.hpp>
 #include <agentry/provider/detail/openai_wire.hpp>
 #include <agentry/provider/detail/sse.hpp>
+#include <agentry/provider/detail/wire_common.hpp>
 #include <agentry/provider/message.hpp>
 #include <agentry/provider/provider.hpp>
+#include <agentry/schema/dialect.hpp>
 #include <agentry/transport/transport.hpp>
 
 #include <algorithm>
@@ -50,7 +54,6 @@
 #include <charconv>
 #include <chrono>
 #include <cstdint>
-#include <cstdlib>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -60,6 +63,10 @@
 namespace agentry {
 
 struct openai {
+    /// The tools payload agent<> asks the registry for. Strict mode suits OpenAI and is
+    /// accepted by the compatible servers; a type deriving from openai can name another.
+    using dialect = agentry::dialect::openai_strict;
+
     std::string model{};
     /// With the API version, as the official SDKs take it: "http://127.0.0.1:8080/v1".
     std::string base_url = "https://api.openai.com/v1";
@@ -71,7 +78,7 @@ struct openai {
     std::vector<http_header> headers{};
     std::chrono::milliseconds connect_timeout{0};
     std::chrono::milliseconds total_timeout{0};
-    /// Copied into every request (see http_request::cancel).
+    /// Copied into every request (see http_request::cancel) unless chat_request::cancel is set.
     const std::atomic<bool>* cancel = nullptr;
 
     /// The request member chat_request::max_tokens is sent as.
@@ -95,11 +102,6 @@ inline std::string_view trim(std::string_view s) noexcept {
     while (!s.empty() && (s.back() == ' ' || s.back() == '\t' || s.back() == '\r' || s.back() == '\n'))
         s.remove_suffix(1);
     return s;
-}
-
-/// The first reader error, with its JSON Pointer.
-inline std::string first_error(const std::vector<json::read_error>& errors) {
-    return errors.empty() ? std::string("unreadable") : errors.front().to_string();
 }
 
 /// OpenAI's reset durations: "1s", "6m0s", "20ms", "1h2m3.5s".
@@ -149,7 +151,7 @@ struct error_fields {
 };
 
 inline void read_code(error_fields& f, const std::optional<raw_json>& code) {
-    f.code = wire::text_of(code);
+    f.code = plain_text(code);
     if (code && !code->text().empty() && code->text().front() != '"') {
         int n = 0;
         const auto [end, ec] = std::from_chars(f.code.data(), f.code.data() + f.code.size(), n);
@@ -157,21 +159,22 @@ inline void read_code(error_fields& f, const std::optional<raw_json>& code) {
     }
 }
 
-inline error_fields error_of(const wire::body_in& body) {
+/// `error_event`: the body came as an SSE `event: error`, so its top-level members describe it.
+inline error_fields error_of(const wire::body_in& body, bool error_event = false) {
     error_fields f;
     if (body.error) {
         f.present = true;
         if (const auto* o = std::get_if<wire::error_object>(&*body.error)) {
             f.message = o->message.value_or(std::string{});
-            f.type = wire::text_of(o->type);
+            f.type = plain_text(o->type);
             read_code(f, o->code);
         } else {
             f.message = std::get<std::string>(*body.error);
         }
-    } else if (body.object && *body.object == "error") {
+    } else if (error_event || (body.object && *body.object == "error")) {
         f.present = true;
         f.message = body.message.value_or(std::string{});
-        f.type = wire::text_of(body.type);
+        f.type = plain_text(body.type);
         read_code(f, body.code);
     }
     return f;
@@ -191,7 +194,7 @@ inline void adjust_rate_limit(provider_error& e, const error_fields& f, const ht
 /// The typed error of a non-2xx response.
 inline provider_error http_failure(const http_response& r) {
     error_fields f;
-    const auto parsed = json::read<wire::body_in>(r.body, wire::lenient);
+    const auto parsed = json::read<wire::body_in>(r.body, wire_read_options);
     if (parsed.ok()) f = error_of(parsed.value);
     provider_error e = detail::http_error(r, f.message, f.label());
     adjust_rate_limit(e, f, r);
@@ -217,17 +220,13 @@ inline provider_error in_band_failure(const http_response& head, const error_fie
     return e;
 }
 
-inline bool is_complete_json(std::string_view text) {
-    return !trim(text).empty() && json::read<raw_json>(text, wire::lenient).ok();
-}
-
 /// Sets finish, provider_finish and the tool calls; with "length", drops calls whose
 /// arguments were cut off.
 inline void conclude(completion& c, std::string_view finish, std::vector<tool_call> calls) {
     c.provider_finish.assign(finish);
     if (finish == "length") {
         const auto cut = std::remove_if(calls.begin(), calls.end(),
-                                        [](const tool_call& call) { return !is_complete_json(call.arguments); });
+                                        [](const tool_call& call) { return !is_json(call.arguments); });
         c.incomplete_tool_call = cut != calls.end();
         calls.erase(cut, calls.end());
     }
@@ -251,8 +250,12 @@ inline void add_usage(token_usage& usage, const std::optional<wire::usage_in>& u
 inline std::string default_id(std::size_t i) { return "call_" + std::to_string(i); }
 
 inline turn_result read_completion(const http_response& r) {
-    if (trim(r.body).empty()) return {std::nullopt, detail::malformed("agentry: OpenAI response: the body is empty")};
-    auto parsed = json::read<wire::body_in>(r.body, wire::lenient);
+    const std::string_view text = trim(r.body);
+    if (text.empty()) return {std::nullopt, detail::malformed("agentry: OpenAI response: the body is empty")};
+    if (text.front() != '{')
+        return {std::nullopt, detail::malformed("agentry: OpenAI response is not a JSON object: " +
+                                                std::string(text.substr(0, 60)) + (text.size() > 60 ? "..." : ""))};
+    auto parsed = json::read<wire::body_in>(r.body, wire_read_options);
     if (!parsed.ok())
         return {std::nullopt,
                 detail::malformed("agentry: OpenAI response is not a chat completion: " + first_error(parsed.errors))};
@@ -283,12 +286,12 @@ inline turn_result read_completion(const http_response& r) {
             tool_call call;
             call.id = in.id && !in.id->empty() ? std::move(*in.id) : default_id(i);
             call.name = std::move(*in.function->name);
-            call.arguments = wire::text_of(in.function->arguments);
+            call.arguments = plain_text(in.function->arguments);
             calls.push_back(std::move(call));
         }
     }
     if (calls.empty() && m.function_call && m.function_call->name && !m.function_call->name->empty())
-        calls.push_back({default_id(0), std::move(*m.function_call->name), wire::text_of(m.function_call->arguments), {}});
+        calls.push_back({default_id(0), std::move(*m.function_call->name), plain_text(m.function_call->arguments), {}});
     add_usage(c.usage, body.usage);
     conclude(c, choice->finish_reason.value_or(std::string{}), std::move(calls));
     return {std::move(c), {}};
@@ -308,7 +311,8 @@ public:
 
     turn_result finish(const http_response& head) {
         namespace impl = detail::openai_impl;
-        if (head.status != 0 && (head.status < 200 || head.status > 299)) return {std::nullopt, impl::http_failure(head)};
+        if (head.status != 0 && (head.status < 200 || head.status > 299))
+            return {std::nullopt, impl::http_failure(head)};
         if (!unreadable_.empty()) return {std::nullopt, detail::malformed(std::move(unreadable_))};
         if (error_) return {std::nullopt, impl::in_band_failure(head, *error_)};
         if (!done_) {
@@ -338,12 +342,17 @@ public:
     }
 
 private:
+    // How a server sends a call's arguments, once known: each delta the next piece, or the
+    // whole text so far.
+    enum class sending { unknown, pieces, whole };
+
     struct partial {
         std::optional<std::int64_t> index;
         std::string id;
         std::string name;
         std::string arguments;
         bool announced = false;
+        sending mode = sending::unknown;
     };
 
     bool stopped() const noexcept { return done_ || error_ || !unreadable_.empty(); }
@@ -359,7 +368,7 @@ private:
             return;
         }
         if (data.empty()) return;
-        auto parsed = json::read<wire::body_in>(data, wire::lenient);
+        auto parsed = json::read<wire::body_in>(data, detail::wire_read_options);
         if (!parsed.ok()) {
             if (e.name == "error") {
                 error_.emplace();
@@ -368,13 +377,12 @@ private:
                 return;
             }
             unreadable_ = "agentry: OpenAI stream: event " + std::to_string(event_count_) +
-                          " is not a chat completion chunk: " + impl::first_error(parsed.errors);
+                          " is not a chat completion chunk: " + detail::first_error(parsed.errors);
             return;
         }
         wire::body_in& chunk = parsed.value;
-        if (impl::error_fields f = impl::error_of(chunk); f.present || e.name == "error") {
-            if (!f.present) f.message.assign(data);
-            f.present = true;
+        if (impl::error_fields f = impl::error_of(chunk, e.name == "error"); f.present) {
+            if (f.message.empty()) f.message.assign(data);
             error_ = std::move(f);
             return;
         }
@@ -400,13 +408,14 @@ private:
                 std::string arguments;
                 if (call.function) {
                     if (call.function->name) name = *call.function->name;
-                    arguments = detail::openai_wire::text_of(call.function->arguments);
+                    arguments = detail::plain_text(call.function->arguments);
                 }
                 merge(call.index, id, name, arguments);
             }
         if (d.function_call) {
-            const std::string_view name = d.function_call->name ? std::string_view(*d.function_call->name) : std::string_view{};
-            merge(std::nullopt, {}, name, detail::openai_wire::text_of(d.function_call->arguments));
+            const auto& name = d.function_call->name;
+            merge(std::nullopt, {}, name ? std::string_view(*name) : std::string_view{},
+                  detail::plain_text(d.function_call->arguments));
         }
     }
 
@@ -431,11 +440,12 @@ private:
             if (!found && id.empty() && name.empty() && !calls_.empty()) found = &calls_.back();
         }
         if (found) return *found;
-        calls_.push_back({index, {}, {}, {}, false});
+        calls_.push_back({index, {}, {}, {}, false, sending::unknown});
         return calls_.back();
     }
 
-    void merge(std::optional<std::int64_t> index, std::string_view id, std::string_view name, std::string_view arguments) {
+    void merge(std::optional<std::int64_t> index, std::string_view id, std::string_view name,
+               std::string_view arguments) {
         partial& p = target(index, id, name);
         if (p.id.empty()) p.id.assign(id);
         if (p.name.empty()) p.name.assign(name);
@@ -444,9 +454,20 @@ private:
             if (events_.on_tool_call) events_.on_tool_call(p.id, p.name);
         }
         if (arguments.empty()) return;
-        // A server re-sending the whole arguments so far: take the longer text, not both.
-        if (p.arguments.empty() || arguments.starts_with(p.arguments)) p.arguments.assign(arguments);
-        else p.arguments.append(arguments);
+        if (p.arguments.empty()) {
+            p.arguments.assign(arguments);
+        } else if (!arguments.starts_with(p.arguments)) {
+            p.arguments.append(arguments);
+            p.mode = sending::pieces;
+        } else if (p.mode != sending::pieces) {
+            // The whole arguments so far, sent again with more: keep the longer text.
+            p.arguments.assign(arguments);
+            p.mode = sending::whole;
+        } else if (arguments.size() != p.arguments.size()) {
+            // A server that sent pieces so far: a piece that repeats the text before it
+            // ({"a": then {"a":1}}), unless it is that text exactly (the whole call again).
+            p.arguments.append(arguments);
+        }
     }
 
     detail::sse_parser parser_;
@@ -514,29 +535,22 @@ inline http_request openai::request(const chat_request& r) const {
     }
 
     http_request http;
-    std::string_view base = base_url;
-    while (!base.empty() && base.back() == '/') base.remove_suffix(1);
-    http.url.reserve(base.size() + 17);
-    http.url.append(base).append("/chat/completions");
-    std::string key = api_key;
-    if (key.empty())
-        if (const char* env = std::getenv("OPENAI_API_KEY")) key = env;
-    const auto add_default = [&](std::string_view name, std::string value) {
-        if (find_header(headers, name).empty()) http.headers.push_back({std::string(name), std::move(value)});
-    };
-    add_default("Content-Type", "application/json");
-    add_default("Accept", r.stream ? "text/event-stream" : "application/json");
-    if (!key.empty()) add_default("Authorization", "Bearer " + key);
-    for (const http_header& h : headers) http.headers.push_back(h);
+    http.url = detail::join_url(base_url, "/chat/completions");
+    const std::string key = api_key.empty() ? detail::environment("OPENAI_API_KEY") : api_key;
+    http.headers = detail::merge_headers({{"Content-Type", "application/json"},
+                                          {"Accept", r.stream ? "text/event-stream" : "application/json"},
+                                          {"Authorization", key.empty() ? std::string{} : "Bearer " + key}},
+                                         headers);
     json::write(http.body, body, {.max_size = 0, .omit_empty_optionals = true});
     http.connect_timeout = connect_timeout;
     http.total_timeout = total_timeout;
-    http.cancel = cancel;
+    http.cancel = r.cancel != nullptr ? r.cancel : cancel;
     return http;
 }
 
 inline turn_result openai::parse(const http_response& response) const {
-    if (response.status < 200 || response.status > 299) return {std::nullopt, detail::openai_impl::http_failure(response)};
+    if (response.status < 200 || response.status > 299)
+        return {std::nullopt, detail::openai_impl::http_failure(response)};
     return detail::openai_impl::read_completion(response);
 }
 

@@ -3,14 +3,12 @@
 
 // The Chat Completions wire format as reflected structs: member names are the JSON keys.
 // Requests are written with json::write (empty optionals left out); responses, stream chunks
-// and error bodies are read with json::read, skipping members not declared here and taking
-// null as absent.
+// and error bodies are read with json::read and detail::wire_read_options (members not
+// declared here skipped, null as absent).
 
-#include <agentry/json/reader.hpp>
 #include <agentry/schema/raw_json.hpp>
 
 #include <cstdint>
-#include <limits>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -121,27 +119,6 @@ struct body_in {
     std::optional<raw_json> type;
     std::optional<raw_json> code;
 };
-
-/// How every OpenAI message is read: unknown members skipped, null as absent, no size cap.
-inline constexpr json::read_options lenient{
-    .max_size = std::numeric_limits<std::size_t>::max(),
-    .max_depth = 64,
-    .max_errors = 1,
-    .null_as_absent = true,
-    .ignore_unknown_properties = true,
-};
-
-/// A JSON value kept as text, as plain text: a string decoded, null (or absent) empty,
-/// anything else (a number, an object) as written.
-inline std::string text_of(const std::optional<raw_json>& value) {
-    if (!value || value->text() == "null") return {};
-    const std::string& text = value->text();
-    if (!text.empty() && text.front() == '"') {
-        auto decoded = json::read<std::string>(text);
-        return decoded.ok() ? std::move(decoded.value) : std::string{};
-    }
-    return text;
-}
 
 } // namespace agentry::detail::openai_wire
 

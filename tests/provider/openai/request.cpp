@@ -1,0 +1,119 @@
+// agentry::openai::request: exact bodies, URL, headers and request options.
+
+#include "samples.hpp"
+
+#include <agentry/provider/openai.hpp>
+
+#include <doctest/doctest.h>
+
+#include <atomic>
+#include <cstdlib>
+#include <string>
+
+static_assert(agentry::provider<agentry::openai>);
+
+namespace {
+
+std::string header(const agentry::http_request& r, std::string_view name) {
+    return std::string(agentry::find_header(r.headers, name));
+}
+
+int count(const agentry::http_request& r, std::string_view name) {
+    int n = 0;
+    for (const auto& h : r.headers) n += agentry::find_header({h}, name).empty() ? 0 : 1;
+    return n;
+}
+
+// Sets or clears OPENAI_API_KEY for one scope.
+struct scoped_key {
+    explicit scoped_key(const char* value) {
+        if (const char* old = std::getenv("OPENAI_API_KEY")) saved = old;
+        if (value) setenv("OPENAI_API_KEY", value, 1);
+        else unsetenv("OPENAI_API_KEY");
+    }
+    ~scoped_key() {
+        if (saved) setenv("OPENAI_API_KEY", saved->c_str(), 1);
+        else unsetenv("OPENAI_API_KEY");
+    }
+    std::optional<std::string> saved;
+};
+
+} // namespace
+
+TEST_CASE("request bodies: exact JSON for each representative chat request") {
+    for (const auto& s : openai_samples::samples()) {
+        CAPTURE(s.name);
+        const agentry::http_request r = s.provider.request(s.request());
+        CHECK(r.body == s.expected);
+        CHECK(r.method == "POST");
+    }
+}
+
+TEST_CASE("request: URL from base_url, with or without a trailing slash") {
+    agentry::chat_request req;
+    CHECK(agentry::openai{.model = "m"}.request(req).url == "https://api.openai.com/v1/chat/completions");
+    CHECK(agentry::openai{.model = "m", .base_url = "http://127.0.0.1:8080/v1"}.request(req).url ==
+          "http://127.0.0.1:8080/v1/chat/completions");
+    CHECK(agentry::openai{.model = "m", .base_url = "http://localhost:11434/v1/"}.request(req).url ==
+          "http://localhost:11434/v1/chat/completions");
+}
+
+TEST_CASE("request: the API key from the provider, else OPENAI_API_KEY, else no Authorization") {
+    agentry::chat_request req;
+    {
+        scoped_key env("sk-env");
+        CHECK(header(agentry::openai{.model = "m", .api_key = "sk-own"}.request(req), "authorization") ==
+              "Bearer sk-own");
+        CHECK(header(agentry::openai{.model = "m"}.request(req), "Authorization") == "Bearer sk-env");
+    }
+    {
+        scoped_key env(nullptr);
+        const auto r = agentry::openai{.model = "m", .base_url = "http://127.0.0.1:8080/v1"}.request(req);
+        CHECK(count(r, "Authorization") == 0);
+        CHECK(header(r, "Content-Type") == "application/json");
+        CHECK(header(r, "Accept") == "application/json");
+    }
+    {
+        scoped_key env("");
+        CHECK(count(agentry::openai{.model = "m"}.request(req), "Authorization") == 0);
+    }
+}
+
+TEST_CASE("request: extra headers are sent, and replace a default of the same name") {
+    scoped_key env(nullptr);
+    const agentry::openai p{.model = "m",
+                            .api_key = "sk-x",
+                            .headers = {{"OpenAI-Organization", "org-1"}, {"authorization", "Bearer proxy-token"}}};
+    agentry::chat_request req;
+    req.stream = true;
+    const auto r = p.request(req);
+    CHECK(header(r, "OpenAI-Organization") == "org-1");
+    CHECK(count(r, "Authorization") == 1);
+    CHECK(header(r, "Authorization") == "Bearer proxy-token");
+    CHECK(header(r, "Accept") == "text/event-stream");
+}
+
+TEST_CASE("request: timeouts and the cancel flag are copied") {
+    std::atomic<bool> stop{false};
+    const agentry::openai p{.model = "m",
+                            .connect_timeout = std::chrono::milliseconds(1500),
+                            .total_timeout = std::chrono::milliseconds(60000),
+                            .cancel = &stop};
+    const auto r = p.request({});
+    CHECK(r.connect_timeout.count() == 1500);
+    CHECK(r.total_timeout.count() == 60000);
+    CHECK(r.cancel == &stop);
+}
+
+TEST_CASE("request: an empty tools array counts as no tools") {
+    const std::vector<agentry::message> m{agentry::message::user("x")};
+    const auto req = openai_samples::make_request(m, {.tools = " [] ", .tool_choice = agentry::tool_choice::none()});
+    CHECK(agentry::openai{.model = "m"}.request(req).body ==
+          R"({"model":"m","messages":[{"role":"user","content":"x"}]})");
+}
+
+TEST_CASE("request: an assistant turn with neither text nor calls sends empty content") {
+    const std::vector<agentry::message> m{agentry::message::user("x"), agentry::message::assistant("")};
+    CHECK(agentry::openai{.model = "m"}.request(openai_samples::make_request(m)).body ==
+          R"({"model":"m","messages":[{"role":"user","content":"x"},{"role":"assistant","content":""}]})");
+}

@@ -1,0 +1,184 @@
+// Representative chat requests and the exact body agentry::openai must build for each: the
+// unit tests compare the bodies, print_requests.cpp prints them for request_schema.mjs.
+
+#ifndef AGENTRY_TESTS_PROVIDER_OPENAI_SAMPLES_HPP
+#define AGENTRY_TESTS_PROVIDER_OPENAI_SAMPLES_HPP
+
+#include <agentry/provider/openai.hpp>
+#include <agentry/registry.hpp>
+
+#include <cstdint>
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace openai_samples {
+
+enum class unit { celsius, fahrenheit };
+
+struct weather_query {
+    std::string city;
+    std::optional<unit> units;
+};
+
+struct weather {
+    double temperature;
+    std::string condition;
+};
+
+inline weather get_weather(const weather_query&) { return {21.5, "sunny"}; }
+
+inline constexpr agentry::registry tools{
+    agentry::tool<"get_weather", "Current weather for a city.">(get_weather),
+    agentry::tool<"add", "Add two integers.", "a", "b">(+[](int a, int b) { return a + b; }),
+};
+
+inline constexpr std::string_view strict_tools = tools.definitions<agentry::dialect::openai_strict>();
+inline constexpr std::string_view loose_tools = tools.definitions<agentry::dialect::openai>();
+
+/// chat_request without the messages, every member defaulted (designated initializers).
+struct request_options {
+    std::string_view tools{};
+    agentry::tool_choice tool_choice{};
+    std::optional<bool> parallel_tool_calls{};
+    std::optional<std::uint32_t> max_tokens{};
+    std::optional<double> temperature{};
+    bool stream = false;
+};
+
+inline agentry::chat_request make_request(std::span<const agentry::message> messages, const request_options& o = {}) {
+    agentry::chat_request r;
+    r.messages = messages;
+    r.tools = o.tools;
+    r.tool_choice = o.tool_choice;
+    r.parallel_tool_calls = o.parallel_tool_calls;
+    r.max_tokens = o.max_tokens;
+    r.temperature = o.temperature;
+    r.stream = o.stream;
+    return r;
+}
+
+struct sample {
+    std::string name;
+    agentry::openai provider;
+    std::vector<agentry::message> messages;
+    request_options options;
+    std::string expected;
+
+    agentry::chat_request request() const { return make_request(messages, options); }
+};
+
+inline agentry::tool_call paris_call() { return {"call_a1", "get_weather", R"({"city":"Paris","units":null})", {}}; }
+inline agentry::tool_call add_call() { return {"call_b2", "add", R"({"a":2,"b":3})", {}}; }
+
+inline std::vector<sample> samples() {
+    using agentry::message;
+    const std::string strict(strict_tools);
+    const std::string loose(loose_tools);
+    const agentry::openai gpt{.model = "gpt-4o-mini"};
+    std::vector<sample> out;
+
+    out.push_back({"text only, no tools",
+                   gpt,
+                   {message::system("You are terse."), message::user("Hello")},
+                   {},
+                   R"({"model":"gpt-4o-mini","messages":[{"role":"system","content":"You are terse."},)"
+                   R"({"role":"user","content":"Hello"}]})"});
+
+    out.push_back({"tools, automatic choice (left out)",
+                   gpt,
+                   {message::user("Weather in Paris?")},
+                   {.tools = strict_tools},
+                   R"({"model":"gpt-4o-mini","messages":[{"role":"user","content":"Weather in Paris?"}],"tools":)" +
+                       strict + "}"});
+
+    out.push_back({"tool_choice none",
+                   gpt,
+                   {message::user("Just chat.")},
+                   {.tools = loose_tools, .tool_choice = agentry::tool_choice::none()},
+                   R"({"model":"gpt-4o-mini","messages":[{"role":"user","content":"Just chat."}],"tools":)" + loose +
+                       R"(,"tool_choice":"none"})"});
+
+    out.push_back({"tool_choice required, no parallel calls",
+                   gpt,
+                   {message::user("Add 2 and 3.")},
+                   {.tools = strict_tools, .tool_choice = agentry::tool_choice::required(), .parallel_tool_calls = false},
+                   R"({"model":"gpt-4o-mini","messages":[{"role":"user","content":"Add 2 and 3."}],"tools":)" + strict +
+                       R"(,"tool_choice":"required","parallel_tool_calls":false})"});
+
+    out.push_back({"tool_choice one named tool",
+                   gpt,
+                   {message::user("Paris?")},
+                   {.tools = strict_tools, .tool_choice = agentry::tool_choice::one("get_weather")},
+                   R"({"model":"gpt-4o-mini","messages":[{"role":"user","content":"Paris?"}],"tools":)" + strict +
+                       R"(,"tool_choice":{"type":"function","function":{"name":"get_weather"}}})"});
+
+    out.push_back({"tool_choice and parallel_tool_calls without tools (left out)",
+                   gpt,
+                   {message::user("Hi")},
+                   {.tool_choice = agentry::tool_choice::required(), .parallel_tool_calls = true},
+                   R"({"model":"gpt-4o-mini","messages":[{"role":"user","content":"Hi"}]})"});
+
+    out.push_back({"multi-turn with parallel tool calls and their results",
+                   gpt,
+                   {message::system("Use the tools."), message::user("Weather in Paris, and 2+3?"),
+                    message::assistant("", {paris_call(), add_call()}),
+                    message::tool_result(paris_call(), R"({"temperature":21.5,"condition":"sunny"})"),
+                    message::tool_result(add_call(), "5"), message::assistant("Sunny, 21.5 C; 2+3 = 5."),
+                    message::user("Thanks!")},
+                   {.tools = strict_tools, .parallel_tool_calls = true, .max_tokens = 256, .temperature = 0.2},
+                   R"({"model":"gpt-4o-mini","messages":[{"role":"system","content":"Use the tools."},)"
+                   R"({"role":"user","content":"Weather in Paris, and 2+3?"},)"
+                   R"({"role":"assistant","content":null,"tool_calls":[)"
+                   R"({"id":"call_a1","type":"function","function":{"name":"get_weather",)"
+                   R"("arguments":"{\"city\":\"Paris\",\"units\":null}"}},)"
+                   R"({"id":"call_b2","type":"function","function":{"name":"add","arguments":"{\"a\":2,\"b\":3}"}}]},)"
+                   R"({"role":"tool","content":"{\"temperature\":21.5,\"condition\":\"sunny\"}","tool_call_id":"call_a1"},)"
+                   R"({"role":"tool","content":"5","tool_call_id":"call_b2"},)"
+                   R"({"role":"assistant","content":"Sunny, 21.5 C; 2+3 = 5."},)"
+                   R"({"role":"user","content":"Thanks!"}],"tools":)" +
+                       strict +
+                       R"(,"parallel_tool_calls":true,"max_completion_tokens":256,"temperature":0.2})"});
+
+    out.push_back({"assistant text with a tool call, a tool error result",
+                   gpt,
+                   {message::user("Paris?"), message::assistant("Let me check.", {paris_call()}),
+                    message::tool_result(paris_call(), "error: the weather service is down", true)},
+                   {.tools = strict_tools},
+                   R"({"model":"gpt-4o-mini","messages":[{"role":"user","content":"Paris?"},)"
+                   R"({"role":"assistant","content":"Let me check.","tool_calls":[)"
+                   R"({"id":"call_a1","type":"function","function":{"name":"get_weather",)"
+                   R"("arguments":"{\"city\":\"Paris\",\"units\":null}"}}]},)"
+                   R"({"role":"tool","content":"error: the weather service is down","tool_call_id":"call_a1"}],"tools":)" +
+                       strict + "}"});
+
+    out.push_back({"streamed, with usage",
+                   gpt,
+                   {message::user("Weather in Paris?")},
+                   {.tools = strict_tools, .stream = true},
+                   R"({"model":"gpt-4o-mini","messages":[{"role":"user","content":"Weather in Paris?"}],"tools":)" +
+                       strict + R"(,"stream":true,"stream_options":{"include_usage":true}})"});
+
+    out.push_back({"max_tokens for an older compatible server",
+                   agentry::openai{.model = "qwen2.5:7b",
+                                   .base_url = "http://127.0.0.1:11434/v1/",
+                                   .max_tokens_as = agentry::openai::max_tokens_field::max_tokens},
+                   {message::user("Hi")},
+                   {.max_tokens = 64, .temperature = 0, .stream = true},
+                   R"({"model":"qwen2.5:7b","messages":[{"role":"user","content":"Hi"}],"max_tokens":64,)"
+                   R"("temperature":0,"stream":true,"stream_options":{"include_usage":true}})"});
+
+    out.push_back({"text that needs escaping",
+                   gpt,
+                   {message::user("Say \"hi\"\n\tthen \\ stop \xC3\xA9\xE2\x82\xAC")},
+                   {},
+                   "{\"model\":\"gpt-4o-mini\",\"messages\":[{\"role\":\"user\",\"content\":"
+                   "\"Say \\\"hi\\\"\\n\\tthen \\\\ stop \xC3\xA9\xE2\x82\xAC\"}]}"});
+    return out;
+}
+
+} // namespace openai_samples
+
+#endif
