@@ -21,8 +21,10 @@
 #include <agentry/provider/detail/wire_common.hpp>
 #include <agentry/provider/message.hpp>
 #include <agentry/provider/provider.hpp>
+#include <agentry/schema/dialect.hpp>
 #include <agentry/transport/transport.hpp>
 
+#include <atomic>
 #include <chrono>
 #include <cstddef>
 #include <cstdint>
@@ -86,20 +88,25 @@ inline token_usage anthropic_usage(const anthropic_wire::usage_in& u) noexcept {
 } // namespace detail
 
 struct anthropic {
-    std::string model;
-    /// Without the API path, as the official SDKs take it (ANTHROPIC_BASE_URL there).
+    /// The tools payload agent<> asks the registry for.
+    using dialect = agentry::dialect::anthropic;
+
+    std::string model{};
+    /// Without the API path, as the official SDKs take it; requests go to {base_url}/v1/messages.
     std::string base_url = "https://api.anthropic.com";
     /// Empty: the ANTHROPIC_API_KEY environment variable, read by each request().
-    std::string api_key;
+    std::string api_key{};
     /// Sent after agentry's own headers, replacing any of the same name (e.g. anthropic-version).
-    std::vector<http_header> headers;
+    std::vector<http_header> headers{};
     /// The output limit when the chat_request has none (Anthropic requires one).
     std::uint32_t max_tokens = 4096;
     /// A JSON object whose members are added to every request body, e.g. R"({"top_k":40})";
     /// they must not repeat a member agentry writes.
-    std::string extra_body;
+    std::string extra_body{};
     std::chrono::milliseconds connect_timeout{0};
     std::chrono::milliseconds total_timeout{0};
+    /// Copied into every request (see http_request::cancel) unless chat_request::cancel is set.
+    const std::atomic<bool>* cancel = nullptr;
 
     http_request request(const chat_request& request) const;
     turn_result parse(const http_response& response) const;
@@ -121,8 +128,10 @@ public:
 
     turn_result finish(const http_response& head) {
         if (head.status < 200 || head.status > 299) return {std::nullopt, detail::anthropic_http_error(head)};
-        if (!done_ && !failed() && parser_.pending())  // the last event may lack its blank line
+        if (!done_ && !failed() && parser_.pending()) {  // the last event may lack its blank line
+            at_end_ = true;
             parser_.feed("\n\n", [this](const detail::sse_event& e) { on_event(e); });
+        }
         if (error_) {
             http_response as_http{detail::anthropic_error_status(error_->type), head.headers, {}};
             provider_error e = detail::http_error(as_http, std::move(error_->message), std::move(error_->type));
@@ -183,8 +192,9 @@ private:
             return;  // ping, and events added later
         auto read = json::read<detail::anthropic_wire::event_in>(e.data, detail::wire_read_options);
         if (!read.ok()) {
-            malformed_ = "anthropic: unreadable " + std::string(kind.empty() ? "stream" : kind) +
-                         " event: " + detail::first_error(read.errors);
+            const std::string event = std::string(kind.empty() ? "stream" : kind) + " event";
+            malformed_ = at_end_ ? "anthropic: the stream ended before message_stop, inside a " + event
+                                 : "anthropic: unreadable " + event + ": " + detail::first_error(read.errors);
             return;
         }
         detail::anthropic_wire::event_in& ev = read.value;
@@ -240,6 +250,7 @@ private:
     std::optional<stream_error> error_;
     std::optional<std::string> malformed_;
     bool done_ = false;
+    bool at_end_ = false;  // finish() is reading an event the stream ended in
 };
 
 inline http_request anthropic::request(const chat_request& r) const {
@@ -274,7 +285,8 @@ inline http_request anthropic::request(const chat_request& r) const {
             const std::size_t end = detail::end_of_tool_run(messages, i);
             const auto calls = detail::calls_before(messages, i);
             for (const message* result : detail::in_call_order(messages.subspan(i, end - i), calls)) {
-                wire::block_out b{.type = "tool_result"};
+                wire::block_out b;
+                b.type = "tool_result";
                 b.tool_use_id = result->tool_call_id;
                 if (!result->text.empty()) b.content = result->text;
                 if (result->is_error) b.is_error = true;
@@ -284,11 +296,14 @@ inline http_request anthropic::request(const chat_request& r) const {
             continue;
         }
         if (m.role == role::user && !m.text.empty()) {
-            add("user", {.type = "text", .text = m.text}, false);
+            add("user", wire::text_block(m.text), false);
         } else if (m.role == role::assistant) {
-            if (!m.text.empty()) add("assistant", {.type = "text", .text = m.text}, false);
+            if (!m.text.empty()) add("assistant", wire::text_block(m.text), false);
             for (const tool_call& call : m.tool_calls) {
-                wire::block_out b{.type = "tool_use", .id = call.id, .name = call.name};
+                wire::block_out b;
+                b.type = "tool_use";
+                b.id = call.id;
+                b.name = call.name;
                 b.input = detail::arguments_object(call.arguments);
                 add("assistant", std::move(b), false);
             }
@@ -333,6 +348,7 @@ inline http_request anthropic::request(const chat_request& r) const {
     detail::append_members(http.body, extra_body);
     http.connect_timeout = connect_timeout;
     http.total_timeout = total_timeout;
+    http.cancel = r.cancel != nullptr ? r.cancel : cancel;
     return http;
 }
 

@@ -30,6 +30,13 @@ struct block_out {
     std::optional<bool> is_error;
 };
 
+inline block_out text_block(std::string_view text) {
+    block_out b;
+    b.type = "text";
+    b.text = text;
+    return b;
+}
+
 struct message_out {
     std::string_view role;
     /// A string: the message is one text block.
