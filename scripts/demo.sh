@@ -1,8 +1,27 @@
 #!/usr/bin/env bash
-# The main job: builds the travel assistant example and shows its tools as each provider gets them.
+# The main job: builds the travel assistant agent and runs it end to end. Without
+# AGENTRY_BASE_URL or an API key (OPENAI_API_KEY, ANTHROPIC_API_KEY, GEMINI_API_KEY), it starts
+# a scripted OpenAI-compatible model server on 127.0.0.1 (examples/demo_model_server.mjs) and
+# points the agent at it: no key and no network needed.
+# Usage: scripts/demo.sh ["request"]
 source "$(dirname "${BASH_SOURCE[0]}")/deps.sh"
-apt_need g++ cmake make libboost1.81-dev
+apt_need g++ cmake make libboost1.81-dev libcurl4-openssl-dev
+command -v node >/dev/null || apt_need nodejs
 build="$agentry_root/build/demo"
 cmake -S "$agentry_root" -B "$build" -DCMAKE_BUILD_TYPE=Release -DBUILD_TESTING=OFF >/dev/null
-cmake --build "$build" --target travel_tools -j"$(nproc)" >/dev/null
-"$build/examples/travel_tools" "$@"
+cmake --build "$build" --target travel_agent -j"$(nproc)" >/dev/null
+
+if [ -z "${AGENTRY_BASE_URL:-}${OPENAI_API_KEY:-}${ANTHROPIC_API_KEY:-}${GEMINI_API_KEY:-}" ]; then
+    log="$(mktemp)"
+    node "$agentry_root/examples/demo_model_server.mjs" 0 >"$log" &
+    server=$!
+    trap 'kill "$server" 2>/dev/null || true; rm -f "$log"' EXIT
+    for _ in $(seq 100); do
+        grep -q '^listening' "$log" && break
+        sleep 0.1
+    done
+    port="$(awk '/^listening/ {print $2}' "$log")"
+    [ -n "$port" ] || { echo "demo: the model server did not start" >&2; exit 1; }
+    export AGENTRY_BASE_URL="http://127.0.0.1:$port/v1" AGENTRY_MODEL="scripted-travel-model"
+fi
+"$build/examples/travel_agent" "$@"

@@ -1,0 +1,52 @@
+// The demo end to end, as scripts/demo.sh runs it: starts demo_model_server.mjs on 127.0.0.1,
+// runs the travel agent against it and checks the printed run: every turn, the invalid call
+// and its repair, the failing and the slow tool, usage, and the answer.
+//
+//   node examples/demo_check.mjs <path to travel_agent>
+
+import { spawn, spawnSync } from "node:child_process";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const agent = process.argv[2];
+
+const server = spawn(process.execPath, [path.join(here, "demo_model_server.mjs"), "0"], { stdio: ["pipe", "pipe", "inherit"] });
+const port = await new Promise((resolve, reject) => {
+    let out = "";
+    server.stdout.on("data", (d) => {
+        out += d;
+        const m = /listening (\d+)/.exec(out);
+        if (m) resolve(m[1]);
+    });
+    server.on("exit", () => reject(new Error("the model server exited")));
+});
+
+const run = spawnSync(agent, [], {
+    encoding: "utf8",
+    timeout: 60_000,
+    env: { ...process.env, AGENTRY_BASE_URL: `http://127.0.0.1:${port}/v1`, AGENTRY_MODEL: "scripted-travel-model",
+           OPENAI_API_KEY: "", ANTHROPIC_API_KEY: "", GEMINI_API_KEY: "" },
+});
+server.kill();
+process.stdout.write(run.stdout ?? "");
+process.stderr.write(run.stderr ?? "");
+
+const expected = [
+    /^-- turn 1$/m, /^-- turn 4$/m,
+    /search_flights invalid_arguments after [\d.]+ ms: search_flights: invalid arguments: \/from: must match the regular expression \^\[A-Z\]\{3\}\$/,
+    /search_flights ok after/,
+    /book_hotel tool_error after [\d.]+ ms: book_hotel failed: no rooms left on 2026-12-04 in Lisbon/,
+    /book_hotel ok after/,
+    /convert_currency ok after [\d.]+ ms: 139\.32/,
+    /get_forecast ok after/,
+    /tokens: \d+ in, \d+ out/,
+    /^-- completed after 4 turns, 6 tool calls, \d+ tokens in, \d+ out, \d+ ms$/m,
+    /^answer: Here is your Lisbon trip/m,
+];
+const missing = expected.filter((re) => !re.test(run.stdout ?? ""));
+if (run.status !== 0 || missing.length) {
+    console.error(`demo_check: exit status ${run.status}${run.error ? ` (${run.error.message})` : ""}; missing: ${missing.join(", ")}`);
+    process.exit(1);
+}
+console.log("demo_check: the demo ran end to end");
