@@ -1,7 +1,11 @@
 #ifndef AGENTRY_AGENTRY_HPP
 #define AGENTRY_AGENTRY_HPP
 
-// The whole public API of agentry.
+// The core of agentry: reflection, schemas, the JSON reader and writer, tools and the registry.
+// The other parts are included where they are used, as each costs compile time in every file
+// that includes it: <agentry/agent.hpp> (the loop), <agentry/provider/openai.hpp> and the
+// other providers (2 to 3.5 s each with g++-12), <agentry/transport/curl.hpp> (libcurl,
+// target agentry::curl) and <agentry/mcp/...> (target agentry::mcp).
 
 #include <agentry/json/error.hpp>
 #include <agentry/json/reader.hpp>
