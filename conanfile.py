@@ -17,6 +17,9 @@ class AgentryConan(ConanFile):
     topics = ("llm", "agents", "tool-calling", "json-schema", "reflection", "header-only")
     package_type = "header-library"
     settings = "os", "arch", "compiler", "build_type"
+    # with_curl: the libcurl HTTP transport, CMake target agentry::curl.
+    options = {"with_curl": [True, False]}
+    default_options = {"with_curl": False}
     # examples/ is read because the top-level CMakeLists.txt adds it.
     exports_sources = ("CMakeLists.txt", "cmake/*", "include/*", "examples/*", "LICENSE")
     no_copy_source = True
@@ -36,9 +39,12 @@ class AgentryConan(ConanFile):
     def requirements(self):
         # Only Boost's headers are used: -o "boost/*:header_only=True" skips building its libraries.
         self.requires("boost/1.86.0", transitive_headers=True)
+        if self.options.with_curl:
+            self.requires("libcurl/[>=7.78.0 <9]", transitive_headers=True)
 
     def package_id(self):
-        self.info.clear()
+        # Headers only: no setting changes the package; with_curl changes what it requires.
+        self.info.settings.clear()
 
     def validate(self):
         check_min_cppstd(self, self._min_cppstd)
@@ -50,6 +56,7 @@ class AgentryConan(ConanFile):
     def generate(self):
         toolchain = CMakeToolchain(self)
         toolchain.cache_variables["BUILD_TESTING"] = "OFF"
+        toolchain.cache_variables["CMAKE_DISABLE_FIND_PACKAGE_CURL"] = not self.options.with_curl
         toolchain.generate()
         CMakeDeps(self).generate()
 
@@ -64,8 +71,23 @@ class AgentryConan(ConanFile):
 
     def package_info(self):
         self.cpp_info.set_property("cmake_file_name", "agentry")
-        self.cpp_info.set_property("cmake_target_name", "agentry::agentry")
         self.cpp_info.set_property("pkg_config_name", "agentry")
-        self.cpp_info.bindirs = []
-        self.cpp_info.libdirs = []
-        self.cpp_info.requires = ["boost::headers"]
+        core = self.cpp_info.components["core"]
+        core.set_property("cmake_target_name", "agentry::agentry")
+        core.set_property("pkg_config_name", "agentry")
+        core.bindirs = []
+        core.libdirs = []
+        core.requires = ["boost::headers"]
+        mcp = self.cpp_info.components["mcp"]
+        mcp.set_property("cmake_target_name", "agentry::mcp")
+        mcp.bindirs = []
+        mcp.libdirs = []
+        mcp.requires = ["core"]
+        if self.settings.os in ("Linux", "FreeBSD"):
+            mcp.system_libs = ["pthread"]
+        if self.options.with_curl:
+            curl = self.cpp_info.components["curl"]
+            curl.set_property("cmake_target_name", "agentry::curl")
+            curl.bindirs = []
+            curl.libdirs = []
+            curl.requires = ["core", "libcurl::libcurl"]

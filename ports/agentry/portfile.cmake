@@ -5,9 +5,16 @@ get_filename_component(SOURCE_PATH "${CURRENT_PORT_DIR}/../.." ABSOLUTE)
 # Header-only: one configuration.
 set(VCPKG_BUILD_TYPE release)
 
+# Without the curl feature, CMake does not look for libcurl and agentry::curl is not made.
+vcpkg_check_features(OUT_FEATURE_OPTIONS feature_options
+    INVERTED_FEATURES
+        curl CMAKE_DISABLE_FIND_PACKAGE_CURL
+)
+
 vcpkg_cmake_configure(
     SOURCE_PATH "${SOURCE_PATH}"
     OPTIONS
+        ${feature_options}
         -DBUILD_TESTING=OFF
         # Installing needs nothing built, so the examples are not compiled.
         -DCMAKE_SKIP_INSTALL_ALL_DEPENDENCY=ON

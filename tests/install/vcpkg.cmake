@@ -12,7 +12,13 @@ set(CURRENT_PORT_DIR ${AGENTRY_SOURCE}/ports/agentry)
 set(CURRENT_BUILDTREES_DIR ${dir}/buildtrees/${PORT})
 set(CURRENT_PACKAGES_DIR ${dir}/packages/${PORT}_${TARGET_TRIPLET})
 set(CURRENT_INSTALLED_DIR ${dir}/installed/${TARGET_TRIPLET})
+set(FEATURES core)  # without the curl feature
 include(${CURRENT_PORT_DIR}/portfile.cmake)
+file(GLOB targets ${CURRENT_PACKAGES_DIR}/share/agentry/agentry-targets*.cmake)
+file(READ ${CURRENT_PACKAGES_DIR}/share/agentry/agentry-targets.cmake exported)
+if(exported MATCHES "agentry::curl")
+    message(FATAL_ERROR "the port without its curl feature exported agentry::curl")
+endif()
 
 set(package ${CURRENT_PACKAGES_DIR})
 foreach(file IN ITEMS include/agentry/agentry.hpp share/agentry/agentryConfig.cmake
