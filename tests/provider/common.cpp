@@ -1,5 +1,7 @@
 #include <agentry/provider/detail/sse.hpp>
+#include <agentry/provider/openai.hpp>
 #include <agentry/provider/provider.hpp>
+#include <agentry/transport/replay.hpp>
 
 #include <doctest/doctest.h>
 
@@ -91,4 +93,35 @@ TEST_CASE("traces never show credentials") {
     CHECK(shown.headers[1].value == "[redacted]");
     CHECK(shown.headers[2].value == "[redacted]");
     CHECK(shown.headers[3].value == "application/json");
+}
+
+TEST_CASE("complete: the trace hook sees each exchange, credentials redacted, streamed bodies whole") {
+    agentry::openai gpt{.model = "m", .api_key = "sk-SECRET"};
+    agentry::replay_transport http{{
+        agentry::replay_response::ok(
+            R"({"choices":[{"index":0,"message":{"role":"assistant","content":"hi"},"finish_reason":"stop"}]})"),
+        agentry::replay_response::streamed({"data: {\"choices\":[{\"index\":0,\"delta\":{\"content\":\"h\"}}]}\n\n",
+                                            "data: {\"choices\":[{\"index\":0,\"delta\":{},\"finish_reason\":\"stop\"}]}\n\n",
+                                            "data: [DONE]\n\n"}),
+    }};
+    const std::vector<agentry::message> history{agentry::message::user("hello")};
+    std::vector<agentry::trace_record> seen;
+    const agentry::trace_hook hook = [&](const agentry::trace_record& r) { seen.push_back(r); };
+    agentry::chat_request request;
+    request.messages = history;
+    auto turn = agentry::complete(gpt, http, request, {}, hook);
+    REQUIRE(turn.ok());
+    CHECK(turn.value->reply.text == "hi");
+    request.stream = true;
+    turn = agentry::complete(gpt, http, request, {}, hook);
+    REQUIRE(turn.ok());
+    CHECK(turn.value->reply.text == "h");
+    REQUIRE(seen.size() == 2);
+    CHECK(agentry::find_header(seen[0].request.headers, "Authorization") == "[redacted]");
+    CHECK(seen[0].request.body.find("\"model\":\"m\"") != std::string::npos);
+    CHECK(seen[0].response.status == 200);
+    CHECK(seen[0].response.body.find("\"content\":\"hi\"") != std::string::npos);
+    CHECK(seen[1].response.body.ends_with("data: [DONE]\n\n"));
+    CHECK(seen[1].response.body.starts_with("data: {"));
+    CHECK(agentry::find_header(http.requests()[0].headers, "Authorization") == "Bearer sk-SECRET");
 }
