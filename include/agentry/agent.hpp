@@ -92,6 +92,8 @@ public:
         };
         call_options options = tools.options();
         options.max_result_size = Config.max_result_size;
+        // A dialect that makes every property required sends null for an absent optional one.
+        if constexpr (P::dialect::rules.all_required) options.arguments.null_as_absent = true;
         call_ = [registry = tools.with_options(options)](std::string_view name, std::string_view arguments) {
             return registry.call(name, arguments);
         };

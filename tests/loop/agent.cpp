@@ -316,3 +316,23 @@ TEST_CASE("a refusal stops the run with the refusal") {
     CHECK(r.stop == agentry::stop_reason::refused);
     CHECK(r.text == "I can't help with that.");
 }
+
+namespace {
+struct strict_model : scripted::model {
+    using dialect = agentry::dialect::openai_strict;
+};
+} // namespace
+
+TEST_CASE("with a strict dialect, null for an optional argument means absent") {
+    auto s = std::make_shared<scripted::script>();
+    agentry::agent<agentry::loop_config{}> strict{strict_model{{s}}, tools, "", scripted::quiet_transport{}};
+    s->turns = {calls({call("1", "get_weather", R"({"city":"Paris","unit_":null})")}), answer("ok")};
+    auto r = strict.run("weather");
+    REQUIRE(r.steps.size() == 1);
+    CHECK(r.steps[0].status == agentry::tool_status::ok);
+    fixture lenient;
+    lenient.s->turns = {calls({call("1", "get_weather", R"({"city":"Paris","unit_":null})")}), answer("ok")};
+    r = lenient.agent.run("weather");
+    REQUIRE(r.steps.size() == 1);
+    CHECK(r.steps[0].status == agentry::tool_status::invalid_arguments);
+}
