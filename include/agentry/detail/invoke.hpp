@@ -84,9 +84,14 @@ tool_result invoke(const Tool& tool, std::string_view arguments, const call_opti
                 result.content = std::move(value);
                 result.truncated = cut_text(result.content, options.max_result_size);
             } else {
+                // Written into a per-thread buffer, then copied once: content gets one
+                // allocation of the right size (none for a short result).
+                thread_local std::string buffer;
+                buffer.clear();
                 json::write_options write{.max_size = options.max_result_size};
-                result.content.reserve(256);
-                result.truncated = !json::write(result.content, value, write);
+                result.truncated = !json::write(buffer, value, write);
+                result.content.assign(buffer);
+                if (buffer.capacity() > 1024 * 1024) std::string().swap(buffer);
             }
         }
     } catch (const std::exception& e) {

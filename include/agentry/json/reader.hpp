@@ -72,13 +72,16 @@ struct storage_of<named_parameters<reflect::type_list<A...>, N...>> {
 template <class P>
 using storage_t = typename storage_of<P>::type;
 
-// Trivially constructible: the reader's path array is not cleared on every read (only its
-// first path_size_ entries are ever read).
+// Trivially default-constructible (no std::string_view member), so that the reader's path
+// array is left unwritten when a reader is made: only its first path_size_ entries are read.
+// A key is key_size bytes at key_data; an index has is_index set.
 struct path_segment {
-    std::string_view key;
+    const char* key_data;
+    std::size_t key_size;
     std::size_t index;
     bool is_index;
 };
+static_assert(std::is_trivially_default_constructible_v<path_segment>);
 
 class reader {
 public:
@@ -109,8 +112,8 @@ public:
     /// While probing an alternative of a variant, errors are counted but not recorded.
     bool quiet() const noexcept { return quiet_; }
 
-    void push_key(std::string_view key) noexcept { push({key, 0, false}); }
-    void push_index(std::size_t index) noexcept { push({{}, index, true}); }
+    void push_key(std::string_view key) noexcept { push({key.data(), key.size(), 0, false}); }
+    void push_index(std::size_t index) noexcept { push({nullptr, 0, index, true}); }
     void pop() noexcept { --path_size_; }
 
     /// The JSON Pointer of the value being read.
@@ -122,7 +125,7 @@ public:
             if (path_[i].is_index) {
                 out += std::to_string(path_[i].index);
             } else {
-                for (char c : path_[i].key) {
+                for (char c : std::string_view(path_[i].key_data, path_[i].key_size)) {
                     if (c == '~') out += "~0";
                     else if (c == '/') out += "~1";
                     else out.push_back(c);
