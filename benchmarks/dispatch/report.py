@@ -159,7 +159,8 @@ def main():
         w("### Python baseline")
         w("")
         w("CPython %s, jsonschema %s (Draft202012Validator, the schema agentry generates): "
-          "`json.loads` + validate + call + `json.dumps`, median of %d timeit runs." % (
+          "`json.loads` + validate + call + `json.dumps`, median of %d timeit runs, CPU time "
+          "(`time.process_time`)." % (
               python["python"], python["jsonschema"], python["repeat"]))
         w("")
         header = "| fixture | Python, validator built once ns | Python, `jsonschema.validate` per call ns |"

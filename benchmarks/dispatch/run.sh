@@ -28,12 +28,6 @@
 #   OUT             builds, results and report.md         (default: ${TMPDIR:-/tmp}/agentry-dispatch-bench)
 #   SKIP_BUILD=1    reuse the builds in OUT
 #
-# Clang 14 rejects the 500-tool registry with its default limits: a fold expression over the
-# tools exceeds -fbracket-depth=256 (any registry of more than 256 tools), and the O(N^2)
-# duplicate-name check (detail::first_duplicate) exceeds -fconstexpr-steps=1048576. For Clang
-# the registry translation units are therefore compiled with CLANG_REGISTRY_FLAGS (default:
-# "-fbracket-depth=1024 -fconstexpr-steps=10000000"). GCC 12 needs nothing extra.
-#
 # Works from any working directory.
 
 set -euo pipefail
@@ -48,7 +42,6 @@ BENCH_ARGS=${BENCH_ARGS:-}
 PYTHON=${PYTHON:-/usr/bin/python3}
 JOBS=${JOBS:-$(nproc)}
 OUT=${OUT:-${TMPDIR:-/tmp}/agentry-dispatch-bench}
-CLANG_REGISTRY_FLAGS=${CLANG_REGISTRY_FLAGS:-"-fbracket-depth=1024 -fconstexpr-steps=10000000"}
 FLAGS="-O2 -DNDEBUG"
 ATTEMPTS=3
 RETRY_WAIT=60
@@ -72,8 +65,7 @@ headers_checksum() {
 
 build_all() {
     for cxx in $COMPILERS; do
-        local build="$OUT/$cxx" registry_flags=""
-        [[ $cxx == clang* ]] && registry_flags=$CLANG_REGISTRY_FLAGS
+        local build="$OUT/$cxx"
         echo "== $cxx: configure and build in $build" >&2
         rm -f "$build/compile_times.txt"
         cmake -S "$script_dir" -B "$build" \
@@ -82,7 +74,6 @@ build_all() {
             -DCMAKE_CXX_FLAGS_RELEASE="$FLAGS" \
             -DCMAKE_CXX_COMPILER_LAUNCHER="/usr/bin/time;-a;-o;$build/compile_times.txt;-f;%e s %U user %M KB %C" \
             -DDISPATCH_TOOL_COUNTS="$counts" \
-            -DDISPATCH_REGISTRY_FLAGS="$registry_flags" \
             -DDISPATCH_AGENTRY_INCLUDE_DIR="$headers" >"$OUT/$cxx.configure.log" || return 1
         cmake --build "$build" -j "$JOBS" >"$OUT/$cxx.build.log" 2>&1 || {
             grep -m 5 -E "error" "$OUT/$cxx.build.log" >&2 || true
@@ -139,7 +130,7 @@ loads+=("python: $before before, $(cut -d' ' -f1-3 /proc/loadavg) after")
     echo ""
     echo "Compilers: $(for cxx in $COMPILERS; do "$cxx" --version | head -1; done | paste -sd ';' | sed 's/;/; /g')"
     echo ""
-    echo "Flags: -std=c++20 $FLAGS (CMake Release); Clang registry TUs also $CLANG_REGISTRY_FLAGS"
+    echo "Flags: -std=c++20 $FLAGS (CMake Release), every translation unit"
     echo ""
     echo "Headers: checksum $(headers_checksum "$headers") (copy of include/ in $headers)"
     echo ""
