@@ -80,6 +80,10 @@ inline std::string excerpt(std::string_view text, std::size_t n = 200) {
 
 template <loop_config Config>
 class agent {
+    // Read through a static copy, not the template parameter object: Clang 14 miscompiles reads
+    // of members of a class-type template argument that has padding (and can crash on them).
+    static constexpr loop_config config_ = Config;
+
 public:
     /// `tools` must outlive the agent. The tools payload is `tools.definitions<P::dialect>()`.
     template <provider P, class Registry, transport T>
@@ -91,7 +95,7 @@ public:
             return complete(state->first, state->second, request, events, trace);
         };
         call_options options = tools.options();
-        options.max_result_size = Config.max_result_size;
+        options.max_result_size = config_.max_result_size;
         // A dialect that makes every property required sends null for an absent optional one.
         if constexpr (P::dialect::rules.all_required) options.arguments.null_as_absent = true;
         call_ = [registry = tools.with_options(options)](std::string_view name, std::string_view arguments) {
@@ -157,10 +161,10 @@ private:
     using call_fn = std::function<tool_result(std::string_view, std::string_view)>;
 
     bool out_of_time(std::chrono::steady_clock::time_point started) const {
-        if constexpr (Config.max_total_time_ms == 0) {
+        if constexpr (config_.max_total_time_ms == 0) {
             return false;
         } else {
-            return std::chrono::steady_clock::now() - started >= std::chrono::milliseconds(Config.max_total_time_ms);
+            return std::chrono::steady_clock::now() - started >= std::chrono::milliseconds(config_.max_total_time_ms);
         }
     }
 
@@ -172,7 +176,7 @@ private:
         }
         if (out_of_time(started)) {
             result.stop = stop_reason::timeout;
-            result.text = "The run took longer than its time limit of " + std::to_string(Config.max_total_time_ms) +
+            result.text = "The run took longer than its time limit of " + std::to_string(config_.max_total_time_ms) +
                           " ms.";
             return true;
         }
@@ -187,14 +191,14 @@ private:
         std::mt19937 jitter(std::random_device{}());
         for (std::uint32_t attempt = 0;; ++attempt) {
             turn_result r = turn_(request, stream, trace_);
-            if (r.ok() || !r.error.retryable || attempt >= Config.retry.max_retries || cancel_.load()) return r;
+            if (r.ok() || !r.error.retryable || attempt >= config_.retry.max_retries || cancel_.load()) return r;
             const std::uint64_t base = std::min<std::uint64_t>(
-                Config.retry.max_backoff_ms, std::uint64_t(Config.retry.initial_backoff_ms) << std::min(attempt, 20u));
+                config_.retry.max_backoff_ms, std::uint64_t(config_.retry.initial_backoff_ms) << std::min(attempt, 20u));
             std::uniform_real_distribution<double> spread(0.5, 1.5);
             auto delay = std::chrono::milliseconds(static_cast<long long>(double(base) * spread(jitter)));
             if (r.error.retry_after && *r.error.retry_after > delay) delay = *r.error.retry_after;
-            if constexpr (Config.max_total_time_ms != 0) {
-                const auto left = std::chrono::milliseconds(Config.max_total_time_ms) -
+            if constexpr (config_.max_total_time_ms != 0) {
+                const auto left = std::chrono::milliseconds(config_.max_total_time_ms) -
                                   std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - started);
                 if (delay >= left) return r;
             }
@@ -211,7 +215,7 @@ private:
         s.tool = call.name;
         s.arguments = call.arguments;
         const auto t0 = std::chrono::steady_clock::now();
-        if constexpr (Config.tool_timeout_ms == 0) {
+        if constexpr (config_.tool_timeout_ms == 0) {
             out = call_(call.name, call.arguments);
         } else {
             // A detached thread owns everything the call needs, so that an abandoned call can
@@ -220,12 +224,12 @@ private:
                 [fn = call_, name = call.name, args = call.arguments] { return fn(name, args); });
             std::future<tool_result> done = task->get_future();
             std::thread([task] { (*task)(); }).detach();
-            if (done.wait_for(std::chrono::milliseconds(Config.tool_timeout_ms)) == std::future_status::ready) {
+            if (done.wait_for(std::chrono::milliseconds(config_.tool_timeout_ms)) == std::future_status::ready) {
                 out = done.get();
             } else {
                 out = tool_result{};
                 out.status = tool_status::tool_error;
-                out.content = call.name + " did not finish within " + std::to_string(Config.tool_timeout_ms) +
+                out.content = call.name + " did not finish within " + std::to_string(config_.tool_timeout_ms) +
                               " ms; it was abandoned. Try a narrower request or another tool.";
                 s.timed_out = true;
             }
@@ -242,7 +246,7 @@ private:
     using outcome = std::optional<std::pair<step, tool_result>>;
     std::vector<outcome> run_calls(const std::vector<tool_call>& calls, std::uint32_t turn, const agent_events& events) {
         std::vector<outcome> done(calls.size());
-        if constexpr (Config.parallel_tool_calls) {
+        if constexpr (config_.parallel_tool_calls) {
             if (calls.size() > 1) {
                 std::atomic<std::size_t> next{0};
                 std::mutex events_mutex;
@@ -260,7 +264,7 @@ private:
                         }
                     }
                 };
-                const std::size_t threads = std::min<std::size_t>(Config.max_parallelism, calls.size());
+                const std::size_t threads = std::min<std::size_t>(config_.max_parallelism, calls.size());
                 std::vector<std::thread> pool;
                 for (std::size_t t = 1; t < threads; ++t) pool.emplace_back(worker);
                 worker();
@@ -278,15 +282,15 @@ private:
         return done;
     }
 
-    chat_request request_for(const std::vector<message>& messages, bool with_tools, const agent_events& events) const {
+    // The tools are always sent (Anthropic refuses a history with tool calls and no tools);
+    // tool_choice none asks for an answer without calls.
+    chat_request request_for(const std::vector<message>& messages, tool_choice_kind choice, const agent_events& events) const {
         chat_request request;
         request.messages = messages;
-        if (with_tools) {
-            request.tools = tools_payload_;
-            request.tool_choice.kind = Config.tool_choice;
-            request.parallel_tool_calls = Config.parallel_tool_calls;
-        }
-        if constexpr (Config.max_output_tokens != 0) request.max_tokens = Config.max_output_tokens;
+        request.tools = tools_payload_;
+        request.tool_choice.kind = choice;
+        if (choice != tool_choice_kind::none) request.parallel_tool_calls = config_.parallel_tool_calls;
+        if constexpr (config_.max_output_tokens != 0) request.max_tokens = config_.max_output_tokens;
         request.stream = static_cast<bool>(events.on_text);
         request.cancel = &cancel_;
         return request;
@@ -294,10 +298,10 @@ private:
 
     // The history to send: all of it, or what fits the budget with a note of what was left out.
     std::vector<message> context(run_result& result) const {
-        if constexpr (Config.context_budget_tokens == 0) {
+        if constexpr (config_.context_budget_tokens == 0) {
             return history_;
         } else {
-            detail::trimmed_history t = detail::trim_history(history_, Config.context_budget_tokens, estimate_);
+            detail::trimmed_history t = detail::trim_history(history_, config_.context_budget_tokens, estimate_);
             if (t.removed != 0) {
                 result.trimmed_messages = std::max(result.trimmed_messages, t.removed);
                 const std::string note = "(" + std::to_string(t.removed) +
@@ -313,13 +317,13 @@ private:
     }
 
     void execute(run_result& result, const agent_events& events, std::chrono::steady_clock::time_point started) {
-        detail::loop_detector loops(Config.loop_window, Config.loop_threshold);
+        detail::loop_detector loops(config_.loop_window, config_.loop_threshold);
         std::map<std::string, std::uint32_t, std::less<>> invalid_rounds;
         for (;;) {
             if (stopped(result, started)) return;
-            if (result.turns == Config.max_turns) return finish_at_max_turns(result, events, started);
+            if (result.turns == config_.max_turns) return finish_at_max_turns(result, events, started);
             const std::vector<message> sent = context(result);
-            turn_result r = ask(request_for(sent, true, events), events, started);
+            turn_result r = ask(request_for(sent, config_.tool_choice, events), events, started);
             if (!r.ok()) {
                 if (cancel_.load()) return void(stopped(result, started));
                 result.stop = stop_reason::provider_error;
@@ -362,7 +366,7 @@ private:
             for (const auto& [name, invalid] : invalid_this_round) {
                 std::uint32_t& n = invalid_rounds[name];
                 n = invalid ? n + 1 : 0;
-                if (n >= Config.max_invalid_rounds) {
+                if (n >= config_.max_invalid_rounds) {
                     result.stop = stop_reason::invalid_arguments_exhausted;
                     result.text = "The model sent invalid arguments to " + name + " " + std::to_string(n) +
                                   " rounds in a row.";
@@ -371,7 +375,7 @@ private:
             }
             if (looping) {
                 result.stop = stop_reason::loop_detected;
-                result.text = "The model repeated the same tool calls " + std::to_string(Config.loop_threshold) +
+                result.text = "The model repeated the same tool calls " + std::to_string(config_.loop_threshold) +
                               " times.";
                 return;
             }
@@ -381,11 +385,11 @@ private:
     void finish_at_max_turns(run_result& result, const agent_events& events,
                              std::chrono::steady_clock::time_point started) {
         result.stop = stop_reason::max_turns;
-        if constexpr (Config.early_stopping == early_stopping::generate) {
+        if constexpr (config_.early_stopping == early_stopping::generate) {
             history_.push_back(message::user(
                 "You have used every turn allowed. Give your final answer now from what you have, without tools."));
             const std::vector<message> sent = context(result);
-            turn_result r = ask(request_for(sent, false, events), events, started);
+            turn_result r = ask(request_for(sent, tool_choice_kind::none, events), events, started);
             if (r.ok()) {
                 ++result.turns;
                 result.turn_usage.push_back(r.value->usage);
@@ -397,7 +401,7 @@ private:
             }
             result.error = std::move(r.error);
         }
-        result.text = "Stopped after " + std::to_string(Config.max_turns) + " turns without a final answer.";
+        result.text = "Stopped after " + std::to_string(config_.max_turns) + " turns without a final answer.";
     }
 
     std::string_view tools_payload_;

@@ -167,7 +167,7 @@ TEST_CASE("loop detection: the same call three times, and A,B,A,B,A,B") {
     CHECK(off.agent.run("loop").stop == agentry::stop_reason::max_turns);
 }
 
-TEST_CASE("max turns: force stops with a message, generate asks once more without tools") {
+TEST_CASE("max turns: force stops with a message, generate asks once more with tool_choice none") {
     fixture<agentry::loop_config{.max_turns = 2}> force;
     for (int i = 0; i != 4; ++i) force.s->turns.push_back(calls({call(std::to_string(i), "add", "{\"a\":" + std::to_string(i) + ",\"b\":1}")}));
     auto r = force.agent.run("go");
@@ -183,7 +183,8 @@ TEST_CASE("max turns: force stops with a message, generate asks once more withou
     CHECK(r.text == "It is 3.");
     CHECK(r.turns == 3);
     REQUIRE(generate.s->requests.size() == 3);
-    CHECK_FALSE(generate.s->requests[2].tools);
+    CHECK(generate.s->requests[2].tools);
+    CHECK(generate.s->requests[2].choice == agentry::tool_choice_kind::none);
 }
 
 TEST_CASE("the total time limit stops the run") {

@@ -18,7 +18,7 @@ namespace agentry {
 /// What to do when max_turns is reached while the model still calls tools.
 enum class early_stopping {
     force,     // stop with a fixed message as the answer
-    generate,  // ask the model once more, without tools, for its final answer
+    generate,  // ask the model once more, with tool_choice none, for its final answer
 };
 
 /// Retries of transient provider errors (429, 5xx, timeouts, resets): exponential backoff
