@@ -188,13 +188,13 @@ private:
                     std::chrono::steady_clock::time_point started) {
         stream_events stream;
         if (events.on_text) stream.on_text = events.on_text;
-        std::mt19937 jitter(std::random_device{}());
         for (std::uint32_t attempt = 0;; ++attempt) {
             turn_result r = turn_(request, stream, trace_);
             if (r.ok() || !r.error.retryable || attempt >= config_.retry.max_retries || cancel_.load()) return r;
             const std::uint64_t base = std::min<std::uint64_t>(
                 config_.retry.max_backoff_ms, std::uint64_t(config_.retry.initial_backoff_ms) << std::min(attempt, 20u));
             std::uniform_real_distribution<double> spread(0.5, 1.5);
+            std::mt19937 jitter(std::random_device{}());  // made only when a retry happens
             auto delay = std::chrono::milliseconds(static_cast<long long>(double(base) * spread(jitter)));
             if (r.error.retry_after && *r.error.retry_after > delay) delay = *r.error.retry_after;
             if constexpr (config_.max_total_time_ms != 0) {
