@@ -24,17 +24,25 @@ class sse_parser {
 public:
     template <class OnEvent>
     void feed(std::string_view bytes, OnEvent&& on_event) {
-        for (char c : bytes) {
+        std::size_t i = 0;
+        while (i != bytes.size()) {
+            const char c = bytes[i];
             if (after_cr_ && c == '\n') {
                 after_cr_ = false;
+                ++i;
                 continue;
             }
             after_cr_ = c == '\r';
             if (c == '\r' || c == '\n') {
                 line_end(on_event);
+                ++i;
                 continue;
             }
-            line_.push_back(c);
+            // The rest of the line, appended at once.
+            std::size_t end = i + 1;
+            while (end != bytes.size() && bytes[end] != '\r' && bytes[end] != '\n') ++end;
+            line_.append(bytes.data() + i, end - i);
+            i = end;
         }
     }
 
