@@ -38,6 +38,7 @@
 #include <mutex>
 #include <optional>
 #include <random>
+#include <span>
 #include <string>
 #include <string_view>
 #include <thread>
@@ -284,7 +285,7 @@ private:
 
     // The tools are always sent (Anthropic refuses a history with tool calls and no tools);
     // tool_choice none asks for an answer without calls.
-    chat_request request_for(const std::vector<message>& messages, tool_choice_kind choice, const agent_events& events) const {
+    chat_request request_for(std::span<const message> messages, tool_choice_kind choice, const agent_events& events) const {
         chat_request request;
         request.messages = messages;
         request.tools = tools_payload_;
@@ -296,9 +297,12 @@ private:
         return request;
     }
 
-    // The history to send: all of it, or what fits the budget with a note of what was left out.
-    std::vector<message> context(run_result& result) const {
+    // The history to send: all of it (no copy), or what fits the budget with a note of what
+    // was left out, kept in `trimmed`.
+    std::span<const message> context(run_result& result, std::vector<message>& trimmed) const {
         if constexpr (config_.context_budget_tokens == 0) {
+            (void)result;
+            (void)trimmed;
             return history_;
         } else {
             detail::trimmed_history t = detail::trim_history(history_, config_.context_budget_tokens, estimate_);
@@ -312,7 +316,8 @@ private:
                 else
                     t.messages.insert(t.messages.begin(), message::system(note));
             }
-            return t.messages;
+            trimmed = std::move(t.messages);
+            return trimmed;
         }
     }
 
@@ -322,7 +327,8 @@ private:
         for (;;) {
             if (stopped(result, started)) return;
             if (result.turns == config_.max_turns) return finish_at_max_turns(result, events, started);
-            const std::vector<message> sent = context(result);
+            std::vector<message> trimmed;
+            const std::span<const message> sent = context(result, trimmed);
             turn_result r = ask(request_for(sent, config_.tool_choice, events), events, started);
             if (!r.ok()) {
                 if (cancel_.load()) return void(stopped(result, started));
@@ -388,7 +394,8 @@ private:
         if constexpr (config_.early_stopping == early_stopping::generate) {
             history_.push_back(message::user(
                 "You have used every turn allowed. Give your final answer now from what you have, without tools."));
-            const std::vector<message> sent = context(result);
+            std::vector<message> trimmed;
+            const std::span<const message> sent = context(result, trimmed);
             turn_result r = ask(request_for(sent, tool_choice_kind::none, events), events, started);
             if (r.ok()) {
                 ++result.turns;
