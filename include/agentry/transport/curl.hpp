@@ -97,24 +97,16 @@ private:
         return r;
     }
 
-    // Whether `s` begins with `lower`, a lower-case ASCII text, in any case.
-    static bool starts_with_icase(std::string_view s, std::string_view lower) noexcept {
-        if (s.size() < lower.size()) return false;
-        for (std::size_t i = 0; i != lower.size(); ++i) {
-            char c = s[i];
-            if (c >= 'A' && c <= 'Z') c = char(c - 'A' + 'a');
-            if (c != lower[i]) return false;
-        }
-        return true;
-    }
-
     static bool http_url(std::string_view url) noexcept {
-        return starts_with_icase(url, "http://") || starts_with_icase(url, "https://");
+        const auto scheme = [&](std::string_view s) {
+            return json::detail::equal_ignoring_case(url.substr(0, s.size()), s);
+        };
+        return scheme("http://") || scheme("https://");
     }
 
-    static bool has_header(const std::vector<http_header>& headers, std::string_view lower_name) noexcept {
+    static bool has_header(const std::vector<http_header>& headers, std::string_view name) noexcept {
         for (const http_header& h : headers)
-            if (h.name.size() == lower_name.size() && starts_with_icase(h.name, lower_name)) return true;
+            if (same_header_name(h.name, name)) return true;
         return false;
     }
 

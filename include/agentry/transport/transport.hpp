@@ -11,6 +11,8 @@
 //   };
 //   static_assert(agentry::transport<my_transport>);
 
+#include <agentry/json/detail/suggest.hpp>
+
 #include <atomic>
 #include <chrono>
 #include <concepts>
@@ -42,14 +44,7 @@ struct http_request {
 
 /// Header names compare without regard to ASCII case.
 inline bool same_header_name(std::string_view a, std::string_view b) noexcept {
-    if (a.size() != b.size()) return false;
-    for (std::size_t i = 0; i != a.size(); ++i) {
-        char x = a[i], y = b[i];
-        if (x >= 'A' && x <= 'Z') x = char(x - 'A' + 'a');
-        if (y >= 'A' && y <= 'Z') y = char(y - 'A' + 'a');
-        if (x != y) return false;
-    }
-    return true;
+    return json::detail::equal_ignoring_case(a, b);
 }
 
 /// The value of header `name`; empty when absent.

@@ -5,6 +5,7 @@
 // sockets: Origin and Host checks, sessions (Mcp-Session-Id), the MCP-Protocol-Version
 // header, and the status codes. http.hpp puts it on a socket.
 
+#include <agentry/json/detail/suggest.hpp>
 #include <agentry/json/writer.hpp>
 #include <agentry/mcp/http_options.hpp>
 #include <agentry/mcp/message.hpp>
@@ -40,22 +41,16 @@ struct http_reply {
     bool drop = false;
 };
 
-inline char lower_ascii(char c) noexcept { return c >= 'A' && c <= 'Z' ? char(c - 'A' + 'a') : c; }
-
-inline bool iequals(std::string_view a, std::string_view b) noexcept {
-    return a.size() == b.size() && std::equal(a.begin(), a.end(), b.begin(), [](char x, char y) {
-               return lower_ascii(x) == lower_ascii(y);
-           });
-}
+using json::detail::equal_ignoring_case;
 
 inline bool icontains(std::string_view text, std::string_view part) noexcept {
     for (std::size_t i = 0; i + part.size() <= text.size(); ++i)
-        if (iequals(text.substr(i, part.size()), part)) return true;
+        if (equal_ignoring_case(text.substr(i, part.size()), part)) return true;
     return false;
 }
 
 inline bool loopback_name(std::string_view host) noexcept {
-    return iequals(host, "localhost") || host == "127.0.0.1" || host == "[::1]";
+    return equal_ignoring_case(host, "localhost") || host == "127.0.0.1" || host == "[::1]";
 }
 
 /// The host of "host", "host:port", "[v6]" or "[v6]:port".
@@ -140,7 +135,7 @@ private:
 
     bool origin_allowed(std::string_view origin) const {
         for (const std::string& allowed : options_.allowed_origins)
-            if (iequals(origin, allowed)) return true;
+            if (equal_ignoring_case(origin, allowed)) return true;
         std::string_view rest;
         if (origin.starts_with("http://")) rest = origin.substr(7);
         else if (origin.starts_with("https://")) rest = origin.substr(8);
@@ -152,7 +147,7 @@ private:
         const std::string_view host = host_of(host_header);
         if (loopback_name(host)) return true;
         for (const std::string& allowed : options_.allowed_hosts)
-            if (iequals(host, allowed)) return true;
+            if (equal_ignoring_case(host, allowed)) return true;
         return !loopback_ && options_.allowed_hosts.empty();
     }
 
