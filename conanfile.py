@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSL-1.0
 import os
 
 from conan import ConanFile
@@ -13,6 +14,7 @@ required_conan_version = ">=2.0"
 class AgentryConan(ConanFile):
     name = "agentry"
     version = "0.1.0"
+    license = "BSL-1.0"
     description = "Compile-time tool schemas and type-safe dispatch for LLM agents"
     topics = ("llm", "agents", "tool-calling", "json-schema", "reflection", "header-only")
     package_type = "header-library"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 // The demo end to end, as scripts/demo.sh runs it: starts demo_model_server.mjs on 127.0.0.1,
 // runs the travel agent against it and checks the printed run: every turn, the invalid call
 // and its repair, the failing and the slow tool, usage, and the answer.

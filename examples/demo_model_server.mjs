@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 // A scripted stand-in for an OpenAI-compatible chat completions server, for the travel agent
 // demo: it plays a model that plans a trip with the demo's tools, makes one call with invalid
 // arguments (and repairs it when told why), meets a failing and a slow tool, then answers.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 // A complete MCP server: stdio by default, Streamable HTTP on 127.0.0.1 with --http [port].
 #include <agentry/agentry.hpp>
 #include <agentry/mcp/http.hpp>

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSL-1.0
 # The README's first C++ block must be examples/quick_start.cpp, byte for byte.
 file(READ ${README} readme)
 file(READ ${EXAMPLE} example)

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 // The travel assistant, end to end: a model plans a trip with four tools (one with nested
 // arguments, one that can fail, one slow) and the run is printed as it happens.
 //

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 // The tools of a travel assistant, and what each model provider is sent for them.
 // Run: travel_tools [dialect]   (standard, openai, openai_strict, anthropic, anthropic_strict, gemini, mcp)
 

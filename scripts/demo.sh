@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSL-1.0
 # The main job: builds the travel assistant agent and runs it end to end. Without
 # AGENTRY_BASE_URL or an API key (OPENAI_API_KEY, ANTHROPIC_API_KEY, GEMINI_API_KEY), it starts
 # a scripted OpenAI-compatible model server on 127.0.0.1 (examples/demo_model_server.mjs) and

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSL-1.0
 # Sourced by the other scripts: installs what is missing, from Debian packages and npm.
 set -euo pipefail
 

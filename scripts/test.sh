@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSL-1.0
 # Builds and runs every test: GCC 12, Clang 14, and Clang 14 with ASan + UBSan.
 # Usage: scripts/test.sh [gcc] [clang] [asan]   (default: all three)
 source "$(dirname "${BASH_SOURCE[0]}")/deps.sh"

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: BSL-1.0
 """Writes a translation unit for the compile-time cost benchmark of agentry.
 
     generate.py N [-o FILE]        N tools in one constexpr agentry::registry

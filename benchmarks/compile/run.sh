@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSL-1.0
 # Compile-time cost of agentry: N tools in one constexpr registry, every dialect's definitions.
 #
 #   benchmarks/compile/run.sh

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 // The agentry cases: read<T> alone (parse + validate) and registry::call (lookup + parse +
 // validate + call + write the result), for both fixtures, and json::write of the results
 // alone for reference.

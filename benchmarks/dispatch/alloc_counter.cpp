@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 // Counting replacements of the global operator new and delete (all forms that allocate, the
 // aligned ones included), and of operator delete, which counts the non-null pointers it frees
 // (main.cpp's self-test checks that each case frees everything it allocates).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 // Baseline (b): the same hand-written dispatcher as nlohmann_baseline.cpp, on Boost.JSON,
 // header-only (boost/json/src.hpp is compiled in this translation unit). The arguments are
 // parsed into a boost::json::value with the default memory resource (error_code, no

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: BSL-1.0
 """Writes the header of a registry of N tools for the dispatch benchmark.
 
     generate_tools.py N -o many_tools_N.hpp

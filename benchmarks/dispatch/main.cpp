@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 // agentry_dispatch_bench: checks that every implementation reads the fixtures alike, rejects
 // the same invalid arguments, returns the same results and frees what it allocates, then
 // runs all the benchmarks (Google Benchmark flags apply; --self-test runs only the checks).

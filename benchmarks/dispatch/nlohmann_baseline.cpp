@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 // Baseline (a): what a hand-written tool dispatcher on nlohmann::json does. The arguments are
 // parsed into a DOM (nlohmann::json, no exceptions), every constraint of the schema is checked
 // by hand (std::regex compiled once for the pattern; unknown properties rejected, as

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 // Prints what the Python baseline needs, as one JSON object: for each fixture tool, the JSON
 // Schema agentry generates for its arguments (agentry::json_schema<T>(), standard dialect,
 // i.e. JSON Schema 2020-12) and the argument text.

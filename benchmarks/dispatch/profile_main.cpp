@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 // agentry_dispatch_profile CASE [CALLS]: runs one agentry case CALLS times (default 1000000)
 // with no benchmark framework around it, for profilers:
 //

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: BSL-1.0
 """Python baseline of the dispatch benchmark: one tool call as popular Python tool registries
 make it.
 

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: BSL-1.0
 """Markdown tables of a dispatch benchmark run (run.sh calls it).
 
     report.py --bench LABEL=bench.json [--bench LABEL=bench.json ...] [--python python.json]

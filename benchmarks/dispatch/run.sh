@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSL-1.0
 # Run-time cost of one tool call: agentry against hand-written nlohmann::json and Boost.JSON
 # dispatchers (all in one binary, one run per compiler) and against a Python registry
 # (json.loads + jsonschema + json.dumps).

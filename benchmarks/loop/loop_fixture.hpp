@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 #ifndef AGENTRY_BENCH_LOOP_FIXTURE_HPP
 #define AGENTRY_BENCH_LOOP_FIXTURE_HPP
 

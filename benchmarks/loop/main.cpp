@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 // agentry_loop_bench: the cost of the agent loop per turn, with the transport replaced by
 // canned_transport (loop_fixture.hpp). Checks the run first (two turns, two tool calls with
 // results, the final answer; the first request is the one the provider benchmark builds),

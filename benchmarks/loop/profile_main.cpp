@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 // agentry_loop_profile [RUNS]: agent.restore + agent.run (2 turns) RUNS times (default 50000)
 // in a plain loop, for perf:
 //

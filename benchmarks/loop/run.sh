@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSL-1.0
 # The loop benchmark alone: benchmarks/provider/run.sh with BENCHES=loop (same environment
 # variables; see there).
 set -euo pipefail

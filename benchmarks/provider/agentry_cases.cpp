@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 // The agentry cases: openai::request, openai::parse, the two together, and the assembly of
 // recorded streams with openai::stream (the whole body fed at once, then finish()).
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 // The counting global operator new and delete of alloc_counter.hpp.
 
 #include "alloc_counter.hpp"

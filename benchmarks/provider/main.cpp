@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 // agentry_provider_bench: checks that agentry::openai and the nlohmann::json baseline build
 // the same request and read the same completions (aborts on any difference), then runs the
 // benchmarks (Google Benchmark flags apply; --self-test runs only the checks).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 // The baseline: the same work written the usual way with nlohmann::json.
 //
 // - Request: a DOM built from the messages (the tools payload parsed into it, for every

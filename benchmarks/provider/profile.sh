@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSL-1.0
 # Where the time of a case goes: builds agentry_provider_profile and agentry_loop_profile with
 # the benchmark flags plus -g -fno-omit-frame-pointer, runs each case under `perf record -g`
 # and prints the top entries of `perf report --no-children --stdio`.

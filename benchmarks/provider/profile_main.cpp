@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 // agentry_provider_profile CASE [N]: one case N times (default 200000) in a plain loop, for
 // profilers:
 //

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: BSL-1.0
 """Markdown tables of a provider-turn and loop-overhead run (run.sh calls it).
 
     report.py [--provider LABEL=provider.json ...] [--loop LABEL=loop.json ...]

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSL-1.0
 # One model turn with agentry::openai against the same work written with nlohmann::json
 # (agentry_provider_bench), and the agent loop's cost per turn over an in-memory transport
 # (agentry_loop_bench, benchmarks/loop/); one run per compiler, both implementations in it.

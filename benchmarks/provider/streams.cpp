@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 // Reading the recorded SSE streams (cases.hpp, load_streams).
 
 #include "cases.hpp"

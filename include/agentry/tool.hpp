@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 #ifndef AGENTRY_TOOL_HPP
 #define AGENTRY_TOOL_HPP
 

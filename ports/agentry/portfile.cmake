@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSL-1.0
 # An overlay port that builds the agentry source tree holding it:
 #   vcpkg install agentry --overlay-ports=<agentry>/ports
 get_filename_component(SOURCE_PATH "${CURRENT_PORT_DIR}/../.." ABSOLUTE)

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSL-1.0
 # Compiles one translation unit for a ctest test (see agentry_compile_test).
 # -DCXX= compiler, -DSOURCE= file, -DMODE=pass|fail, -DINCLUDES= list (the project's own
 # include directory first), -DDEFINE= optional macro.

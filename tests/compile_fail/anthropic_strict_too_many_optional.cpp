@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 // expect: agentry: the tools have more optional parameters in all than Anthropic strict mode accepts
 #include <agentry/registry.hpp>
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 // expect: agentry: the registry has more tools than this dialect accepts in one request
 #include <agentry/registry.hpp>
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 // expect: agentry: the tools have more nullable or variant parameters in all than Anthropic strict mode
 #include <agentry/registry.hpp>
 

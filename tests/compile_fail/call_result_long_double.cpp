@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 // expect: agentry: json::write cannot write long double; use double
 #include <agentry/registry.hpp>
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 // expect: agentry: json::write writes a map as a JSON object, whose keys are strings
 #include <agentry/registry.hpp>
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 // expect: agentry: json::write cannot write a pointer (other than const char*)
 #include <agentry/registry.hpp>
 

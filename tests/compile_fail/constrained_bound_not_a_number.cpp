@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 // expect: agentry: a numeric bound must be an integer or JSON number text
 #include <agentry/tool.hpp>
 

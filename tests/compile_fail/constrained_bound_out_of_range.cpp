@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 // expect: agentry: a bound on an integer type must be an integer within the range of that type
 #include <agentry/tool.hpp>
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 // expect: agentry: min_items, max_items and unique_items apply to std::vector, std::array and std::set only
 #include <agentry/tool.hpp>
 

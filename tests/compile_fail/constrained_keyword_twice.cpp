@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 // expect: agentry: a constraint keyword is given twice
 #include <agentry/tool.hpp>
 

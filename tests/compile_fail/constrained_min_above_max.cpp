@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 // expect: agentry: the lower bound is not below the upper bound
 #include <agentry/tool.hpp>
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 // expect: agentry: min_items is greater than max_items
 #include <agentry/tool.hpp>
 

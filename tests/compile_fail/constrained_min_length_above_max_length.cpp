@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 // expect: agentry: min_length is greater than max_length
 #include <agentry/tool.hpp>
 

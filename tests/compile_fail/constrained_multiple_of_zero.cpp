@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 // expect: agentry: multiple_of<N> needs N greater than 0
 #include <agentry/tool.hpp>
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 // expect: agentry: constrained<T> needs at least one constraint
 #include <agentry/tool.hpp>
 

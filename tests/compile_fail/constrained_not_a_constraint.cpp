@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 // expect: every C must be an agentry constraint
 #include <agentry/tool.hpp>
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 // expect: agentry: minimum, maximum, exclusive_minimum, exclusive_maximum and multiple_of apply to integer
 #include <agentry/tool.hpp>
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 // expect: put the constraint inside the optional
 #include <agentry/tool.hpp>
 

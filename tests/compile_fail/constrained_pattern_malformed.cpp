@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 // expect: is not a well-formed ECMA-262 regular expression
 #include <agentry/tool.hpp>
 

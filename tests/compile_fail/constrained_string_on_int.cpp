@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 // expect: agentry: min_length, max_length, pattern and format apply to std::string only
 #include <agentry/tool.hpp>
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 // expect: agentry: the enums of this schema have more values in all than this dialect allows
 #include <agentry/tool.hpp>
 

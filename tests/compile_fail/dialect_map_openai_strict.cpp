@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 // expect: agentry: this dialect cannot express std::map<std::string, T>
 #include <agentry/tool.hpp>
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 // expect: agentry: this dialect cannot express agentry::raw_json
 #include <agentry/tool.hpp>
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 // expect: agentry: this dialect cannot express a recursive type
 #include <agentry/tool.hpp>
 

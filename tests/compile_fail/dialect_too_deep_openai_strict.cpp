@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 // expect: agentry: the schema nests objects and arrays deeper than this dialect allows
 #include <agentry/tool.hpp>
 

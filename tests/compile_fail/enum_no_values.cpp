@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 // expect: agentry: this enum has no enumerator in agentry::enum_range<E>
 #include <agentry/tool.hpp>
 

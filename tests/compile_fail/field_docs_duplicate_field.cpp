@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 // expect: agentry: field_docs describes the same field twice
 #include <agentry/tool.hpp>
 

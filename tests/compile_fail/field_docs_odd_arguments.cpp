@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 // expect: agentry: field_docs takes pairs of arguments
 #include <agentry/schema/field_docs.hpp>
 

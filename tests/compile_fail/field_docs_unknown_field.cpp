@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 // expect: agentry: field_docs names a field the struct does not have
 #include <agentry/tool.hpp>
 

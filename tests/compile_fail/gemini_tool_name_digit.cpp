@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 // expect: agentry: Gemini function names must start with a letter or an underscore
 #include <agentry/registry.hpp>
 

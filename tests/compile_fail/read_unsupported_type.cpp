@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 // expect: agentry: a pointer has no JSON Schema
 #include <agentry/json/reader.hpp>
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 // expect: agentry: the schema has more than 16 distinct recursive types
 #include <agentry/tool.hpp>
 

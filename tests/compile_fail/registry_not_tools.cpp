@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 // expect: takes tools made with agentry::tool<
 #include <agentry/registry.hpp>
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 // expect: agentry: registry: two tools have the same name
 #include <agentry/registry.hpp>
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 // expect: the description is empty
 #include <agentry/tool.hpp>
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 // expect: a tool name must be 1 to 64 characters from A-Z, a-z, 0-9
 #include <agentry/tool.hpp>
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 // expect: the number of parameter names differs from the number of the function's parameters
 #include <agentry/tool.hpp>
 

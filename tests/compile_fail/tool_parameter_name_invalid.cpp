@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 // expect: agentry: tool<...>: a parameter name must match
 #include <agentry/tool.hpp>
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 // expect: agentry: tool<...>: two parameters have the same name
 #include <agentry/tool.hpp>
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 // expect: the only parameter is not an aggregate struct
 #include <agentry/tool.hpp>
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 // expect: the function takes several parameters
 #include <agentry/tool.hpp>
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 // expect: agentry: tool<...>::result_schema: the tool returns void
 #include <agentry/tool.hpp>
 

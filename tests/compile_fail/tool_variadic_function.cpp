@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 // expect: agentry: tool<...>(f): the parameters of f cannot be read: its operator() is a template
 #include <agentry/tool.hpp>
 

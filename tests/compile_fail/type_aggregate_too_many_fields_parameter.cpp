@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 // expect: agentry: an aggregate may have at most 64 fields
 #include <agentry/tool.hpp>
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 // expect: agentry: a map's key type must be std::string
 #include <agentry/tool.hpp>
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 // expect: agentry: std::string_view does not own its characters
 #include <agentry/tool.hpp>
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 // expect: agentry: this type has no JSON Schema
 #include <agentry/tool.hpp>
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 // expect: agentry: a std::variant of std::monostate alone holds no value
 #include <agentry/tool.hpp>
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 // Prints every fixture schema and every registry payload, one JSON object per line:
 // {"name":"...","dialect":"...","kind":"schema|definitions","schema":<JSON>}
 // The conformance tests validate each line (ajv against the 2020-12 meta-schema; Gemini rules).

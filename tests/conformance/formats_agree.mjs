@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 // Differential check of agentry's string formats against ajv + ajv-formats ("full" mode).
 //
 //   node formats_agree.mjs <path to formats_check> [strings per format, default 4000] [seed]

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 // Helper of formats_agree.mjs: prints agentry's verdict on string formats.
 //
 // Reads lines "format<TAB>string" on stdin, the format a JSON Schema format name ("date-time")

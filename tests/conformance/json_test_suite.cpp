@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 // JSONTestSuite (../shared/testdata/json-test-suite/test_parsing) through the reader's raw-JSON
 // type: every y_ file accepted, every n_ file rejected, every i_ file read without a crash.
 // Usage: agentry_json_test_suite <test_parsing directory>. Exit 77 when it is absent.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 // Differential check of agentry's reader against ajv: for every type reader_check knows, the
 // reader's verdict (agentry::json::read<T>(text).ok()) must equal the verdict of JSON Schema
 // 2020-12 on the same text for agentry::json_schema<T>().

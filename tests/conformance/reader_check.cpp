@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 // Helper of reader_agree.mjs: the schemas of a list of parameter types, and the reader's verdict
 // on JSON instances of them.
 //

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 // JSON-Schema-Test-Suite (draft2020-12) through the reader: the keyword tests whose schema a typed
 // parameter can state, each case's data read with agentry::json::read<T> and compared with the
 // suite's `valid`.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 // Conformance check of every schema agentry generates.
 //
 //   node validate_schemas.mjs <path to agentry_dump_schemas>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 // Compound types with varied read_options. Three header bytes, then the arguments text:
 //
 //   byte 0 % 11: create_contact, draw, optional_compounds, tree_node, labels, raw_payload,

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 // Constraint types. The first input byte picks the type and the repairs, the rest is the
 // arguments text:
 //

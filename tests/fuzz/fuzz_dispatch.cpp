@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 // registry::call(name, arguments). The input is the tool name, a newline, and the arguments
 // text (no newline: all of it is the name, and the arguments are empty). Each input is called
 // on two registries of the same tools: one with the default call options, one lenient (every

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 // read<agentry::raw_json>: the whole input is the JSON text.
 //
 // Checked: agentry accepts exactly the texts an independent parser (fuzz_common.hpp) accepts,

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 // read<fixtures::weather_query>: the whole input is the arguments text.
 //
 // Checked, with the default options: the result agrees with an independent parser, both ways

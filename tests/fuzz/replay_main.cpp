@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 // A main() for a fuzz target without libFuzzer: runs LLVMFuzzerTestOneInput once on every
 // file named on the command line, or found (recursively) in a directory named there, in
 // sorted order. Any compiler builds it, so every build replays the committed corpus.

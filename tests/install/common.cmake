@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSL-1.0
 # Shared by the install test scripts. Inputs: AGENTRY_SOURCE, WORK, CXX, GENERATOR, BOOST_DIR.
 
 # run(<command>...): runs a command, shows its output, and stops the script if it fails.

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSL-1.0
 # What `conan create` does with conanfile.py and test_package/, without Conan: exports the
 # recipe's exports_sources, configures them as build() does, installs as package() does, then
 # builds and runs test_package/ against that install with plain CMake. Conan's own steps

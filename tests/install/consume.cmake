@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSL-1.0
 # Builds and runs consumer.cpp in a CMake project that gets agentry one way (MODE):
 #   find_package      the tree install.prefix installed
 #   add_subdirectory  the source tree

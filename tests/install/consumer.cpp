@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 // A program that uses agentry as a dependency.
 #include <agentry/agentry.hpp>
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 // A program that serves tools over MCP with the installed agentry::mcp target.
 #include <agentry/agentry.hpp>
 #include <agentry/mcp/server.hpp>

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSL-1.0
 # The package descriptions agree with the CMake project and with the headers:
 # - one version in project(), conanfile.py, vcpkg.json and ports/agentry/vcpkg.json;
 # - one minimum Boost in CMakeLists.txt, cmake/agentryConfig.cmake.in and cmake/agentry.pc.in,

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSL-1.0
 # Builds and runs consumer.cpp with the compiler alone, taking the flags from
 # `pkg-config --cflags agentry`, against a copy of the installed tree moved elsewhere.
 # BOOST_FLAGS: how the compiler finds Boost when it is not on the default include path.

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSL-1.0
 # Installs agentry into WORK/prefix, as `cmake --install` does for a user, and checks the layout.
 include(${CMAKE_CURRENT_LIST_DIR}/common.cmake)
 fresh_dir(dir prefix-build)

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSL-1.0
 # What `vcpkg install agentry --overlay-ports=ports` does, without vcpkg: runs
 # ports/agentry/portfile.cmake with stand-ins for vcpkg's helper functions, applies vcpkg's
 # post-build checks that concern a header-only port, copies the package into an installed tree

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSL-1.0
 # Stand-ins for the vcpkg helper functions ports/agentry/portfile.cmake calls, so the portfile
 # runs without vcpkg. Each does what vcpkg documents for a release-only port on Linux; vcpkg's
 # toolchain, triplet flags, Ninja and binary cache are not reproduced. The test's compiler,

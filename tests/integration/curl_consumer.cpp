@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 // A program that gets the libcurl transport from an installed agentry.
 #include <agentry/transport/curl.hpp>
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 // The parts of curl_transport that need no network: reading a response head line by line,
 // and mapping libcurl's error codes.
 

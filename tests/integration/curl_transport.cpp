@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 // agentry::curl_transport against fault_server.mjs on 127.0.0.1: each case checks the exact
 // transport_result, and the provider_error that agentry::detail::http_error or
 // transport_failure makes of it.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 // A scripted loopback HTTP server for the curl transport tests, with no npm packages.
 //
 //   node fault_server.mjs

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSL-1.0
 # Installs agentry into WORK/prefix, then builds and runs curl_consumer.cpp in a project that
 # finds the installed package and links agentry::curl, which brings CURL::libcurl through
 # agentryConfig.cmake. Inputs: those of ../install/common.cmake.

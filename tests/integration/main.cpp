@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 #define DOCTEST_CONFIG_IMPLEMENT
 #include <doctest/doctest.h>
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 // agentry::replay_transport: scripted answers, recorded requests, the behaviour of stream().
 
 #include <agentry/provider/provider.hpp>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 #include <agentry/loop/context.hpp>
 #include <agentry/loop/detect.hpp>
 

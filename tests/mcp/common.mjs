@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 // Shared by the MCP node tests: prerequisites (skip with exit code 77 and a reason when one is
 // missing), validation of server messages against the MCP schema, and the client scenario run
 // over every transport.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 // Hostile input over stdio against examples/mcp_server: garbage, oversized messages, deep
 // nesting, and a storm of 10,000 calls. Each message gets exactly one answer (valid against the
 // MCP 2025-11-25 schema), the server never crashes, ends with status 0 when its input ends, and

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 // The Streamable HTTP rules, request by request, against examples/mcp_server: Origin and Host
 // checks, sessions, MCP-Protocol-Version, status codes, size limit, a 2025-06-18 session, and
 // malformed HTTP. Every JSON body is checked against the MCP schema of its session's version

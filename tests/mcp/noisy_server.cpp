@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 // An MCP stdio server whose tool prints to standard output, for stray_output.mjs.
 #include <agentry/mcp/stdio.hpp>
 #include <agentry/registry.hpp>

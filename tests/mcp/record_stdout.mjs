@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 // node record_stdout.mjs <record file> <program> [arguments...]
 //
 // Runs the program with this process's standard input and error, copies its standard output

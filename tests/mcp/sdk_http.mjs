@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 // The official MCP TypeScript SDK client against examples/mcp_server over Streamable HTTP.
 //
 //   node sdk_http.mjs <path to mcp_server>

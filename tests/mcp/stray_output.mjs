@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 // serve_stdio keeps standard output for protocol messages: what a tool prints (printf,
 // std::cout) while the server runs goes to standard error.
 //

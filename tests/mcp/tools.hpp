@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 #ifndef AGENTRY_TESTS_MCP_TOOLS_HPP
 #define AGENTRY_TESTS_MCP_TOOLS_HPP
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 #include <agentry/mcp/version.hpp>
 
 #include <doctest/doctest.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 #include <agentry/provider/detail/sse.hpp>
 #include <agentry/provider/openai.hpp>
 #include <agentry/provider/provider.hpp>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 // A registry of 500 tools compiles with the compilers' default limits (Clang: folds of at
 // most 256 operands, 1048576 steps per constant; GCC: 2^25 operations per constant) and
 // behaves as a small one: lookup, duplicate detection, dispatch (compiled) and definitions.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 // The schema of every fixture type in every dialect, checked at compile time.
 
 #include "../fixtures/expected_schemas.hpp"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 #include <agentry/json/detail/formats.hpp>
 
 #include <doctest/doctest.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 #include <agentry/reflect/function.hpp>
 
 #include <doctest/doctest.h>

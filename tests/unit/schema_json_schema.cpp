@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 #include "../fixtures/expected_schemas.hpp"
 
 #include <doctest/doctest.h>

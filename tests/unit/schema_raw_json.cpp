@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 #include <agentry/schema/raw_json.hpp>
 
 #include <doctest/doctest.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 #ifndef AGENTRY_DETAIL_NAME_TABLE_HPP
 #define AGENTRY_DETAIL_NAME_TABLE_HPP
 

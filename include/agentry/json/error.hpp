@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 #ifndef AGENTRY_JSON_ERROR_HPP
 #define AGENTRY_JSON_ERROR_HPP
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 #ifndef AGENTRY_LOOP_CONTEXT_HPP
 #define AGENTRY_LOOP_CONTEXT_HPP
 

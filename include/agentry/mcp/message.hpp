@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 #ifndef AGENTRY_MCP_MESSAGE_HPP
 #define AGENTRY_MCP_MESSAGE_HPP
 

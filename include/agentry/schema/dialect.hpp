@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 #ifndef AGENTRY_SCHEMA_DIALECT_HPP
 #define AGENTRY_SCHEMA_DIALECT_HPP
 

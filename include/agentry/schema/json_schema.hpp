@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 #ifndef AGENTRY_SCHEMA_JSON_SCHEMA_HPP
 #define AGENTRY_SCHEMA_JSON_SCHEMA_HPP
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 #ifndef AGENTRY_TRANSPORT_REPLAY_HPP
 #define AGENTRY_TRANSPORT_REPLAY_HPP
 

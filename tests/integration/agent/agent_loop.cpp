@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 // agentry::agent over agentry::curl_transport against model_server.mjs, the same scenarios in
 // the OpenAI, Anthropic, Gemini and Ollama formats: run_result, and what the server received.
 // Nothing is timed: limits are asserted by stop reason and status, with wide margins.

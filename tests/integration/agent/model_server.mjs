@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 // A scripted model server for the agent and provider integration tests, with Node's built-ins
 // only. It speaks four chat APIs, in the formats their documentation gives:
 //   OpenAI Chat Completions   POST .../chat/completions                         JSON, or SSE with "stream": true

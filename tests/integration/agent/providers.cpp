@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 // The providers over agentry::curl_transport against model_server.mjs: one turn at a time with
 // agentry::complete, whole and streamed, then what the server received.
 

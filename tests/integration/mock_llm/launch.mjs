@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 // Runs @dwmkerr/mock-llm (an OpenAI-compatible mock server from npm, pinned in package.json)
 // for the mock_llm tests, with the rules of mock-llm.yaml next to this script.
 //

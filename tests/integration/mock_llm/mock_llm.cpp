@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 // agentry::openai over agentry::curl_transport against @dwmkerr/mock-llm, a third-party
 // OpenAI-compatible mock server, with the rules of mock-llm.yaml (launched by launch.mjs).
 

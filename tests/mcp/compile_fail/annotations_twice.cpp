@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 // expect: agentry: mcp::server: two mcp::annotations name the same tool
 #include <agentry/mcp/server.hpp>
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 // expect: agentry: mcp::annotations: the registry has no tool of this name
 #include <agentry/mcp/server.hpp>
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 // Prints the body agentry::openai builds for each representative request, one JSON object
 // per line: {"name":...,"body":<the request body>}. Read by request_schema.mjs.
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 // agentry::openai::request: exact bodies, URL, headers and request options.
 
 #include "samples.hpp"

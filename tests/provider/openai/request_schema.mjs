@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 // Every request body agentry::openai builds for the representative requests of samples.hpp,
 // validated against CreateChatCompletionRequest of OpenAI's OpenAPI description.
 //

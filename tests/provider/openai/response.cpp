@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 // agentry::openai::parse: whole responses and error bodies.
 
 #include <agentry/provider/openai.hpp>

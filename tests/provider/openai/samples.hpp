@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 // Representative chat requests and the exact body agentry::openai must build for each: the
 // unit tests compare the bodies, print_requests.cpp prints them for request_schema.mjs.
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 // agentry::openai::stream: the recorded OpenAI streams from ../shared/testdata, fed whole,
 // in two pieces split at every byte and one byte at a time, cut at every byte; synthetic
 // streams for what other servers send; agentry::complete over a scripted transport.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 #include "stream_check.hpp"
 
 #include <agentry/provider/anthropic.hpp>

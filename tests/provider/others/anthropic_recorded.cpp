@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 // The Anthropic Messages streams recorded from the real API (../shared/testdata, from the
 // official Python SDK's test fixtures), assembled whole, split in two at every byte and fed
 // one byte at a time. Usage: agentry_provider_anthropic_recorded <dir with the .sse files>;

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 #pragma once
 
 // ECMA-262 regular expressions with the `u` flag, as JSON Schema's `pattern` uses them

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 #ifndef AGENTRY_SCHEMA_DETAIL_SINK_HPP
 #define AGENTRY_SCHEMA_DETAIL_SINK_HPP
 
