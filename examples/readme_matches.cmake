@@ -1,7 +1,9 @@
 # SPDX-License-Identifier: BSL-1.0
-# The README's first C++ block must be examples/quick_start.cpp, byte for byte.
+# The README's first C++ block must be examples/quick_start.cpp, byte for byte, after the
+# example's licence line.
 file(READ ${README} readme)
 file(READ ${EXAMPLE} example)
+string(REGEX REPLACE "^// SPDX-License-Identifier: [^\n]*\n" "" example "${example}")
 string(FIND "${readme}" "```cpp\n" start)
 if(start EQUAL -1)
     message(FATAL_ERROR "README.md has no ```cpp block")
