@@ -22,7 +22,8 @@
 #include <agentry/reflect/enum.hpp>
 #include <agentry/reflect/fields.hpp>
 #include <agentry/schema/constraints.hpp>
-#include <agentry/schema/json_schema.hpp>
+#include <agentry/schema/detail/classify.hpp>
+#include <agentry/schema/detail/diagnostics.hpp>
 #include <agentry/schema/raw_json.hpp>
 
 #include <boost/pfr/core.hpp>

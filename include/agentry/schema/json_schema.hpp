@@ -16,6 +16,10 @@
 #include <agentry/reflect/fixed_string.hpp>
 #include <agentry/reflect/function.hpp>
 #include <agentry/schema/constraints.hpp>
+#include <agentry/schema/detail/classify.hpp>
+#include <agentry/schema/detail/defaults.hpp>
+#include <agentry/schema/detail/defs.hpp>
+#include <agentry/schema/detail/diagnostics.hpp>
 #include <agentry/schema/detail/sink.hpp>
 #include <agentry/schema/dialect.hpp>
 #include <agentry/schema/field_docs.hpp>
@@ -23,179 +27,15 @@
 
 #include <array>
 #include <cstddef>
-#include <cstdint>
 #include <limits>
-#include <map>
 #include <optional>
-#include <set>
-#include <string>
 #include <string_view>
+#include <tuple>
 #include <type_traits>
-#include <unordered_map>
-#include <unordered_set>
 #include <utility>
 #include <variant>
-#include <vector>
 
-namespace agentry {
-
-/// The parameters of a tool that takes several arguments, named in agentry::tool<...>.
-template <class Parameters, fixed_string... Names>
-struct named_parameters {};
-
-namespace schema::detail {
-
-using agentry::detail::is_std_string;
-
-template <class T>
-inline constexpr bool is_optional = false;
-template <class T>
-inline constexpr bool is_optional<std::optional<T>> = true;
-
-template <class T>
-inline constexpr bool is_variant = false;
-template <class... T>
-inline constexpr bool is_variant<std::variant<T...>> = true;
-
-template <class T>
-inline constexpr bool is_vector = false;
-template <class T, class A>
-inline constexpr bool is_vector<std::vector<T, A>> = true;
-
-template <class T>
-inline constexpr bool is_std_array = false;
-template <class T, std::size_t N>
-inline constexpr bool is_std_array<std::array<T, N>> = true;
-
-template <class T>
-inline constexpr bool is_set = false;
-template <class T, class C, class A>
-inline constexpr bool is_set<std::set<T, C, A>> = true;
-template <class T, class H, class E, class A>
-inline constexpr bool is_set<std::unordered_set<T, H, E, A>> = true;
-
-template <class T>
-inline constexpr bool is_map = false;
-template <class K, class V, class C, class A>
-inline constexpr bool is_map<std::map<K, V, C, A>> = true;
-template <class K, class V, class H, class E, class A>
-inline constexpr bool is_map<std::unordered_map<K, V, H, E, A>> = true;
-
-template <class T>
-inline constexpr bool is_named_parameters = false;
-template <class P, fixed_string... N>
-inline constexpr bool is_named_parameters<named_parameters<P, N...>> = true;
-
-enum class kind : unsigned char {
-    boolean,
-    integer,
-    number,
-    string,
-    enumeration,
-    constrained,
-    any,
-    optional,
-    variant,
-    null,
-    fixed_array,
-    set,
-    array,
-    map,
-    object,
-    unsupported,
-};
-
-template <class T>
-consteval kind kind_of() noexcept {
-    if constexpr (std::is_same_v<T, bool>) return kind::boolean;
-    else if constexpr (std::is_same_v<T, char> || std::is_same_v<T, wchar_t> || std::is_same_v<T, char8_t> ||
-                       std::is_same_v<T, char16_t> || std::is_same_v<T, char32_t>)
-        return kind::unsupported;
-    else if constexpr (std::is_integral_v<T>) return kind::integer;
-    else if constexpr (std::is_same_v<T, float> || std::is_same_v<T, double>) return kind::number;
-    else if constexpr (std::is_enum_v<T>) return kind::enumeration;
-    else if constexpr (is_std_string<T>) return kind::string;
-    else if constexpr (is_constrained<T>) return kind::constrained;
-    else if constexpr (std::is_same_v<T, raw_json>) return kind::any;
-    else if constexpr (is_optional<T>) return is_optional<typename T::value_type> ? kind::unsupported : kind::optional;
-    else if constexpr (is_variant<T>) return kind::variant;
-    else if constexpr (std::is_same_v<T, std::monostate>) return kind::null;
-    else if constexpr (is_std_array<T>) return kind::fixed_array;
-    else if constexpr (is_set<T>) return kind::set;
-    else if constexpr (is_vector<T>) return kind::array;
-    else if constexpr (is_map<T>)
-        return is_std_string<typename T::key_type> ? kind::map : kind::unsupported;
-    else if constexpr (is_named_parameters<T>) return kind::object;
-    else if constexpr (reflect::aggregate<T>)
-        return reflect::field_count<T> <= reflect::detail::max_fields ? kind::object : kind::unsupported;
-    else return kind::unsupported;
-}
-
-template <class T>
-inline constexpr bool always_false = false;
-
-/// Instantiated for a type that has no JSON Schema; its name appears in the compiler's note.
-template <class T>
-struct no_json_schema_for {
-    static_assert(!std::is_pointer_v<T>,
-                  "agentry: a pointer has no JSON Schema; use the value type, or std::optional<T> for a value that may "
-                  "be absent");
-    static_assert(!std::is_same_v<T, std::string_view>,
-                  "agentry: std::string_view does not own its characters and has no JSON Schema here; use std::string");
-    static_assert(!std::is_same_v<T, char>,
-                  "agentry: char has no JSON Schema; use std::string for text or std::int8_t for a small number");
-    static_assert(!is_optional<T>, "agentry: std::optional<std::optional<T>> has no JSON Schema; use one std::optional");
-    static_assert(!is_map<T>, "agentry: a map's key type must be std::string, as JSON object keys are strings");
-    static_assert(!reflect::aggregate<T> || is_std_array<T>,
-                  "agentry: an aggregate may have at most 64 fields; group some of them into a nested struct");
-    static_assert(is_std_array<T> || reflect::aggregate<T> || is_map<T> || is_optional<T> || std::is_pointer_v<T> ||
-                      std::is_same_v<T, std::string_view> || std::is_same_v<T, char>,
-                  "agentry: this type has no JSON Schema (its name is in the 'no_json_schema_for<T>' note); use bool, "
-                  "an integer, float, double, std::string, an enum, an aggregate struct, std::optional, std::vector, "
-                  "std::array, std::set, std::map<std::string, T>, std::variant, agentry::constrained or "
-                  "agentry::raw_json, or wrap it in one of those");
-};
-
-template <class E>
-struct enum_has_names {
-    static_assert(reflect::enum_count<E> != 0,
-                  "agentry: this enum has no enumerator in agentry::enum_range<E> (default -128 ..= 127), so its names "
-                  "cannot be reflected; give it enumerators in that range or specialise agentry::enum_range<E>");
-    static constexpr bool value = true;
-};
-
-template <class T>
-inline constexpr char type_tag = 0;
-
-template <class T>
-consteval std::string_view pretty_type() noexcept {
-    return __PRETTY_FUNCTION__;
-}
-
-// The unqualified name of a class, for "$defs" keys: "node" for "ns::node".
-template <class T>
-consteval std::string_view short_type_name() noexcept {
-    const std::string_view p = pretty_type<T>();
-    const std::size_t at = p.find("T = ");
-    std::size_t end = at + 4;
-    int angle = 0;
-    std::size_t begin = end;
-    while (end < p.size()) {
-        const char c = p[end];
-        if (c == '<') ++angle;
-        else if (c == '>') --angle;
-        else if ((c == ';' || c == ']') && angle == 0) break;
-        else if (c == ':' && angle == 0) begin = end + 1;
-        ++end;
-    }
-    std::string_view name = p.substr(begin, end - begin);
-    const std::size_t open = name.find('<');
-    return open == std::string_view::npos ? name : name.substr(0, open);
-}
-
-template <class T>
-inline constexpr auto short_type_name_text =
-    reflect::detail::static_text<short_type_name<T>().size()>(short_type_name<T>());
+namespace agentry::schema::detail {
 
 // Everything written around a value's own keywords: its field's description and default,
 // whether null is allowed, and the keywords and notes of its constraints.
@@ -534,88 +374,6 @@ struct property_value<std::optional<std::optional<V>>> {
 template <class F>
 using property_value_t = typename property_value<std::remove_cv_t<F>>::type;
 
-// Whether default member values can be read from T{} at compile time on every supported
-// compiler. Clang 14 with libstdc++ 12 cannot construct std::string in a constant
-// expression, so a struct holding one directly is excluded on every compiler alike.
-template <class T>
-consteval bool holds_string() noexcept {
-    using U = std::remove_cv_t<T>;
-    if constexpr (is_std_string<U> || std::is_same_v<U, raw_json>) return true;
-    else if constexpr (is_constrained<U>) return holds_string<typename U::value_type>();
-    else if constexpr (is_optional<U>) return holds_string<typename U::value_type>();
-    else if constexpr (is_std_array<U>) return holds_string<typename U::value_type>();
-    else if constexpr (is_variant<U>) return holds_string<std::variant_alternative_t<0, U>>();
-    else if constexpr (kind_of<U>() == kind::object && !is_named_parameters<U>) {
-        return []<std::size_t... I>(std::index_sequence<I...>) {
-            return (holds_string<reflect::field_type<I, U>>() || ...);
-        }(std::make_index_sequence<reflect::field_count<U>>{});
-    } else return false;
-}
-
-template <class T>
-concept constant_default = requires { typename std::integral_constant<bool, (T{}, true)>; };
-
-template <class T>
-inline constexpr bool defaults_readable = constant_default<T> && !holds_string<T>();
-
-template <class V>
-consteval bool default_printable() noexcept {
-    using U = std::remove_cv_t<V>;
-    if constexpr (is_constrained<U>) return default_printable<typename U::value_type>();
-    else return std::is_same_v<U, bool> || (std::is_integral_v<U> && kind_of<U>() == kind::integer) ||
-                std::is_enum_v<U> || std::is_floating_point_v<U>;
-}
-
-template <class V>
-constexpr void put_default(sink& s, const V& v) noexcept {
-    if constexpr (is_constrained<V>) put_default(s, v.value);
-    else if constexpr (std::is_same_v<V, bool>) s.put(v ? "true" : "false");
-    else if constexpr (std::is_enum_v<V>) s.put_string(reflect::enum_name(v));
-    else if constexpr (std::is_integral_v<V>) {
-        if constexpr (std::is_signed_v<V>) s.put_signed(v);
-        else s.put_unsigned(v);
-    } else {
-        // Integral values only: shortest round-trip text of a fraction needs the run-time writer.
-        const double x = v;
-        if (x == x && x > -9007199254740992.0 && x < 9007199254740992.0 && x == double((long long)x)) {
-            s.put_signed((long long)x);
-            s.put(".0");
-        }
-    }
-}
-
-template <class T, std::size_t I>
-consteval auto default_text() noexcept {
-    constexpr std::size_t capacity = 64;
-    std::array<char, capacity + 1> text{};
-    std::size_t size = 0;
-    using F = std::remove_cv_t<reflect::field_type<I, T>>;
-    if constexpr (default_printable<typename F::value_type>()) {
-        const T value{};
-        const auto& member = boost::pfr::get<I>(value);
-        if (member.has_value()) {
-            sink s;
-            s.out = text.data();
-            sink probe;
-            put_default(probe, *member);
-            if (probe.size <= capacity) put_default(s, *member);
-            size = s.size <= capacity ? s.size : 0;
-        }
-    }
-    text[capacity] = char(size);
-    return text;
-}
-
-template <class T, std::size_t I>
-inline constexpr auto default_text_v = default_text<T, I>();
-
-template <class T, std::size_t I>
-constexpr std::string_view default_of() noexcept {
-    if constexpr (!is_optional<std::remove_cv_t<reflect::field_type<I, T>>>) return {};
-    else if constexpr (!defaults_readable<T>) return {};
-    else return {default_text_v<T, I>.data(), std::size_t(default_text_v<T, I>[64])};
-}
-
 template <class T, class D>
 struct object_table;
 
@@ -675,42 +433,9 @@ constexpr void write_definition(sink& s) noexcept {
 
 template <class T, class D>
 constexpr void write_object(sink& s, const decor& d) noexcept {
-    const void* id = &type_tag<T>;
-    bool recursive = false;
-    for (std::size_t i = 0; i != s.depth && i != sink::max_depth; ++i) recursive = recursive || s.open_types[i] == id;
-    if (!recursive) {
-        write_object_body<T, D>(s, d);
-        return;
-    }
-    if constexpr (!D::rules.refs) {
-        s.fail(schema_error::recursive_type);
-    } else {
-        const bool root = s.root == id;
-        bool known = root;
-        for (std::size_t i = 0; i != s.definition_count; ++i) known = known || s.definitions[i].id == id;
-        if (!known) {
-            if (s.definition_count == sink::max_definitions) {
-                s.fail(schema_error::too_many_recursive_types);
-                return;
-            }
-            std::size_t same_name = 0;
-            for (std::size_t i = 0; i != s.definition_count; ++i)
-                same_name += s.definitions[i].name == short_type_name_text<T>.view();
-            s.definitions[s.definition_count++] = {id, short_type_name_text<T>.view(), same_name,
-                                                   &write_definition<T, D>};
-        }
-        const bool wrap = d.nullable;
-        if (wrap) s.put("{\"anyOf\":[");
-        if (root) {
-            s.put("{\"$ref\":\"#\"}");
-        } else {
-            s.put("{\"$ref\":\"#/$defs/");
-            for (std::size_t i = 0; i != s.definition_count; ++i)
-                if (s.definitions[i].id == id) s.put_definition_name(s.definitions[i]);
-            s.put("\"}");
-        }
-        if (wrap) s.put(",{\"type\":\"null\"}]}");
-    }
+    if (!is_open<T>(s)) write_object_body<T, D>(s, d);
+    else if constexpr (!D::rules.refs) s.fail(schema_error::recursive_type);
+    else write_reference<T>(s, d.nullable, &write_definition<T, D>);
 }
 
 template <class T, class D>
@@ -823,19 +548,7 @@ template <class T, class D>
 constexpr void write_root(sink& s) noexcept {
     s.root = &type_tag<T>;
     write_schema<T, D>(s, {});
-    if (s.definition_count == 0 || s.failed()) return;
-    --s.size;  // reopen the root object
-    s.put(",\"$defs\":{");
-    for (std::size_t i = 0; i != s.definition_count; ++i) {
-        if (i != 0) s.put(',');
-        s.put('"');
-        s.put_definition_name(s.definitions[i]);
-        s.put("\":");
-        const std::size_t mark = s.push_path(s.definitions[i].name);
-        s.definitions[i].write(s);
-        s.pop_path(mark);
-    }
-    s.put("}}");
+    write_definitions(s);
 }
 
 template <class T, class D>
@@ -855,43 +568,6 @@ struct schema_text {
     static constexpr std::string_view view{storage.data(), measured.size};
 };
 
-/// The text of a name as a pack of characters: both compilers print these readably in the
-/// template arguments of a diagnostic.
-template <char... C>
-struct in_tool {};
-template <char... C>
-struct at_field {};
-
-/// Instantiated when a schema cannot be written; the dialect, the tool, the path of C++ names to
-/// the value and the error appear in its template arguments.
-template <class Dialect, class Tool, class Path, schema_error Error>
-struct schema_diagnostic {
-    static_assert(Error != schema_error::map_not_expressible,
-                  "agentry: this dialect cannot express std::map<std::string, T> (it needs additionalProperties with "
-                  "a schema); use a std::vector of key/value structs, or another dialect");
-    static_assert(Error != schema_error::raw_json_not_expressible,
-                  "agentry: this dialect cannot express agentry::raw_json (a value of any type); use a typed member");
-    static_assert(Error != schema_error::recursive_type,
-                  "agentry: this dialect cannot express a recursive type (it has no $ref); break the recursion, or use "
-                  "a dialect with $defs");
-    static_assert(Error != schema_error::too_deep,
-                  "agentry: the schema nests objects and arrays deeper than this dialect allows (OpenAI strict: 10 "
-                  "levels); flatten the parameter struct");
-    static_assert(Error != schema_error::too_many_enum_values,
-                  "agentry: the enums of this schema have more values in all than this dialect allows (OpenAI "
-                  "strict: 1000); use strings for the largest ones");
-    static_assert(Error != schema_error::too_many_recursive_types,
-                  "agentry: the schema has more than 16 distinct recursive types; split the tool's parameters");
-    static_assert(Error != schema_error::too_many_properties,
-                  "agentry: the schema has more properties than this dialect allows (OpenAI strict: 5000 in all)");
-    static_assert(Error != schema_error::unknown_field_in_docs,
-                  "agentry: field_docs names a field the struct does not have (the last name of the path); fix the "
-                  "name or remove the entry");
-    static_assert(Error != schema_error::duplicate_field_in_docs,
-                  "agentry: field_docs describes the same field twice (the last name of the path); keep one entry");
-    static constexpr bool ok = true;
-};
-
 template <class T, class D, fixed_string Tool>
 consteval bool check_schema() noexcept {
     using text = schema_text<T, D>;
@@ -905,7 +581,9 @@ consteval bool check_schema() noexcept {
     return true;
 }
 
-} // namespace schema::detail
+} // namespace agentry::schema::detail
+
+namespace agentry {
 
 /// The JSON Schema of T in dialect D, as a constant with static storage.
 template <class T, schema_dialect D = dialect::standard>
