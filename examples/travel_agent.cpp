@@ -129,7 +129,7 @@ constexpr agentry::registry tools{
 
 namespace {
 
-constexpr agentry::loop_config config{.max_turns = 8, .tool_timeout_ms = 5'000, .parallel_tool_calls = true};
+constexpr agentry::loop_config config{.max_turns = 8, .tool_timeout = std::chrono::seconds(5), .parallel_tool_calls = true};
 using travel_agent = agentry::agent<config>;
 
 constexpr std::string_view system_prompt =

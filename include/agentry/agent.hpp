@@ -9,16 +9,20 @@
 //
 //   constexpr agentry::loop_config config{.max_turns = 8, .parallel_tool_calls = true};
 //   agentry::agent<config> agent{agentry::openai{.model = "gpt-4o-mini"}, tools,
-//                                "You are a travel assistant.", agentry::curl_transport{}};
+//                                "You are a travel assistant."};
 //   agentry::run_result r = agent.run("Do I need an umbrella in Paris today?");
 //
-// The provider and transport are kept by value, the registry by reference (a registry is
-// usually a namespace-scope constexpr object; it must outlive the agent). One agent runs one
-// conversation; run() is not for several threads at once, cancel() is.
+// The provider and transport are kept by value. The transport may be left out when the
+// program links the agentry::curl CMake target (which defines AGENTRY_WITH_CURL): it is then
+// agentry::curl_transport. The registry is copied (with the call options the dialect needs);
+// an object a member-function tool points to must outlive the agent, whose destructor waits
+// for calls abandoned at loop_config::tool_timeout to end. One agent runs one conversation;
+// run() is not for several threads at once, cancel() is.
 
 #include <agentry/loop/config.hpp>
 #include <agentry/loop/context.hpp>
 #include <agentry/loop/detect.hpp>
+#include <agentry/loop/fixed_duration.hpp>
 #include <agentry/loop/result.hpp>
 #include <agentry/provider/message.hpp>
 #include <agentry/provider/provider.hpp>
@@ -26,12 +30,16 @@
 #include <agentry/json/writer.hpp>
 #include <agentry/tool_result.hpp>
 #include <agentry/transport/transport.hpp>
+#if defined(AGENTRY_WITH_CURL)
+#include <agentry/transport/curl.hpp>
+#endif
 
 #include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <condition_variable>
 #include <cstdint>
+#include <exception>
 #include <functional>
 #include <future>
 #include <map>
@@ -40,6 +48,7 @@
 #include <optional>
 #include <random>
 #include <span>
+#include <stdexcept>
 #include <string>
 #include <string_view>
 #include <thread>
@@ -61,15 +70,17 @@ struct agent_events {
 
 namespace detail {
 
-/// Sleeps for `delay` unless `cancel` becomes true first; false when cancelled.
+/// Sleeps for `delay` unless `cancel` becomes true first; false when cancelled. Any delay is
+/// safe: one past the clock's range sleeps until cancelled, a negative one not at all.
 inline bool sleep_unless(std::chrono::milliseconds delay, const std::atomic<bool>& cancel) {
-    const auto until = std::chrono::steady_clock::now() + delay;
-    while (std::chrono::steady_clock::now() < until) {
+    using clock = std::chrono::steady_clock;
+    const clock::time_point until = deadline_after(clock::now(), delay);
+    for (;;) {
         if (cancel.load()) return false;
-        std::this_thread::sleep_for(std::min<std::chrono::steady_clock::duration>(
-            std::chrono::milliseconds(20), until - std::chrono::steady_clock::now()));
+        const clock::time_point now = clock::now();
+        if (now >= until) return true;
+        std::this_thread::sleep_for(std::min<clock::duration>(std::chrono::milliseconds(20), until - now));
     }
-    return !cancel.load();
 }
 
 inline std::string excerpt(std::string_view text, std::size_t n = 200) {
@@ -77,6 +88,72 @@ inline std::string excerpt(std::string_view text, std::size_t n = 200) {
     while (n > 0 && (static_cast<unsigned char>(text[n]) & 0xC0) == 0x80) --n;
     return std::string(text.substr(0, n)) + "...";
 }
+
+/// A user callback (an agent_events member or the token estimator) threw; the run stops with
+/// stop_reason::callback_error and this message.
+struct callback_error : std::runtime_error {
+    using std::runtime_error::runtime_error;
+};
+
+template <class F, class... A>
+decltype(auto) invoke_callback(std::string_view name, const F& f, A&&... args) {
+    try {
+        return f(std::forward<A>(args)...);
+    } catch (const std::exception& e) {
+        throw callback_error("agentry: the " + std::string(name) + " callback threw: " + e.what() +
+                             "; the run stopped");
+    } catch (...) {
+        throw callback_error("agentry: the " + std::string(name) +
+                             " callback threw an exception that is not a std::exception; the run stopped");
+    }
+}
+
+/// Test seam: when set, called before the agent starts each thread; a throw stands for the
+/// system refusing a thread (std::thread's constructor throws std::system_error then).
+inline std::atomic<void (*)()> before_thread_start{nullptr};
+
+/// A thread running `f`, or nothing when one cannot be started.
+template <class F>
+std::optional<std::thread> try_start_thread(F&& f) noexcept {
+    try {
+        if (void (*hook)() = before_thread_start.load()) hook();
+        return std::optional<std::thread>(std::in_place, std::forward<F>(f));
+    } catch (...) {
+        return std::nullopt;
+    }
+}
+
+/// Tool calls running on their own thread (those with a timeout), so that the agent can wait
+/// for the abandoned ones before the objects they use go away.
+class running_calls {
+public:
+    void enter() {
+        std::lock_guard lock(mutex_);
+        ++count_;
+    }
+    void leave() {
+        std::lock_guard lock(mutex_);
+        if (--count_ == 0) idle_.notify_all();
+    }
+    void wait_idle() {
+        std::unique_lock lock(mutex_);
+        idle_.wait(lock, [this] { return count_ == 0; });
+    }
+
+private:
+    std::mutex mutex_;
+    std::condition_variable idle_;
+    std::size_t count_ = 0;
+};
+
+/// The largest time a loop_config holds: 100 years, so that doubling, jitter and conversion to
+/// the clock's nanoseconds never overflow.
+inline constexpr std::int64_t max_config_ms = 100LL * 366 * 24 * 3600 * 1000;
+
+constexpr bool valid_config_time(fixed_duration d) noexcept { return d.ms >= 0 && d.ms <= max_config_ms; }
+
+template <class>
+inline constexpr bool no_default_transport = false;
 
 } // namespace detail
 
@@ -86,12 +163,23 @@ class agent {
     // of members of a class-type template argument that has padding (and can crash on them).
     static constexpr loop_config config_ = Config;
 
+    static_assert(detail::valid_config_time(config_.max_total_time),
+                  "agentry: loop_config::max_total_time must be between 0 (none) and 100 years");
+    static_assert(detail::valid_config_time(config_.tool_timeout),
+                  "agentry: loop_config::tool_timeout must be between 0 (none) and 100 years");
+    static_assert(detail::valid_config_time(config_.retry.initial_backoff) &&
+                      detail::valid_config_time(config_.retry.max_backoff) &&
+                      detail::valid_config_time(config_.retry.max_server_delay),
+                  "agentry: loop_config::retry: initial_backoff, max_backoff and max_server_delay must be between 0 "
+                  "and 100 years");
+    static_assert(config_.max_tool_calls_per_turn >= 1,
+                  "agentry: loop_config::max_tool_calls_per_turn must be at least 1 (the calls past it are not run)");
+
 public:
-    /// `tools` must outlive the agent. The tools payload is `tools.definitions<P::dialect>()`.
+    /// The tools payload is `tools.definitions<P::dialect>()`; the registry is copied.
     template <provider P, class Registry, transport T>
     agent(P model, const Registry& tools, std::string system_prompt, T http)
-        : tools_payload_(Registry::template definitions<typename P::dialect>()),
-          system_(std::move(system_prompt)) {
+        : tools_payload_(Registry::template definitions<typename P::dialect>()) {
         auto state = std::make_shared<std::pair<P, T>>(std::move(model), std::move(http));
         turn_ = [state](const chat_request& request, const stream_events& events, const trace_hook& trace) {
             return complete(state->first, state->second, request, events, trace);
@@ -103,8 +191,29 @@ public:
         call_ = [registry = tools.with_options(options)](std::string_view name, std::string_view arguments) {
             return registry.call(name, arguments);
         };
-        if (!system_.empty()) history_.push_back(message::system(system_));
+        if (!system_prompt.empty()) history_.push_back(message::system(std::move(system_prompt)));
     }
+
+#if defined(AGENTRY_WITH_CURL)
+    /// The same with agentry::curl_transport.
+    template <provider P, class Registry>
+    agent(P model, const Registry& tools, std::string system_prompt)
+        : agent(std::move(model), tools, std::move(system_prompt), curl_transport{}) {}
+#else
+    template <provider P, class Registry>
+    agent(P, const Registry&, std::string) {
+        static_assert(detail::no_default_transport<P>,
+                      "agentry: agent{model, tools, system_prompt}: no default transport in this program; link the "
+                      "agentry::curl CMake target (target_link_libraries(app PRIVATE agentry::curl)) or pass a "
+                      "transport as the fourth argument, e.g. agentry::curl_transport{}");
+    }
+#endif
+
+    agent(const agent&) = delete;
+    agent& operator=(const agent&) = delete;
+
+    /// Waits for tool calls abandoned at loop_config::tool_timeout to end.
+    ~agent() { running_->wait_idle(); }
 
     /// Runs the model on `input` (a new user message) until it answers or a limit stops it.
     /// Never throws: errors end the run with their stop_reason.
@@ -115,6 +224,9 @@ public:
             cancel_.store(false);
             history_.push_back(message::user(std::move(input)));
             execute(result, events, started);
+        } catch (const detail::callback_error& e) {
+            result.stop = stop_reason::callback_error;
+            result.text = e.what();
         } catch (const std::exception& e) {
             result.stop = stop_reason::provider_error;
             result.error = detail::malformed(std::string("agentry: ") + e.what());
@@ -124,8 +236,7 @@ public:
             result.error = detail::malformed("agentry: unknown exception");
             result.text = result.error->message;
         }
-        result.wall_time =
-            std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - started);
+        result.wall_time = detail::elapsed_ms(started);
         return result;
     }
 
@@ -161,16 +272,18 @@ public:
 private:
     using turn_fn = std::function<turn_result(const chat_request&, const stream_events&, const trace_hook&)>;
     using call_fn = std::function<tool_result(std::string_view, std::string_view)>;
+    using clock = std::chrono::steady_clock;
 
-    bool out_of_time(std::chrono::steady_clock::time_point started) const {
-        if constexpr (config_.max_total_time_ms == 0) {
+    bool out_of_time(clock::time_point started) const {
+        if constexpr (config_.max_total_time.is_zero()) {
+            (void)started;
             return false;
         } else {
-            return std::chrono::steady_clock::now() - started >= std::chrono::milliseconds(config_.max_total_time_ms);
+            return detail::elapsed_ms(started) >= config_.max_total_time.get();
         }
     }
 
-    bool stopped(run_result& result, std::chrono::steady_clock::time_point started) {
+    bool stopped(run_result& result, clock::time_point started) {
         if (cancel_.load()) {
             result.stop = stop_reason::cancelled;
             result.text = "The run was cancelled.";
@@ -178,110 +291,175 @@ private:
         }
         if (out_of_time(started)) {
             result.stop = stop_reason::timeout;
-            result.text = "The run took longer than its time limit of " + std::to_string(config_.max_total_time_ms) +
+            result.text = "The run took longer than its time limit of " + std::to_string(config_.max_total_time.ms) +
                           " ms.";
             return true;
         }
         return false;
     }
 
-    // One model turn, with retries of transient errors.
-    turn_result ask(const chat_request& request, const agent_events& events,
-                    std::chrono::steady_clock::time_point started) {
+    // The wait before retry `attempt` (from 0): exponential backoff with jitter, or the
+    // provider's hint when longer, capped by retry_policy::max_server_delay.
+    static std::chrono::milliseconds retry_delay(std::uint32_t attempt, const provider_error& error) {
+        const std::int64_t ceiling = config_.retry.max_backoff.ms;
+        std::int64_t base = std::min(config_.retry.initial_backoff.ms, ceiling);
+        for (std::uint32_t i = 0; i != attempt && base < ceiling; ++i) base = base > ceiling / 2 ? ceiling : base * 2;
+        std::uniform_real_distribution<double> spread(0.5, 1.5);
+        std::mt19937 jitter(std::random_device{}());  // made only when a retry happens
+        auto delay = std::chrono::milliseconds(static_cast<std::int64_t>(static_cast<double>(base) * spread(jitter)));
+        if (error.retry_after) {
+            const auto hint = std::clamp(*error.retry_after, std::chrono::milliseconds::zero(),
+                                         config_.retry.max_server_delay.get());
+            delay = std::max(delay, hint);
+        }
+        return delay;
+    }
+
+    // One model turn, with retries of transient errors. A retry that would wait past the run's
+    // time limit is not made; `why` then says so.
+    turn_result ask(const chat_request& request, const agent_events& events, clock::time_point started,
+                    std::string& why) {
+        std::optional<std::string> text_failure;
         stream_events stream;
-        if (events.on_text) stream.on_text = events.on_text;
+        if (events.on_text)
+            stream.on_text = [&](std::string_view text) {
+                if (text_failure) return;
+                try {
+                    detail::invoke_callback("on_text", events.on_text, text);
+                } catch (const detail::callback_error& e) {
+                    text_failure = e.what();
+                    throw;  // the provider abandons the turn
+                }
+            };
         for (std::uint32_t attempt = 0;; ++attempt) {
             turn_result r = turn_(request, stream, trace_);
+            if (text_failure) throw detail::callback_error(*text_failure);
             if (r.ok() || !r.error.retryable || attempt >= config_.retry.max_retries || cancel_.load()) return r;
-            const std::uint64_t base = std::min<std::uint64_t>(
-                config_.retry.max_backoff_ms, std::uint64_t(config_.retry.initial_backoff_ms) << std::min(attempt, 20u));
-            std::uniform_real_distribution<double> spread(0.5, 1.5);
-            std::mt19937 jitter(std::random_device{}());  // made only when a retry happens
-            auto delay = std::chrono::milliseconds(static_cast<long long>(double(base) * spread(jitter)));
-            if (r.error.retry_after && *r.error.retry_after > delay) delay = *r.error.retry_after;
-            if constexpr (config_.max_total_time_ms != 0) {
-                const auto left = std::chrono::milliseconds(config_.max_total_time_ms) -
-                                  std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - started);
-                if (delay >= left) return r;
+            const std::chrono::milliseconds delay = retry_delay(attempt, r.error);
+            if constexpr (!config_.max_total_time.is_zero()) {
+                const std::chrono::milliseconds left = config_.max_total_time.get() - detail::elapsed_ms(started);
+                if (delay >= left) {
+                    why = " (not retried: the wait of " + std::to_string(delay.count()) +
+                          " ms would pass the run's time limit of " + std::to_string(config_.max_total_time.ms) +
+                          " ms)";
+                    return r;
+                }
             }
-            if (events.on_retry) events.on_retry(r.error, delay);
+            if (events.on_retry) detail::invoke_callback("on_retry", events.on_retry, r.error, delay);
             if (!detail::sleep_unless(delay, cancel_)) return r;
         }
     }
 
-    // Runs one call, within the tool timeout when there is one.
-    step run_call(const tool_call& call, std::uint32_t turn, tool_result& out) const {
+    static tool_result tool_error(std::string text) {
+        tool_result out;
+        out.status = tool_status::tool_error;
+        out.content = std::move(text);
+        return out;
+    }
+
+    // Runs one call, within the tool timeout when there is one. Does not throw.
+    step run_call(const tool_call& call, std::uint32_t turn, tool_result& out) const noexcept {
         step s;
-        s.turn = turn;
-        s.id = call.id;
-        s.tool = call.name;
-        s.arguments = call.arguments;
-        const auto t0 = std::chrono::steady_clock::now();
-        if constexpr (config_.tool_timeout_ms == 0) {
-            out = call_(call.name, call.arguments);
-        } else {
-            // A detached thread owns everything the call needs, so that an abandoned call can
-            // finish on its own after the run has moved on.
-            auto task = std::make_shared<std::packaged_task<tool_result()>>(
-                [fn = call_, name = call.name, args = call.arguments] { return fn(name, args); });
-            std::future<tool_result> done = task->get_future();
-            std::thread([task] { (*task)(); }).detach();
-            if (done.wait_for(std::chrono::milliseconds(config_.tool_timeout_ms)) == std::future_status::ready) {
-                out = done.get();
+        try {
+            s.turn = turn;
+            s.id = call.id;
+            s.tool = call.name;
+            s.arguments = call.arguments;
+            const auto t0 = clock::now();
+            if constexpr (config_.tool_timeout.is_zero()) {
+                out = call_(call.name, call.arguments);
             } else {
-                out = tool_result{};
-                out.status = tool_status::tool_error;
-                out.content = call.name + " did not finish within " + std::to_string(config_.tool_timeout_ms) +
-                              " ms; it was abandoned. Try a narrower request or another tool.";
-                s.timed_out = true;
+                // The thread owns everything the call needs, so that an abandoned call can finish
+                // on its own after the run has moved on; running_ lets the destructor wait for it.
+                auto task = std::make_shared<std::packaged_task<tool_result()>>(
+                    [fn = call_, name = call.name, args = call.arguments] { return fn(name, args); });
+                std::future<tool_result> done = task->get_future();
+                running_->enter();
+                std::optional<std::thread> thread =
+                    detail::try_start_thread([task, running = running_] {
+                        (*task)();
+                        running->leave();
+                    });
+                if (!thread) {
+                    running_->leave();
+                    out = tool_error("agentry: could not start a thread to run " + call.name +
+                                     "; it was not run. Try again later.");
+                } else {
+                    thread->detach();
+                    if (done.wait_until(detail::deadline_after(t0, config_.tool_timeout.get())) ==
+                        std::future_status::ready) {
+                        out = done.get();
+                    } else {
+                        out = tool_error(call.name + " did not finish within " +
+                                         std::to_string(config_.tool_timeout.ms) +
+                                         " ms; it was abandoned. Try a narrower request or another tool.");
+                        s.timed_out = true;
+                    }
+                }
             }
+            s.duration = std::chrono::duration_cast<std::chrono::microseconds>(clock::now() - t0);
+            s.result_excerpt = detail::excerpt(out.content);
+            s.repairs = out.repairs;
+        } catch (const std::exception& e) {
+            out = tool_error("agentry: " + call.name + " could not be run: " + e.what());
         }
-        s.duration = std::chrono::duration_cast<std::chrono::microseconds>(std::chrono::steady_clock::now() - t0);
         s.status = out.status;
-        s.result_excerpt = detail::excerpt(out.content);
-        s.repairs = out.repairs;
         return s;
     }
 
-    // Runs the calls of a turn (concurrently when allowed); results in the model's order,
-    // empty for a call not run because the run was cancelled.
+    // What run_calls did: per call of the turn in the model's order, its step and result, or
+    // nothing when it was not run (the run was cancelled, or a callback threw: `failure`).
     using outcome = std::optional<std::pair<step, tool_result>>;
-    std::vector<outcome> run_calls(const std::vector<tool_call>& calls, std::uint32_t turn, const agent_events& events) {
-        std::vector<outcome> done(calls.size());
-        if constexpr (config_.parallel_tool_calls) {
-            if (calls.size() > 1) {
-                std::atomic<std::size_t> next{0};
-                std::mutex events_mutex;
-                const auto worker = [&] {
-                    for (std::size_t i; (i = next.fetch_add(1)) < calls.size();) {
-                        if (events.on_tool_start) {
-                            std::lock_guard lock(events_mutex);
-                            events.on_tool_start(calls[i]);
-                        }
-                        done[i].emplace();
-                        done[i]->first = run_call(calls[i], turn, done[i]->second);
-                        if (events.on_tool_end) {
-                            std::lock_guard lock(events_mutex);
-                            events.on_tool_end(done[i]->first);
-                        }
-                    }
-                };
-                const std::size_t threads = std::min<std::size_t>(config_.max_parallelism, calls.size());
-                std::vector<std::thread> pool;
-                for (std::size_t t = 1; t < threads; ++t) pool.emplace_back(worker);
-                worker();
-                for (std::thread& t : pool) t.join();
-                return done;
+    struct calls_done {
+        std::vector<outcome> done;
+        std::exception_ptr failure;
+    };
+
+    calls_done run_calls(std::span<const tool_call> calls, std::uint32_t turn, const agent_events& events) {
+        calls_done out;
+        out.done.resize(calls.size());
+        std::atomic<bool> failed{false};
+        std::mutex mutex;  // for the events and `failure`
+        const auto one = [&](std::size_t i, bool parallel) {
+            try {
+                if (events.on_tool_start) {
+                    std::unique_lock lock(mutex, std::defer_lock);
+                    if (parallel) lock.lock();
+                    detail::invoke_callback("on_tool_start", events.on_tool_start, calls[i]);
+                }
+                std::pair<step, tool_result>& o = out.done[i].emplace();
+                o.first = run_call(calls[i], turn, o.second);
+                if (events.on_tool_end) {
+                    std::unique_lock lock(mutex, std::defer_lock);
+                    if (parallel) lock.lock();
+                    detail::invoke_callback("on_tool_end", events.on_tool_end, std::as_const(o.first));
+                }
+            } catch (...) {
+                std::lock_guard lock(mutex);
+                if (!out.failure) out.failure = std::current_exception();
+                failed.store(true);
             }
+        };
+        std::size_t threads = 1;
+        if constexpr (config_.parallel_tool_calls) threads = std::min<std::size_t>(config_.max_parallelism, calls.size());
+        if (threads <= 1) {
+            for (std::size_t i = 0; i != calls.size() && !cancel_.load() && !failed.load(); ++i) one(i, false);
+            return out;
         }
-        for (std::size_t i = 0; i != calls.size(); ++i) {
-            if (cancel_.load()) break;
-            if (events.on_tool_start) events.on_tool_start(calls[i]);
-            done[i].emplace();
-            done[i]->first = run_call(calls[i], turn, done[i]->second);
-            if (events.on_tool_end) events.on_tool_end(done[i]->first);
-        }
-        return done;
+        std::atomic<std::size_t> next{0};
+        const auto worker = [&] {
+            for (std::size_t i; !cancel_.load() && !failed.load() && (i = next.fetch_add(1)) < calls.size();)
+                one(i, true);
+        };
+        std::vector<std::thread> pool;
+        pool.reserve(threads - 1);
+        // A thread that cannot start leaves the work to those that did (at least this one).
+        for (std::size_t t = 1; t < threads; ++t)
+            if (std::optional<std::thread> started = detail::try_start_thread(worker)) pool.push_back(std::move(*started));
+            else break;
+        worker();
+        for (std::thread& t : pool) t.join();
+        return out;
     }
 
     // The tools are always sent (Anthropic refuses a history with tool calls and no tools);
@@ -306,7 +484,10 @@ private:
             (void)trimmed;
             return history_;
         } else {
-            detail::trimmed_history t = detail::trim_history(history_, config_.context_budget_tokens, estimate_);
+            const token_estimator estimate = [this](const message& m) {
+                return detail::invoke_callback("token estimator", estimate_, m);
+            };
+            detail::trimmed_history t = detail::trim_history(history_, config_.context_budget_tokens, estimate);
             if (t.removed != 0) {
                 result.trimmed_messages = std::max(result.trimmed_messages, t.removed);
                 const std::string note = "(" + std::to_string(t.removed) +
@@ -322,7 +503,37 @@ private:
         }
     }
 
-    void execute(run_result& result, const agent_events& events, std::chrono::steady_clock::time_point started) {
+    // The bookkeeping of a model turn that succeeded: counts and usage, the on_turn_end event
+    // (before the reply joins the history, so that a throwing callback leaves it valid), then
+    // the reply.
+    void record_turn(run_result& result, const completion& c, const agent_events& events) {
+        ++result.turns;
+        result.turn_usage.push_back(c.usage);
+        result.usage += c.usage;
+        if (events.on_turn_end) detail::invoke_callback("on_turn_end", events.on_turn_end, result.turns, c.usage);
+        history_.push_back(c.reply);
+    }
+
+    // Leaves in `calls` the ones to run and one more, answered with an error in place of all the
+    // extra ones; returns how many were over the limit.
+    static std::size_t cap_calls(std::vector<tool_call>& calls) {
+        constexpr std::size_t limit = config_.max_tool_calls_per_turn;
+        if (calls.size() <= limit) return 0;
+        const std::size_t over = calls.size() - limit;
+        calls.resize(limit + 1);
+        return over;
+    }
+
+    static std::string over_limit_text(std::size_t over) {
+        return "Not run: at most " + std::to_string(config_.max_tool_calls_per_turn) +
+               " tool calls are run per turn, and this turn made " +
+               std::to_string(config_.max_tool_calls_per_turn + over) + "; this call and the " +
+               std::to_string(over - 1) +
+               " after it were not run and are left out of the conversation. Make the calls still needed in the "
+               "next turn, fewer at a time.";
+    }
+
+    void execute(run_result& result, const agent_events& events, clock::time_point started) {
         detail::loop_detector loops(config_.loop_window, config_.loop_threshold);
         std::map<std::string, std::uint32_t, std::less<>> invalid_rounds;
         for (;;) {
@@ -330,46 +541,56 @@ private:
             if (result.turns == config_.max_turns) return finish_at_max_turns(result, events, started);
             std::vector<message> trimmed;
             const std::span<const message> sent = context(result, trimmed);
-            turn_result r = ask(request_for(sent, config_.tool_choice, events), events, started);
+            std::string why;
+            turn_result r = ask(request_for(sent, config_.tool_choice, events), events, started, why);
             if (!r.ok()) {
                 if (cancel_.load()) return void(stopped(result, started));
                 result.stop = stop_reason::provider_error;
-                result.text = r.error.message;
+                result.text = r.error.message + why;
                 result.error = std::move(r.error);
                 return;
             }
             completion& c = *r.value;
-            ++result.turns;
-            result.turn_usage.push_back(c.usage);
-            result.usage += c.usage;
-            if (events.on_turn_end) events.on_turn_end(result.turns, c.usage);
-            history_.push_back(c.reply);
+            const std::size_t over = cap_calls(c.reply.tool_calls);
+            result.tool_calls_over_limit += over;
+            record_turn(result, c, events);
             if (c.finish == finish_reason::refusal) {
                 result.stop = stop_reason::refused;
                 result.text = !c.refusal.empty() ? c.refusal : c.reply.text;
                 return;
             }
-            if (c.reply.tool_calls.empty()) {
+            const std::vector<tool_call>& calls = history_.back().tool_calls;
+            if (calls.empty()) {
                 result.stop = stop_reason::completed;
                 result.text = c.reply.text;
                 return;
             }
-            auto done = run_calls(c.reply.tool_calls, result.turns, events);
+            const std::size_t run = calls.size() - (over != 0 ? 1 : 0);
+            calls_done done = run_calls(std::span(calls).first(run), result.turns, events);
             std::map<std::string, bool, std::less<>> invalid_this_round;
             bool looping = false;
-            for (std::size_t i = 0; i != c.reply.tool_calls.size(); ++i) {
-                const tool_call& call = c.reply.tool_calls[i];
-                if (!done[i]) {  // every call gets a result, so that the history stays valid
-                    history_.push_back(message::tool_result(call, "The run was cancelled before this call.", true));
+            const std::string not_run =
+                done.failure ? "The run stopped before this call." : "The run was cancelled before this call.";
+            // Every call gets a result, so that the history stays valid. `calls` is the last
+            // message of the history until the loop below adds the first result.
+            std::vector<message> results;
+            results.reserve(calls.size());
+            for (std::size_t i = 0; i != run; ++i) {
+                const tool_call& call = calls[i];
+                if (!done.done[i]) {
+                    results.push_back(message::tool_result(call, not_run, true));
                     continue;
                 }
-                auto& [s, tr] = *done[i];
-                history_.push_back(message::tool_result(call, tr.content, !tr.ok()));
+                auto& [s, tr] = *done.done[i];
+                results.push_back(message::tool_result(call, tr.content, !tr.ok()));
                 result.steps.push_back(std::move(s));
                 if (tr.status == tool_status::invalid_arguments) invalid_this_round[call.name] = true;
                 else if (tr.ok()) invalid_this_round.try_emplace(call.name, false);
                 looping = loops.record(call.name, call.arguments) || looping;
             }
+            if (over != 0) results.push_back(message::tool_result(calls.back(), over_limit_text(over), true));
+            for (message& m : results) history_.push_back(std::move(m));
+            if (done.failure) std::rethrow_exception(done.failure);
             for (const auto& [name, invalid] : invalid_this_round) {
                 std::uint32_t& n = invalid_rounds[name];
                 n = invalid ? n + 1 : 0;
@@ -389,21 +610,19 @@ private:
         }
     }
 
-    void finish_at_max_turns(run_result& result, const agent_events& events,
-                             std::chrono::steady_clock::time_point started) {
+    void finish_at_max_turns(run_result& result, const agent_events& events, clock::time_point started) {
         result.stop = stop_reason::max_turns;
         if constexpr (config_.early_stopping == early_stopping::generate) {
             history_.push_back(message::user(
                 "You have used every turn allowed. Give your final answer now from what you have, without tools."));
             std::vector<message> trimmed;
             const std::span<const message> sent = context(result, trimmed);
-            turn_result r = ask(request_for(sent, tool_choice_kind::none, events), events, started);
+            std::string why;
+            turn_result r = ask(request_for(sent, tool_choice_kind::none, events), events, started, why);
             if (r.ok()) {
-                ++result.turns;
-                result.turn_usage.push_back(r.value->usage);
-                result.usage += r.value->usage;
-                if (events.on_turn_end) events.on_turn_end(result.turns, r.value->usage);
-                history_.push_back(r.value->reply);
+                // Calls made despite tool_choice none are not run, nor kept without results.
+                r.value->reply.tool_calls.clear();
+                record_turn(result, *r.value, events);
                 result.text = r.value->reply.text;
                 return;
             }
@@ -413,13 +632,13 @@ private:
     }
 
     std::string_view tools_payload_;
-    std::string system_;
     turn_fn turn_;
     call_fn call_;
     std::vector<message> history_;
     token_estimator estimate_ = estimate_tokens;
     trace_hook trace_;
     std::atomic<bool> cancel_{false};
+    std::shared_ptr<detail::running_calls> running_ = std::make_shared<detail::running_calls>();
 };
 
 } // namespace agentry

@@ -10,6 +10,8 @@
 #include <chrono>
 #include <memory>
 #include <stdexcept>
+#include <system_error>
+#include <type_traits>
 #include <string>
 #include <thread>
 #include <vector>
@@ -79,7 +81,7 @@ TEST_CASE("a multi-turn run: a tool call, its result, the answer") {
     CHECK(f.s->requests[0].tools);
 }
 
-TEST_CASE("parallel calls run together; results go back in the model's order") {
+TEST_CASE("parallel calls run together - results go back in the model's order") {
     fixture<agentry::loop_config{.parallel_tool_calls = true, .max_parallelism = 3}> f;
     f.s->turns = {calls({call("a", "slow", R"({"ms":60})"), call("b", "add", R"({"a":1,"b":2})"),
                          call("c", "slow", R"({"ms":20})")}),
@@ -136,9 +138,9 @@ TEST_CASE("an unknown tool and a throwing tool become results the model sees") {
     CHECK(sent[4].is_error);
 }
 
-TEST_CASE("a tool past its timeout is abandoned; the run goes on") {
+TEST_CASE("a tool past its timeout is abandoned - the run goes on") {
     slow_release = false;
-    fixture<agentry::loop_config{.tool_timeout_ms = 30}> f;
+    fixture<agentry::loop_config{.tool_timeout = std::chrono::milliseconds(30)}> f;
     f.s->turns = {calls({call("1", "slow", R"({"ms":5000})"), call("2", "add", R"({"a":2,"b":2})")}), answer("ok")};
     const auto r = f.agent.run("go");
     slow_release = true;  // lets the abandoned call end
@@ -190,15 +192,15 @@ TEST_CASE("max turns: force stops with a message, generate asks once more with t
 
 TEST_CASE("the total time limit stops the run") {
     slow_release = false;
-    fixture<agentry::loop_config{.max_total_time_ms = 50}> f;
+    fixture<agentry::loop_config{.max_total_time = std::chrono::milliseconds(50)}> f;
     f.s->turns = {calls({call("1", "slow", R"({"ms":100})")}), answer("late")};
     const auto r = f.agent.run("go");
     CHECK(r.stop == agentry::stop_reason::timeout);
     CHECK(r.turns == 1);
 }
 
-TEST_CASE("a 429 is retried (Retry-After honoured); a 401 stops the run") {
-    fixture<agentry::loop_config{.retry = {.max_retries = 2, .initial_backoff_ms = 1, .max_backoff_ms = 2}}> f;
+TEST_CASE("a 429 is retried (Retry-After honoured) - a 401 stops the run") {
+    fixture<agentry::loop_config{.retry = {.max_retries = 2, .initial_backoff = std::chrono::milliseconds(1), .max_backoff = std::chrono::milliseconds(2)}}> f;
     f.s->turns = {scripted::failure(429, true, 5), answer("hello")};
     int retries = 0;
     agentry::agent_events events;
@@ -337,4 +339,232 @@ TEST_CASE("with a strict dialect, null for an optional argument means absent") {
     r = lenient.agent.run("weather");
     REQUIRE(r.steps.size() == 1);
     CHECK(r.steps[0].status == agentry::tool_status::invalid_arguments);
+}
+
+namespace {
+
+// Throws `what` from any callback it stands for.
+struct thrower {
+    const char* what;
+    template <class... A>
+    void operator()(const A&...) const {
+        throw std::runtime_error(what);
+    }
+};
+
+// Every tool call of the assistant messages of `history` has a result after it.
+bool every_call_answered(const std::vector<agentry::message>& history) {
+    for (std::size_t i = 0; i != history.size(); ++i)
+        for (std::size_t k = 0; k != history[i].tool_calls.size(); ++k)
+            if (i + 1 + k >= history.size() || history[i + 1 + k].tool_call_id != history[i].tool_calls[k].id)
+                return false;
+    return true;
+}
+
+// Makes every thread start fail while it lives.
+struct threads_refused {
+    threads_refused() {
+        agentry::detail::before_thread_start = +[] {
+            throw std::system_error(std::make_error_code(std::errc::resource_unavailable_try_again));
+        };
+    }
+    ~threads_refused() { agentry::detail::before_thread_start = nullptr; }
+    threads_refused(const threads_refused&) = delete;
+    threads_refused& operator=(const threads_refused&) = delete;
+};
+
+std::vector<agentry::tool_call> adds(int n) {
+    std::vector<agentry::tool_call> out;
+    for (int i = 0; i != n; ++i) out.push_back(call("c" + std::to_string(i), "add", "{\"a\":" + std::to_string(i) + ",\"b\":1}"));
+    return out;
+}
+
+} // namespace
+
+TEST_CASE("cancel during parallel calls: no call starts after it") {
+    fixture<agentry::loop_config{.parallel_tool_calls = true, .max_parallelism = 2}> f;
+    f.s->turns = {calls(adds(6)), answer("never")};
+    agentry::agent_events events;
+    events.on_tool_start = [&](const agentry::tool_call&) { f.agent.cancel(); };
+    const auto r = f.agent.run("go", events);
+    CHECK(r.stop == agentry::stop_reason::cancelled);
+    CHECK(r.turns == 1);
+    // Each of the two workers may have started one call before it saw the cancel.
+    CHECK(r.steps.size() <= 2);
+    const auto& history = f.agent.conversation();
+    CHECK(every_call_answered(history));
+    std::size_t not_run = 0;
+    for (const auto& m : history) not_run += m.text == "The run was cancelled before this call." ? 1 : 0;
+    CHECK(not_run == 6 - r.steps.size());
+}
+
+TEST_CASE("a callback that throws stops the run with callback_error - the history stays valid") {
+    SUBCASE("on_tool_end, sequential") {
+        fixture f;
+        f.s->turns = {calls(adds(3)), answer("never")};
+        agentry::agent_events events;
+        events.on_tool_end = thrower{"observer broke"};
+        const auto r = f.agent.run("go", events);
+        CHECK(r.stop == agentry::stop_reason::callback_error);
+        CHECK(r.text == "agentry: the on_tool_end callback threw: observer broke; the run stopped");
+        CHECK_FALSE(r.error);
+        CHECK(r.steps.size() == 1);
+        CHECK(every_call_answered(f.agent.conversation()));
+        CHECK(f.agent.conversation().back().text == "The run stopped before this call.");
+        CHECK(f.s->requests.size() == 1);
+    }
+    SUBCASE("on_tool_start, parallel") {
+        fixture<agentry::loop_config{.parallel_tool_calls = true, .max_parallelism = 3}> f;
+        f.s->turns = {calls(adds(5)), answer("never")};
+        agentry::agent_events events;
+        events.on_tool_start = thrower{"starter broke"};
+        const auto r = f.agent.run("go", events);
+        CHECK(r.stop == agentry::stop_reason::callback_error);
+        CHECK(r.text == "agentry: the on_tool_start callback threw: starter broke; the run stopped");
+        CHECK(r.steps.empty());
+        CHECK(every_call_answered(f.agent.conversation()));
+    }
+    SUBCASE("on_turn_end: the reply is not kept") {
+        fixture f;
+        f.s->turns = {calls(adds(1)), answer("never")};
+        agentry::agent_events events;
+        events.on_turn_end = thrower{"counter broke"};
+        const auto r = f.agent.run("go", events);
+        CHECK(r.stop == agentry::stop_reason::callback_error);
+        CHECK(r.text == "agentry: the on_turn_end callback threw: counter broke; the run stopped");
+        CHECK(r.steps.empty());
+        CHECK(f.agent.conversation().back().role == agentry::role::user);
+    }
+    SUBCASE("on_text, while streaming: not a provider error") {
+        fixture f;
+        f.s->turns = {answer("Hello there.")};
+        agentry::agent_events events;
+        events.on_text = thrower{"screen broke"};
+        const auto r = f.agent.run("hi", events);
+        CHECK(r.stop == agentry::stop_reason::callback_error);
+        CHECK(r.text == "agentry: the on_text callback threw: screen broke; the run stopped");
+        CHECK_FALSE(r.error);
+    }
+    SUBCASE("on_retry") {
+        fixture f;
+        f.s->turns = {scripted::failure(429, true, 0), answer("never")};
+        agentry::agent_events events;
+        events.on_retry = thrower{"logger broke"};
+        const auto r = f.agent.run("hi", events);
+        CHECK(r.stop == agentry::stop_reason::callback_error);
+        CHECK(r.text == "agentry: the on_retry callback threw: logger broke; the run stopped");
+        CHECK(f.s->requests.size() == 1);
+    }
+    SUBCASE("the token estimator") {
+        fixture<agentry::loop_config{.context_budget_tokens = 1000}> f;
+        f.s->turns = {answer("never")};
+        f.agent.set_token_estimator([](const agentry::message&) -> std::size_t { throw 42; });
+        const auto r = f.agent.run("hi");
+        CHECK(r.stop == agentry::stop_reason::callback_error);
+        CHECK(r.text ==
+              "agentry: the token estimator callback threw an exception that is not a std::exception; the run stopped");
+        CHECK(f.s->requests.empty());
+    }
+    CHECK(agentry::to_string(agentry::stop_reason::callback_error) == "callback_error");
+}
+
+TEST_CASE("a thread that cannot start does not end the process") {
+    SUBCASE("parallel calls run on the agent's own thread") {
+        fixture<agentry::loop_config{.parallel_tool_calls = true, .max_parallelism = 4}> f;
+        f.s->turns = {calls(adds(4)), answer("done")};
+        const threads_refused refused;
+        const auto r = f.agent.run("go");
+        CHECK(r.stop == agentry::stop_reason::completed);
+        REQUIRE(r.steps.size() == 4);
+        for (const auto& s : r.steps) CHECK(s.status == agentry::tool_status::ok);
+    }
+    SUBCASE("a call with a timeout becomes a tool error the model sees") {
+        fixture<agentry::loop_config{.tool_timeout = std::chrono::seconds(5)}> f;
+        f.s->turns = {calls(adds(1)), answer("done")};
+        const threads_refused refused;
+        const auto r = f.agent.run("go");
+        CHECK(r.stop == agentry::stop_reason::completed);
+        REQUIRE(r.steps.size() == 1);
+        CHECK(r.steps[0].status == agentry::tool_status::tool_error);
+        CHECK(r.steps[0].result_excerpt == "agentry: could not start a thread to run add; it was not run. Try again later.");
+    }
+}
+
+namespace {
+
+struct counter {
+    std::atomic<bool> release{false};
+    std::atomic<int> finished{0};
+    int wait(int n) {
+        while (!release.load()) std::this_thread::sleep_for(std::chrono::milliseconds(1));
+        finished.fetch_add(1);
+        return n;
+    }
+};
+
+} // namespace
+
+TEST_CASE("the agent's destructor waits for an abandoned call, so a bound object outliving the agent is safe") {
+    counter c;
+    {
+        const agentry::registry bound{agentry::tool<"wait", "Waits until released.", "n">(&counter::wait, &c)};
+        auto s = std::make_shared<scripted::script>();
+        agentry::agent<agentry::loop_config{.tool_timeout = std::chrono::milliseconds(1)}> a{
+            scripted::model{s}, bound, "", scripted::quiet_transport{}};
+        s->turns = {calls({call("1", "wait", R"({"n":7})")}), answer("ok")};
+        const auto r = a.run("go");
+        REQUIRE(r.steps.size() == 1);
+        CHECK(r.steps[0].timed_out);
+        CHECK(c.finished.load() == 0);
+        c.release = true;
+    }
+    CHECK(c.finished.load() == 1);
+}
+
+TEST_CASE("max_tool_calls_per_turn: the extra calls are not run - one error result stands for them") {
+    fixture<agentry::loop_config{.max_tool_calls_per_turn = 3}> f;
+    f.s->turns = {calls(adds(10)), answer("done")};
+    const auto r = f.agent.run("go");
+    CHECK(r.stop == agentry::stop_reason::completed);
+    CHECK(r.steps.size() == 3);
+    CHECK(r.tool_calls_over_limit == 7);
+    REQUIRE(f.s->requests.size() == 2);
+    const auto& sent = f.s->requests[1].messages;
+    REQUIRE(sent.size() == 7);
+    CHECK(sent[2].tool_calls.size() == 4);
+    CHECK(sent[5].text == "3");
+    CHECK(sent[6].tool_call_id == "c3");
+    CHECK(sent[6].is_error);
+    CHECK(sent[6].text == "Not run: at most 3 tool calls are run per turn, and this turn made 10; this call and the 6 "
+                          "after it were not run and are left out of the conversation. Make the calls still needed in "
+                          "the next turn, fewer at a time.");
+    CHECK(every_call_answered(f.agent.conversation()));
+    fixture<agentry::loop_config{.max_tool_calls_per_turn = 3}> exact;
+    exact.s->turns = {calls(adds(3)), answer("done")};
+    CHECK(exact.agent.run("go").tool_calls_over_limit == 0);
+    CHECK(exact.s->requests[1].messages.size() == 6);
+}
+
+TEST_CASE("time limits: fixed_duration and the saturating deadline") {
+    using namespace std::chrono_literals;
+    static_assert(agentry::fixed_duration(2min).ms == 120'000);
+    static_assert(agentry::fixed_duration(1500ms).get() == 1500ms);
+    static_assert(agentry::loop_config{}.retry.max_server_delay == agentry::fixed_duration(1min));
+    static_assert(agentry::loop_config{}.max_tool_calls_per_turn == 32);
+    static_assert(!std::is_convertible_v<std::chrono::microseconds, agentry::fixed_duration>);
+    static_assert(!std::is_convertible_v<int, agentry::fixed_duration>);
+    const auto now = std::chrono::steady_clock::now();
+    CHECK(agentry::detail::deadline_after(now, 5ms) == now + 5ms);
+    CHECK(agentry::detail::deadline_after(now, -5ms) == now);
+    CHECK(agentry::detail::deadline_after(now, std::chrono::milliseconds::min()) == now);
+    CHECK(agentry::detail::deadline_after(now, std::chrono::milliseconds::max()) ==
+          std::chrono::steady_clock::time_point::max());
+    CHECK(agentry::detail::deadline_after(now, std::chrono::seconds(99'999'999'999)) ==
+          std::chrono::steady_clock::time_point::max());
+    std::atomic<bool> cancelled{true};
+    CHECK_FALSE(agentry::detail::sleep_unless(std::chrono::seconds(99'999'999'999), cancelled));
+    CHECK_FALSE(agentry::detail::sleep_unless(std::chrono::milliseconds::max(), cancelled));
+    std::atomic<bool> running{false};
+    CHECK(agentry::detail::sleep_unless(std::chrono::milliseconds::min(), running));
+    CHECK(agentry::detail::sleep_unless(0ms, running));
 }

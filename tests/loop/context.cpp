@@ -8,7 +8,7 @@
 
 using agentry::message;
 
-TEST_CASE("trim_history keeps system, the last user message and the last group; calls keep their results") {
+TEST_CASE("trim_history keeps system, the last user message and the last group - calls keep their results") {
     std::vector<message> h{message::system("sys"), message::user("first question, rather long text here"),
                            message::assistant("", {{"c1", "t", "{}", {}}, {"c2", "t", "{}", {}}}),
                            message::tool_result({"c1", "t", "{}", {}}, "result one, also long"),

@@ -6,10 +6,17 @@
 // (a structural aggregate), so that each is a constant and a feature switched off costs
 // nothing.
 //
-//   constexpr agentry::loop_config config{.max_turns = 8, .parallel_tool_calls = true};
+//   using namespace std::chrono_literals;
+//   constexpr agentry::loop_config config{.max_turns = 8, .max_total_time = 2min, .parallel_tool_calls = true};
 //   agentry::agent<config> agent{...};
+//
+// Every time is an agentry::fixed_duration (whole milliseconds, made from any std::chrono
+// duration that converts to milliseconds without loss); zero means "no limit" where it says so.
 
+#include <agentry/loop/fixed_duration.hpp>
 #include <agentry/provider/message.hpp>
+
+#include <chrono>
 
 #include <cstddef>
 #include <cstdint>
@@ -23,25 +30,34 @@ enum class early_stopping {
 };
 
 /// Retries of transient provider errors (429, 5xx, timeouts, resets): exponential backoff
-/// from initial_backoff_ms, doubled each time up to max_backoff_ms, with jitter of +-50 %;
-/// a Retry-After from the provider is honoured instead when it is longer.
+/// from initial_backoff, doubled each time up to max_backoff, with jitter of +-50 %. A delay
+/// the provider asks for (Retry-After, Gemini's retryDelay, ...) is honoured instead when it
+/// is longer, but never beyond max_server_delay: a server cannot make the agent wait longer
+/// than that (a negative hint counts as none). A wait that would pass
+/// loop_config::max_total_time is not made: the run stops with stop_reason::provider_error.
 struct retry_policy {
     std::uint32_t max_retries = 3;
-    std::uint32_t initial_backoff_ms = 500;
-    std::uint32_t max_backoff_ms = 16'000;
+    fixed_duration initial_backoff = std::chrono::milliseconds(500);
+    fixed_duration max_backoff = std::chrono::seconds(16);
+    fixed_duration max_server_delay = std::chrono::minutes(1);
 };
 
 struct loop_config {
     /// Model turns before the run stops (see early_stopping).
     std::uint32_t max_turns = 10;
-    /// Wall time of a whole run, in milliseconds; 0: none.
-    std::uint64_t max_total_time_ms = 0;
-    /// Time one tool call may take, in milliseconds; past it the model gets a tool_error and
-    /// the run goes on (the call is abandoned, not stopped: C++ cannot stop a thread). 0: none.
-    std::uint64_t tool_timeout_ms = 0;
+    /// Wall time of a whole run; 0: none.
+    fixed_duration max_total_time{};
+    /// Time one tool call may take; past it the model gets a tool_error and the run goes on
+    /// (the call is abandoned, not stopped: C++ cannot stop a thread; the agent's destructor
+    /// waits for abandoned calls to end). 0: none.
+    fixed_duration tool_timeout{};
     /// Run the tool calls of one turn concurrently, at most max_parallelism at a time.
     bool parallel_tool_calls = false;
     std::uint32_t max_parallelism = 4;
+    /// Tool calls run per model turn (at least 1). Past it the model gets, for its next call,
+    /// an error result saying how many calls were not run and to make fewer; the calls after
+    /// that one are left out of the history, which stays bounded whatever the model sends.
+    std::uint32_t max_tool_calls_per_turn = 32;
     /// Consecutive rounds in which a tool gets invalid arguments before the run stops.
     std::uint32_t max_invalid_rounds = 3;
     /// Loop detection over the last loop_window tool calls (name and arguments): the run stops

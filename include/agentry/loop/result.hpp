@@ -19,12 +19,13 @@ namespace agentry {
 enum class stop_reason {
     completed,                    // the model answered without calling tools
     max_turns,                    // loop_config::max_turns was reached
-    timeout,                      // loop_config::max_total_time_ms was reached
+    timeout,                      // loop_config::max_total_time was reached
     loop_detected,                // the same calls kept repeating
     invalid_arguments_exhausted,  // a tool kept getting invalid arguments
     provider_error,               // a provider error that retries did not cure
     cancelled,                    // agent::cancel()
     refused,                      // the model refused
+    callback_error,               // a callback of the application threw (agent_events, token estimator)
 };
 
 constexpr std::string_view to_string(stop_reason r) noexcept {
@@ -37,6 +38,7 @@ constexpr std::string_view to_string(stop_reason r) noexcept {
     case stop_reason::provider_error: return "provider_error";
     case stop_reason::cancelled: return "cancelled";
     case stop_reason::refused: return "refused";
+    case stop_reason::callback_error: return "callback_error";
     }
     return "unknown";
 }
@@ -52,7 +54,7 @@ struct step {
     std::string result_excerpt;
     std::vector<std::string> repairs;
     std::chrono::microseconds duration{0};
-    /// The call passed loop_config::tool_timeout_ms and was abandoned.
+    /// The call passed loop_config::tool_timeout and was abandoned.
     bool timed_out = false;
 };
 
@@ -71,6 +73,8 @@ struct run_result {
     std::optional<provider_error> error;
     /// Messages left out of requests to fit loop_config::context_budget_tokens.
     std::size_t trimmed_messages = 0;
+    /// Tool calls past loop_config::max_tool_calls_per_turn, not run (summed over turns).
+    std::size_t tool_calls_over_limit = 0;
 };
 
 } // namespace agentry

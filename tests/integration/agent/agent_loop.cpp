@@ -137,7 +137,7 @@ TEST_CASE_TEMPLATE("an unknown tool and a throwing tool become error results", A
 
 TEST_CASE_TEMPLATE("a tool past its timeout is abandoned and the model is told", Api, ALL_APIS) {
     slow_release = false;
-    run_on<Api, agentry::loop_config{.tool_timeout_ms = 50}> t("tool-timeout", R"([
+    run_on<Api, agentry::loop_config{.tool_timeout = std::chrono::milliseconds(50)}> t("tool-timeout", R"([
         {"calls":[{"name":"slow","args":{"ms":2000}},{"name":"add","args":{"a":2,"b":2}}]},{"text":"ok"}])");
     const auto r = t.agent.run("go");
     slow_release = true;  // ends the abandoned call
@@ -214,7 +214,7 @@ TEST_CASE_TEMPLATE("max turns with early_stopping::generate: one more turn, with
 
 TEST_CASE_TEMPLATE("the total time limit stops the run", Api, ALL_APIS) {
     // The first turn takes 600 ms; the limit is 300 ms.
-    run_on<Api, agentry::loop_config{.max_total_time_ms = 300}> t("total-timeout", R"([
+    run_on<Api, agentry::loop_config{.max_total_time = std::chrono::milliseconds(300)}> t("total-timeout", R"([
         {"calls":[{"name":"add","args":{"a":1,"b":1}}],"delay_ms":600},{"text":"late"}])");
     const auto r = t.agent.run("go");
     CHECK(r.stop == stop_reason::timeout);
@@ -225,7 +225,7 @@ TEST_CASE_TEMPLATE("the total time limit stops the run", Api, ALL_APIS) {
 }
 
 TEST_CASE_TEMPLATE("a 429 with a delay of 1 s is retried after that delay, then the run completes", Api, ALL_APIS) {
-    run_on<Api, agentry::loop_config{.retry = {.max_retries = 2, .initial_backoff_ms = 1, .max_backoff_ms = 2}}> t(
+    run_on<Api, agentry::loop_config{.retry = {.max_retries = 2, .initial_backoff = std::chrono::milliseconds(1), .max_backoff = std::chrono::milliseconds(2)}}> t(
         "rate-limited", R"([{"status":429,"message":"slow down","retry_after":1},{"text":"hello","usage":{"input":7,"output":2}}])");
     std::vector<std::chrono::milliseconds> delays;
     agentry::agent_events events;

@@ -126,7 +126,7 @@ TEST_CASE("an agent run: mock-llm's second rule matches only the results in call
 }
 
 TEST_CASE("an agent run: a 429 is retried, then the run completes") {
-    agentry::agent<agentry::loop_config{.retry = {.max_retries = 2, .initial_backoff_ms = 1, .max_backoff_ms = 2}}> agent{
+    agentry::agent<agentry::loop_config{.retry = {.max_retries = 2, .initial_backoff = std::chrono::milliseconds(1), .max_backoff = std::chrono::milliseconds(2)}}> agent{
         model("rate_limited"), tools, "Answer briefly.", agentry::curl_transport{}};
     int retries = 0;
     agentry::agent_events events;
