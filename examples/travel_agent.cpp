@@ -146,22 +146,22 @@ std::unique_ptr<travel_agent> make_agent(std::string& which) {
         const std::string model = env("AGENTRY_MODEL").empty() ? "demo" : env("AGENTRY_MODEL");
         which = "OpenAI-compatible server at " + base + ", model " + model;
         return std::make_unique<travel_agent>(agentry::openai{.model = model, .base_url = base}, travel::tools,
-                                              std::string(system_prompt), agentry::curl_transport{});
+                                              std::string(system_prompt));
     }
     if (!env("OPENAI_API_KEY").empty()) {
         which = "OpenAI, gpt-4o-mini";
         return std::make_unique<travel_agent>(agentry::openai{.model = "gpt-4o-mini"}, travel::tools,
-                                              std::string(system_prompt), agentry::curl_transport{});
+                                              std::string(system_prompt));
     }
     if (!env("ANTHROPIC_API_KEY").empty()) {
         which = "Anthropic, claude-sonnet-4-5";
         return std::make_unique<travel_agent>(agentry::anthropic{.model = "claude-sonnet-4-5"}, travel::tools,
-                                              std::string(system_prompt), agentry::curl_transport{});
+                                              std::string(system_prompt));
     }
     if (!env("GEMINI_API_KEY").empty()) {
         which = "Gemini, gemini-2.5-flash";
         return std::make_unique<travel_agent>(agentry::gemini{.model = "gemini-2.5-flash"}, travel::tools,
-                                              std::string(system_prompt), agentry::curl_transport{});
+                                              std::string(system_prompt));
     }
     return nullptr;
 }
