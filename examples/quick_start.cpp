@@ -24,7 +24,7 @@ weather get_weather(const weather_query& q) { return {18.5, q.city == "Paris" ? 
 
 constexpr agentry::registry tools{
     agentry::tool<"get_weather", "Current weather for a city. Not for climate averages.">(get_weather),
-    agentry::tool<"add", "Add two integers", "a", "b">(+[](int a, int b) { return a + b; }),
+    agentry::tool<"add", "Add two integers", "a", "b">(+[](int a, int b) { return static_cast<long long>(a) + b; }),
 };
 
 // The schema is a compile-time constant.

@@ -42,7 +42,7 @@ int slow(int ms) {
 
 constexpr agentry::registry tools{
     agentry::tool<"get_weather", "Current weather for a city">(weather),
-    agentry::tool<"add", "Add two integers", "a", "b">(+[](int a, int b) { return a + b; }),
+    agentry::tool<"add", "Add two integers", "a", "b">(+[](int a, int b) { return static_cast<long long>(a) + b; }),
     agentry::tool<"fail", "Always fails">(+[]() -> int { throw std::runtime_error("disk full"); }),
     agentry::tool<"slow", "Waits", "ms">(slow),
 };
@@ -567,4 +567,10 @@ TEST_CASE("time limits: fixed_duration and the saturating deadline") {
     std::atomic<bool> running{false};
     CHECK(agentry::detail::sleep_unless(std::chrono::milliseconds::min(), running));
     CHECK(agentry::detail::sleep_unless(0ms, running));
+}
+
+TEST_CASE("the README's add is defined for every pair of integers its schema admits") {
+    CHECK(tools.call("add", R"({"a":2147483647,"b":1})").content == "2147483648");
+    CHECK(tools.call("add", R"({"a":-2147483648,"b":-1})").content == "-2147483649");
+    CHECK(tools.call("add", R"({"a":2147483648,"b":0})").status == agentry::tool_status::invalid_arguments);
 }
