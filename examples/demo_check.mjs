@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: BSL-1.0
 // The demo end to end, as scripts/demo.sh runs it: starts demo_model_server.mjs on 127.0.0.1,
 // runs the travel agent against it and checks the printed run: every turn, the invalid call
-// and its repair, the failing and the slow tool, usage, and the answer.
+// and its repair, the failing and the slow tool, usage, and the answer; then that another
+// request gets the scripted model's answer that it only plans that trip.
 //
 //   node examples/demo_check.mjs <path to travel_agent>
 
@@ -23,13 +24,20 @@ const port = await new Promise((resolve, reject) => {
     server.on("exit", () => reject(new Error("the model server exited")));
 });
 
-const run = spawnSync(agent, [], {
+const runAgent = (args) => spawnSync(agent, args, {
     encoding: "utf8",
     timeout: 60_000,
     env: { ...process.env, AGENTRY_BASE_URL: `http://127.0.0.1:${port}/v1`, AGENTRY_MODEL: "scripted-travel-model",
            OPENAI_API_KEY: "", ANTHROPIC_API_KEY: "", GEMINI_API_KEY: "" },
 });
+const run = runAgent([]);
+// Another request: the scripted model says it only plans its trip.
+const other = runAgent(["What is the weather in Rome?"]);
 server.kill();
+if (other.status !== 0 || !/^answer: I am the demo's scripted model: I only plan the scripted trip/m.test(other.stdout ?? "")) {
+    console.error(`demo_check: another request: exit status ${other.status}\n${other.stdout ?? ""}${other.stderr ?? ""}`);
+    process.exit(1);
+}
 process.stdout.write(run.stdout ?? "");
 process.stderr.write(run.stderr ?? "");
 

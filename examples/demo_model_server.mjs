@@ -2,6 +2,7 @@
 // A scripted stand-in for an OpenAI-compatible chat completions server, for the travel agent
 // demo: it plays a model that plans a trip with the demo's tools, makes one call with invalid
 // arguments (and repairs it when told why), meets a failing and a slow tool, then answers.
+// Any other request gets one answer saying that it only plans that trip.
 // Answers POST /v1/chat/completions, whole or streamed (SSE), on 127.0.0.1 only.
 //
 //   node examples/demo_model_server.mjs [port]     prints "listening <port>", then serves
@@ -12,8 +13,17 @@ import http from "node:http";
 
 const port = Number(process.argv[2] ?? 0);
 
+// The request the script plans; examples/travel_agent.cpp sends it when given no other.
+const scriptedTrip = /Paris.*Lisbon/s;
+
 // The model's turns, by how many assistant messages the conversation already holds.
 function turn(messages) {
+    const asked = messages.find((m) => m.role === "user")?.content ?? "";
+    if (typeof asked === "string" && !scriptedTrip.test(asked)) {
+        return { text: "I am the demo's scripted model: I only plan the scripted trip from Paris to Lisbon, so I " +
+                       "cannot answer that. Set OPENAI_API_KEY, ANTHROPIC_API_KEY, GEMINI_API_KEY or " +
+                       "AGENTRY_BASE_URL (with AGENTRY_MODEL) to ask a real model." };
+    }
     const done = messages.filter((m) => m.role === "assistant").length;
     const toolText = messages.filter((m) => m.role === "tool").map((m) => m.content ?? "").join("\n");
     switch (done) {
