@@ -205,7 +205,7 @@ public:
         static_assert(detail::no_default_transport<P>,
                       "agentry: agent{model, tools, system_prompt}: no default transport in this program; link the "
                       "agentry::curl CMake target (target_link_libraries(app PRIVATE agentry::curl)) or pass a "
-                      "transport as the fourth argument, e.g. agentry::curl_transport{}");
+                      "transport (a type that models agentry::transport) as the fourth argument");
     }
 #endif
 
