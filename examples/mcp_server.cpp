@@ -30,7 +30,7 @@ weather get_weather(const weather_query& q) {
 
 constexpr agentry::registry tools{
     agentry::tool<"get_weather", "Current weather for a city. Not for climate averages.">(get_weather),
-    agentry::tool<"add", "Add two integers", "a", "b">(+[](int a, int b) { return a + b; }),
+    agentry::tool<"add", "Add two integers", "a", "b">(+[](int a, int b) { return static_cast<long long>(a) + b; }),
 };
 
 int main(int argc, char** argv) {
