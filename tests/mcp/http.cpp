@@ -193,3 +193,46 @@ TEST_CASE("http endpoint: a request cancelled while it runs gets no response") {
     CHECK(!reply.drop);
     CHECK(reply.response.result() == http::status::ok);
 }
+
+TEST_CASE("http fields: media types, origins, authorities, bearer tokens") {
+    using namespace agentry::mcp::detail;
+    const auto m = parse_media_type(" Application/JSON ; charset=\"utf-8\" ;q=0.5");
+    REQUIRE(m);
+    CHECK(m->type == "Application");
+    CHECK(m->subtype == "JSON");
+    CHECK(m->q == doctest::Approx(0.5));
+    CHECK(!parse_media_type("application/json; q=2"));
+    CHECK(!parse_media_type("application/json; q=0.1234"));
+    CHECK(!parse_media_type("application/json; x"));
+    CHECK(!parse_media_type("application/json; x=\"open"));
+    CHECK(!parse_media_type("application/json x"));
+    CHECK(!parse_media_type("application"));
+    CHECK(is_json_content_type("application/json;"));
+    CHECK(!is_json_content_type(""));
+    CHECK(accepts_json(""));
+    CHECK(accepts_json("text/event-stream, */*;q=0.1"));
+    CHECK(!accepts_json("*/*;q=0"));
+    CHECK(!accepts_json("application/json;q=0.000"));
+    CHECK(!accepts_json("garbage"));
+
+    const auto o = parse_origin("HTTPS://[::1]:8443");
+    REQUIRE(o);
+    CHECK(o->scheme == "https");
+    CHECK(o->where.host == "[::1]");
+    CHECK(o->port() == 8443);
+    CHECK(*parse_origin("http://a.example") == *parse_origin("http://A.EXAMPLE:80"));
+    CHECK(!(*parse_origin("http://a.example") == *parse_origin("https://a.example")));
+    for (std::string_view bad : {"http://", "http://a.example/", "http://a.example?", "http://u@a.example",
+                                 "http://a.example:", "http://a.example:0", "http://a.example:65536",
+                                 "http://[::1", "http://[zz]", "ftp://a.example", "a.example", "http://a b"})
+        CHECK_MESSAGE(!parse_origin(bad), bad);
+    CHECK(parse_authority("localhost:8080")->port == 8080);
+    CHECK(!parse_authority(""));
+
+    CHECK(bearer_token("Bearer abc.DEF-_~+/==") == "abc.DEF-_~+/==");
+    CHECK(bearer_token("bearer  abc") == "abc");
+    CHECK(bearer_token("Bearer").empty());
+    CHECK(bearer_token("Bearer a=b").empty());
+    CHECK(bearer_token("Bearer a b").empty());
+    CHECK(bearer_token("Basic abc").empty());
+}

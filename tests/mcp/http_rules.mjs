@@ -88,6 +88,8 @@ r = await post(add(1, 2, 3), { session });
 assert.equal(r.status, 200);
 assert.equal(r.json.result.content[0].text, "5");
 assert.equal(r.headers["mcp-session-id"], undefined, "the session id is sent on initialize only");
+r = await post(add(11, 2147483647, 1), { session });
+assert.equal(r.json.result.content[0].text, "2147483648", "add is exact for every int");
 
 r = await post(add(2, 1, 1));
 assert.equal(r.status, 400, "no session id");

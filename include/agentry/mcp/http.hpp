@@ -11,11 +11,18 @@
 // stream is opened); notifications and responses get 202. `initialize` starts a session whose
 // id comes back in Mcp-Session-Id and must be sent with every later request (missing: 400;
 // unknown or ended: 404). A MCP-Protocol-Version header other than the negotiated version gets
-// 400. DELETE ends a session. GET and other methods get 405. A body longer than
-// max_message_size gets 413. An Origin header other than a loopback origin or one of
-// allowed_origins gets 403, and so does a Host header naming another machine when the server
-// listens on loopback (both against DNS rebinding). A request cancelled with
+// 400. DELETE ends a session. GET and other methods get 405. A Content-Type other than
+// application/json gets 415, an Accept that excludes it 406. An Origin header other than a
+// loopback origin or one of allowed_origins gets 403, and so does a Host header naming another
+// machine when the server listens on loopback (both against DNS rebinding). With
+// options.authorization, every request needs a valid bearer token (401 / 403, see auth.hpp) and
+// the Protected Resource Metadata document is served. A request cancelled with
 // notifications/cancelled while it runs gets no response: its connection is closed.
+//
+// Limits (http_options.hpp): a body over max_message_size gets 413, a head or trailer section
+// over max_header_size 431, a longer chunk-size line 400; a head must arrive within
+// header_timeout and a body at min_body_rate; at max_connections the connection waiting longest
+// for a request head gives its place to a new one.
 //
 // http_server gives control: it binds in its constructor (port() tells the port when 0 was
 // asked for), run() serves on `threads` threads (the caller's included) until stop(). run()
@@ -28,6 +35,7 @@
 
 #include <boost/asio/dispatch.hpp>
 #include <boost/asio/io_context.hpp>
+#include <boost/asio/post.hpp>
 #include <boost/asio/ip/address.hpp>
 #include <boost/asio/ip/tcp.hpp>
 #include <boost/asio/signal_set.hpp>
@@ -39,13 +47,19 @@
 #include <boost/beast/http/read.hpp>
 #include <boost/beast/http/write.hpp>
 
+#include <algorithm>
 #include <atomic>
+#include <chrono>
 #include <csignal>
 #include <cstddef>
+#include <cstdint>
 #include <exception>
 #include <memory>
+#include <mutex>
 #include <optional>
+#include <stdexcept>
 #include <string>
+#include <string_view>
 #include <thread>
 #include <utility>
 #include <vector>
@@ -57,32 +71,113 @@ namespace detail {
 namespace asio = boost::asio;
 namespace beast = boost::beast;
 
-// One connection: read a request, answer it, repeat while the client keeps it alive.
+// The connections of a server, for eviction: the one waiting longest for a request head makes
+// room for a new one when max_connections are open.
+template <class Connection>
+class connection_set {
+public:
+    /// Adds `c`, waiting for its first request head from now on.
+    void add(Connection* c) {
+        std::lock_guard lock(mutex_);
+        members_.push_back(c);
+        c->waiting_ = true;
+        c->since_ = std::chrono::steady_clock::now();
+    }
+    void remove(Connection* c) noexcept {
+        std::lock_guard lock(mutex_);
+        std::erase(members_, c);
+    }
+    /// Marks `c` as waiting for a request head from now on, or not.
+    void waiting(Connection* c, bool yes) noexcept {
+        std::lock_guard lock(mutex_);
+        c->waiting_ = yes;
+        if (yes) c->since_ = std::chrono::steady_clock::now();
+    }
+    /// The connection waiting longest for a request head, no longer marked waiting; null if none.
+    std::shared_ptr<Connection> take_oldest_waiting() {
+        std::lock_guard lock(mutex_);
+        Connection* oldest = nullptr;
+        for (Connection* c : members_)
+            if (c->waiting_ && (!oldest || c->since_ < oldest->since_)) oldest = c;
+        if (!oldest) return nullptr;
+        oldest->waiting_ = false;
+        return oldest->weak_from_this().lock();  // null when it is being destroyed
+    }
+
+private:
+    std::mutex mutex_;
+    std::vector<Connection*> members_;
+};
+
+// One connection: read a request, answer it, repeat while the client keeps it alive. Memory:
+// the read buffer holds at most max_header_size + 64 KiB (a request head, a chunk-size line or
+// a trailer section must fit in it whole), the body at most max_message_size.
 template <class Registry>
 class http_connection : public std::enable_shared_from_this<http_connection<Registry>> {
+    friend class connection_set<http_connection>;
+
 public:
     http_connection(asio::ip::tcp::socket socket, http_endpoint<Registry>& endpoint, const http_options& options,
-                    std::atomic<std::size_t>& open)
-        : stream_(std::move(socket)), endpoint_(endpoint), options_(options), open_(open) {}
-    ~http_connection() { --open_; }
+                    std::atomic<std::size_t>& open, connection_set<http_connection>& set)
+        : stream_(std::move(socket)),
+          buffer_(options.max_header_size + read_chunk),
+          endpoint_(endpoint),
+          options_(options),
+          open_(open),
+          set_(set) {
+        beast::error_code ec;
+        const auto peer = stream_.socket().remote_endpoint(ec);
+        if (!ec) client_ = peer.address().to_string();
+        set_.add(this);
+    }
+    ~http_connection() {
+        set_.remove(this);
+        --open_;
+    }
 
     void start() {
         asio::dispatch(stream_.get_executor(), [self = this->shared_from_this()] { self->read(); });
     }
 
+    /// Closes the connection to make room for another; callable from any thread.
+    void evict() {
+        asio::post(stream_.get_executor(), [self = this->shared_from_this()] { self->close(); });
+    }
+
 private:
+    static constexpr std::size_t read_chunk = 64 * 1024;
+
     void read() {
         parser_.emplace();
         parser_->body_limit(options_.max_message_size);
-        parser_->header_limit(16 * 1024);
-        stream_.expires_after(options_.idle_timeout);
-        beast::http::async_read(stream_, buffer_, *parser_,
-                                [self = this->shared_from_this()](beast::error_code ec, std::size_t) {
-                                    self->on_read(ec);
-                                });
+        parser_->header_limit(static_cast<std::uint32_t>(options_.max_header_size));
+        received_ = 0;
+        set_.waiting(this, true);
+        stream_.expires_after(options_.header_timeout);
+        beast::http::async_read_header(stream_, buffer_, *parser_,
+                                       [self = this->shared_from_this()](beast::error_code ec, std::size_t) {
+                                           self->set_.waiting(self.get(), false);
+                                           if (ec) return self->fail(ec);
+                                           if (self->parser_->is_done()) return self->answer();
+                                           self->body_start_ = std::chrono::steady_clock::now();
+                                           self->read_body();
+                                       });
     }
 
-    void on_read(beast::error_code ec) {
+    // The body arrives at min_body_rate or faster, after a grace of header_timeout.
+    void read_body() {
+        const std::size_t rate = options_.min_body_rate == 0 ? 1 : options_.min_body_rate;
+        stream_.expires_at(body_start_ + options_.header_timeout + std::chrono::seconds(received_ / rate));
+        beast::http::async_read_some(stream_, buffer_, *parser_,
+                                     [self = this->shared_from_this()](beast::error_code ec, std::size_t n) {
+                                         self->received_ += n;
+                                         if (ec) return self->fail(ec);
+                                         if (self->parser_->is_done()) return self->answer();
+                                         self->read_body();
+                                     });
+    }
+
+    void fail(beast::error_code ec) {
         if (ec == beast::http::error::body_limit) {
             // The client may still be sending: read on after the answer (discarding, up to four
             // message sizes), so that it gets to read the 413 rather than a reset.
@@ -90,31 +185,48 @@ private:
             return write(endpoint_.too_large());
         }
         if (ec == beast::http::error::end_of_stream || ec == beast::error::timeout ||
-            ec == asio::error::operation_aborted)
+            ec == asio::error::operation_aborted || ec == asio::error::eof || ec == asio::error::connection_reset)
             return close();
-        if (ec) {
-            http_reply reply;
-            reply.response.result(beast::http::status::bad_request);
-            reply.response.set(beast::http::field::content_type, "text/plain; charset=utf-8");
-            reply.response.body() = "Bad Request\n";
-            reply.response.keep_alive(false);
-            reply.response.prepare_payload();
-            reply.close = true;
-            return write(std::move(reply));
-        }
-        http_reply reply = endpoint_.handle(parser_->get());
+        // As after a 413, the rest is read and dropped for a while so the client sees the answer.
+        lingering_ = true;
+        if (ec == beast::http::error::header_limit ||
+            (ec == beast::http::error::buffer_overflow && !parser_->is_header_done()))
+            return write(endpoint_.refuse(beast::http::status::request_header_fields_too_large,
+                                          "Request Header Fields Too Large"));
+        if (ec == beast::http::error::buffer_overflow && in_trailer())
+            return write(endpoint_.refuse(beast::http::status::request_header_fields_too_large,
+                                          "Request Header Fields Too Large: the trailer section is too long"));
+        if (ec == beast::http::error::buffer_overflow)
+            return write(endpoint_.refuse(beast::http::status::bad_request,
+                                          "Bad Request: a chunk-size line (with its extensions) is too long"));
+        write(endpoint_.refuse(beast::http::status::bad_request, "Bad Request"));
+    }
+
+    // After a buffer overflow in a chunked body: the parser keeps the chunk-size line it waits on
+    // at the front of the buffer (after the CRLF ending the previous chunk). Only the last
+    // chunk's line is kept once complete, while its trailer section is read.
+    bool in_trailer() const {
+        std::string_view rest(static_cast<const char*>(buffer_.data().data()), buffer_.size());
+        if (rest.starts_with("\r\n")) rest.remove_prefix(2);
+        return rest.find("\r\n") != std::string_view::npos;
+    }
+
+    void answer() {
+        http_reply reply = endpoint_.handle(parser_->get(), client_);
         if (reply.drop) return close();
         write(std::move(reply));
     }
 
     void write(http_reply reply) {
         reply_ = std::move(reply);
-        stream_.expires_after(options_.idle_timeout);
+        parser_.reset();  // the request is answered: its memory goes
+        stream_.expires_after(options_.write_timeout);
         beast::http::async_write(stream_, reply_.response,
                                  [self = this->shared_from_this()](beast::error_code ec, std::size_t) {
                                      if (!ec && self->lingering_) return self->linger();
                                      if (ec || self->reply_.close || !self->reply_.response.keep_alive())
                                          return self->close();
+                                     self->reply_ = {};
                                      self->read();
                                  });
     }
@@ -127,9 +239,9 @@ private:
 
     void discard() {
         if (discarded_ > 4 * options_.max_message_size) return close();
-        stream_.expires_after(options_.idle_timeout);
+        stream_.expires_after(options_.header_timeout);
         buffer_.consume(buffer_.size());
-        stream_.async_read_some(buffer_.prepare(16 * 1024),
+        stream_.async_read_some(buffer_.prepare(read_chunk),
                                 [self = this->shared_from_this()](beast::error_code ec, std::size_t n) {
                                     if (ec) return self->close();
                                     self->discarded_ += n;
@@ -146,12 +258,19 @@ private:
     beast::tcp_stream stream_;
     beast::flat_buffer buffer_;
     std::optional<beast::http::request_parser<beast::http::string_body>> parser_;
+    std::size_t received_ = 0;
+    std::chrono::steady_clock::time_point body_start_{};
     http_reply reply_;
     bool lingering_ = false;
     std::size_t discarded_ = 0;
+    std::string client_;
     http_endpoint<Registry>& endpoint_;
     const http_options& options_;
     std::atomic<std::size_t>& open_;
+    connection_set<http_connection>& set_;
+    // Guarded by set_'s mutex.
+    bool waiting_ = false;
+    std::chrono::steady_clock::time_point since_{};
 };
 
 } // namespace detail
@@ -160,12 +279,20 @@ private:
 template <class Registry>
 class http_server {
 public:
-    /// Binds and listens; throws boost::system::system_error when it cannot.
+    /// Binds and listens; throws boost::system::system_error when it cannot, and
+    /// std::invalid_argument when the options are unsafe or incomplete: a non-loopback address
+    /// without authorization.verify (unless allow_unauthenticated), an incomplete authorization.
     explicit http_server(const server<Registry>& srv, http_options options = {})
         : options_(std::move(options)),
           address_(boost::asio::ip::make_address(options_.address)),
           endpoint_(srv, options_, address_.is_loopback()),
           acceptor_(context_) {
+        if (!address_.is_loopback() && !options_.authorization.verify && !options_.allow_unauthenticated)
+            throw std::invalid_argument(
+                "agentry: mcp::http_server: refusing to listen on " + options_.address +
+                " without authentication: anyone who can connect could call every tool; set "
+                "http_options::authorization (a token verifier), or set http_options::allow_unauthenticated = true "
+                "when something in front authenticates (see docs/security.md)");
         const boost::asio::ip::tcp::endpoint where(address_, options_.port);
         acceptor_.open(where.protocol());
         acceptor_.set_option(boost::asio::socket_base::reuse_address(true));
@@ -226,29 +353,42 @@ private:
         acceptor_.async_accept(boost::asio::make_strand(context_),
                                [this](boost::beast::error_code ec, boost::asio::ip::tcp::socket socket) {
                                    if (ec == boost::asio::error::operation_aborted) return;
-                                   if (!ec) {
-                                       if (open_ >= options_.max_connections) {
-                                           boost::beast::error_code ignored;
-                                           socket.close(ignored);
-                                       } else {
-                                           ++open_;
-                                           try {
-                                               std::make_shared<detail::http_connection<Registry>>(
-                                                   std::move(socket), endpoint_, options_, open_)
-                                                   ->start();
-                                           } catch (...) {
-                                               --open_;
-                                           }
-                                       }
-                                   }
+                                   if (!ec) admit(std::move(socket));
                                    accept();
                                });
+    }
+
+    using connection = detail::http_connection<Registry>;
+
+    // At max_connections, the connection waiting longest for a request head is closed to make
+    // room; when none is waiting, the new one is closed.
+    void admit(boost::asio::ip::tcp::socket socket) {
+        if (open_ >= options_.max_connections) {
+            std::shared_ptr<connection> oldest;
+            try {
+                oldest = connections_.take_oldest_waiting();
+            } catch (...) {
+            }
+            if (!oldest) {
+                boost::beast::error_code ignored;
+                socket.close(ignored);
+                return;
+            }
+            oldest->evict();
+        }
+        ++open_;
+        try {
+            std::make_shared<connection>(std::move(socket), endpoint_, options_, open_, connections_)->start();
+        } catch (...) {
+            --open_;
+        }
     }
 
     http_options options_;
     boost::asio::ip::address address_;
     detail::http_endpoint<Registry> endpoint_;
     std::atomic<std::size_t> open_{0};
+    detail::connection_set<connection> connections_;
     boost::asio::io_context context_;
     boost::asio::ip::tcp::acceptor acceptor_;
     unsigned short port_ = 0;

@@ -36,14 +36,12 @@
 #include <agentry/mcp/message.hpp>
 #include <agentry/mcp/session.hpp>
 #include <agentry/mcp/version.hpp>
-#include <agentry/reflect/fields.hpp>
 #include <agentry/reflect/fixed_string.hpp>
 #include <agentry/schema/raw_json.hpp>
 #include <agentry/tool_result.hpp>
 
 #include <array>
 #include <cstddef>
-#include <map>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -80,33 +78,18 @@ struct cancelled_params {
     std::optional<std::string> reason;
 };
 
-/// Reads the members of `text` (a JSON object; empty means {}) that T declares into `out`.
-/// On failure, `error` says what is wrong, each problem with its JSON Pointer.
+/// Reads the members of `text` (a JSON object; empty means {}) that T declares into `out`,
+/// skipping the others. On failure, `error` says what is wrong, each problem with its JSON
+/// Pointer.
 template <class T>
 bool read_params(std::string_view text, T& out, std::string& error) {
+    if (text.empty()) text = "{}";
     json::read_options options;
-    options.max_size = text.size() + 2;
+    options.max_size = text.size();
     options.max_depth = max_message_depth;
     options.max_errors = 8;
-    if (text.empty()) text = "{}";
-    auto members = json::read<std::map<std::string, raw_json>>(text, options);
-    if (!members.ok()) {
-        error = join_errors("Invalid params", members.errors);
-        return false;
-    }
-    std::string known = "{";
-    for (std::string_view name : reflect::field_names<T>) {
-        const auto it = members.value.find(std::string(name));
-        if (it == members.value.end()) continue;
-        if (known.size() > 1) known += ',';
-        known += '"';
-        known += name;
-        known += "\":";
-        known += it->second.text();
-    }
-    known += '}';
-    options.max_size = known.size();
-    auto r = json::read<T>(known, options);
+    options.ignore_unknown_properties = true;
+    auto r = json::read<T>(text, options);
     if (!r.ok()) {
         error = join_errors("Invalid params", r.errors);
         return false;
@@ -114,6 +97,31 @@ bool read_params(std::string_view text, T& out, std::string& error) {
     out = std::move(r.value);
     return true;
 }
+
+// The results the server builds, written with the JSON writer (members named as on the wire).
+struct tools_capability {
+    bool listChanged;
+};
+struct server_capabilities {
+    tools_capability tools;
+};
+struct implementation {
+    std::string name;
+    std::string version;
+    std::optional<std::string> title;
+};
+struct initialize_result {
+    std::string protocolVersion;
+    server_capabilities capabilities;
+    implementation serverInfo;
+    std::optional<std::string> instructions;
+};
+struct tool_hints {
+    std::optional<bool> readOnlyHint;
+    std::optional<bool> destructiveHint;
+    std::optional<bool> idempotentHint;
+    std::optional<bool> openWorldHint;
+};
 
 /// Instantiated for an mcp::annotations<Tool> whose Tool the registry lacks; Tool is spelled
 /// out in its arguments.
@@ -140,15 +148,6 @@ consteval bool check_annotations() {
     return (known_tool<Registry, Tools>() && ... && unique);
 }
 
-inline void put_hint(std::string& out, std::string_view key, const std::optional<bool>& hint) {
-    if (!hint) return;
-    if (out.back() != '{') out += ',';
-    out += '"';
-    out += key;
-    out += "\":";
-    out += *hint ? "true" : "false";
-}
-
 /// The members a tools/list entry gains from its annotations, each after a comma.
 template <fixed_string Tool>
 std::string annotation_members(const annotations<Tool>& a) {
@@ -157,15 +156,10 @@ std::string annotation_members(const annotations<Tool>& a) {
         out += ",\"title\":";
         json::write(out, a.title, {.max_size = 0});
     }
-    std::string hints = "{";
-    put_hint(hints, "readOnlyHint", a.read_only);
-    put_hint(hints, "destructiveHint", a.destructive);
-    put_hint(hints, "idempotentHint", a.idempotent);
-    put_hint(hints, "openWorldHint", a.open_world);
-    if (hints.size() > 1) {
+    const tool_hints hints{a.read_only, a.destructive, a.idempotent, a.open_world};
+    if (hints.readOnlyHint || hints.destructiveHint || hints.idempotentHint || hints.openWorldHint) {
         out += ",\"annotations\":";
-        out += hints;
-        out += '}';
+        json::write(out, hints, {.max_size = 0, .omit_empty_optionals = true});
     }
     return out;
 }
@@ -226,6 +220,7 @@ public:
             case message_kind::request: break;
             }
             s.expect(m.id);
+            const detail::identity_scope caller(s.owner());
             std::string answer = s.cancelled(m.id) ? std::string() : request(s, m);
             if (s.finish(m.id)) return {};
             return answer;
@@ -288,22 +283,14 @@ private:
         const std::string_view version = negotiate_protocol_version(p.protocolVersion);
         if (!s.initialize(version))
             return error(m.id, error_code::invalid_request, "Invalid Request: the session is already initialized");
-        std::string body = "{\"protocolVersion\":";
-        json::write(body, version, {.max_size = 0});
-        body += R"(,"capabilities":{"tools":{"listChanged":false}},"serverInfo":{"name":)";
-        json::write(body, name_, {.max_size = 0});
-        body += ",\"version\":";
-        json::write(body, version_, {.max_size = 0});
-        if (!title_.empty()) {
-            body += ",\"title\":";
-            json::write(body, title_, {.max_size = 0});
-        }
-        body += '}';
-        if (!instructions_.empty()) {
-            body += ",\"instructions\":";
-            json::write(body, instructions_, {.max_size = 0});
-        }
-        body += '}';
+        detail::initialize_result r{std::string(version),
+                                    {{false}},
+                                    {name_, version_, std::nullopt},
+                                    std::nullopt};
+        if (!title_.empty()) r.serverInfo.title = title_;
+        if (!instructions_.empty()) r.instructions = instructions_;
+        std::string body;
+        json::write(body, r, {.max_size = 0, .omit_empty_optionals = true});
         return result(m.id, body);
     }
 
@@ -322,8 +309,9 @@ private:
         const std::string_view arguments = p.arguments ? std::string_view(p.arguments->text()) : "{}";
         const tool_result r = tools_.call(p.name, arguments);
         if (r.status == tool_status::unknown_tool) return error(m.id, error_code::invalid_params, r.content);
-        const bool structured = r.ok() && !r.truncated && table::structured[tools_.find(p.name)];
-        const bool failed = !r.ok() || (r.truncated && table::structured[tools_.find(p.name)]);
+        const bool object_result = table::structured[Registry::find(p.name)];
+        const bool structured = r.ok() && !r.truncated && object_result;
+        const bool failed = !r.ok() || (r.truncated && object_result);
         std::string body = R"({"content":[{"type":"text","text":)";
         json::write(body, std::string_view(r.content), {.max_size = 0});
         body += "}]";

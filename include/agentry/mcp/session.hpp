@@ -9,11 +9,18 @@
 // A transport that reads ahead (stdio) calls expect(id) when it reads a request, so that a
 // cancellation arriving before the request is handled is recorded; server::handle calls
 // expect and finish itself. The memory held is one entry per request in progress.
+//
+// Over HTTP with authorization, a session also holds the identity whose token started it
+// (owner()); server::handle makes it current_identity() while a tool runs.
+
+#include <agentry/mcp/auth.hpp>
 
 #include <algorithm>
+#include <memory>
 #include <mutex>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 namespace agentry::mcp {
@@ -21,6 +28,8 @@ namespace agentry::mcp {
 class session {
 public:
     session() = default;
+    /// A session started by `who` (a verified token's identity; nullptr for none).
+    explicit session(std::shared_ptr<const identity> who) noexcept : owner_(std::move(who)) {}
     session(const session&) = delete;
     session& operator=(const session&) = delete;
 
@@ -40,6 +49,9 @@ public:
         version_ = std::string(version);
         return true;
     }
+
+    /// The identity that started the session; nullptr without authorization.
+    const identity* owner() const noexcept { return owner_.get(); }
 
     /// The request `id` (JSON text) was received and will be handled.
     void expect(std::string_view id) {
@@ -80,6 +92,7 @@ private:
         return std::find_if(pending_.begin(), pending_.end(), [&](const entry& e) { return e.id == id; });
     }
 
+    const std::shared_ptr<const identity> owner_;
     mutable std::mutex mutex_;
     std::string version_;
     std::vector<entry> pending_;

@@ -3,11 +3,13 @@
 #define AGENTRY_MCP_DETAIL_HTTP_ENDPOINT_HPP
 
 // The Streamable HTTP rules of MCP, one HTTP request in, one HTTP response out, with no
-// sockets: Origin and Host checks, sessions (Mcp-Session-Id), the MCP-Protocol-Version
-// header, and the status codes. http.hpp puts it on a socket.
+// sockets: Origin and Host checks, bearer-token authorization and the Protected Resource
+// Metadata document, sessions (Mcp-Session-Id), the MCP-Protocol-Version header, and the
+// status codes. http.hpp puts it on a socket.
 
-#include <agentry/json/detail/suggest.hpp>
 #include <agentry/json/writer.hpp>
+#include <agentry/mcp/auth.hpp>
+#include <agentry/mcp/detail/http_fields.hpp>
 #include <agentry/mcp/http_options.hpp>
 #include <agentry/mcp/message.hpp>
 #include <agentry/mcp/server.hpp>
@@ -19,13 +21,17 @@
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <random>
+#include <stdexcept>
 #include <string>
 #include <string_view>
 #include <utility>
+#include <vector>
 
 namespace agentry::mcp::detail {
 
@@ -42,27 +48,6 @@ struct http_reply {
     bool drop = false;
 };
 
-using json::detail::equal_ignoring_case;
-
-inline bool icontains(std::string_view text, std::string_view part) noexcept {
-    for (std::size_t i = 0; i + part.size() <= text.size(); ++i)
-        if (equal_ignoring_case(text.substr(i, part.size()), part)) return true;
-    return false;
-}
-
-inline bool loopback_name(std::string_view host) noexcept {
-    return equal_ignoring_case(host, "localhost") || host == "127.0.0.1" || host == "[::1]";
-}
-
-/// The host of "host", "host:port", "[v6]" or "[v6]:port".
-inline std::string_view host_of(std::string_view authority) noexcept {
-    if (!authority.empty() && authority.front() == '[') {
-        const std::size_t close = authority.find(']');
-        return close == std::string_view::npos ? authority : authority.substr(0, close + 1);
-    }
-    return authority.substr(0, authority.find(':'));
-}
-
 /// An identifier no one can guess: 128 bits from std::random_device, in hex.
 inline std::string new_session_id() {
     static std::mutex mutex;
@@ -76,16 +61,65 @@ inline std::string new_session_id() {
     return id;
 }
 
+/// The Protected Resource Metadata document (RFC 9728), written with the JSON writer.
+struct resource_metadata {
+    std::string resource;
+    std::vector<std::string> authorization_servers;
+    std::optional<std::vector<std::string>> scopes_supported;
+    std::vector<std::string> bearer_methods_supported;
+    std::optional<std::string> resource_name;
+};
+
+inline constexpr std::string_view metadata_prefix = "/.well-known/oauth-protected-resource";
+
+/// Characters allowed in a quoted auth-param value we write: printable ASCII but '"' and '\'.
+inline bool quotable(std::string_view text) noexcept {
+    for (char c : text)
+        if (c < 0x21 || c > 0x7E || c == '"' || c == '\\') return false;
+    return true;
+}
+
 template <class Registry>
 class http_endpoint {
 public:
+    /// Throws std::invalid_argument when options.authorization is incomplete.
     http_endpoint(const server<Registry>& srv, const http_options& options, bool loopback)
-        : server_(srv), options_(options), loopback_(loopback) {}
+        : server_(srv), options_(options), loopback_(loopback) {
+        const authorization& auth = options_.authorization;
+        if (!auth.verify) return;
+        const std::size_t scheme = auth.resource.find("://");
+        if (scheme == std::string::npos || !quotable(auth.resource) ||
+            !(auth.resource.starts_with("https://") || auth.resource.starts_with("http://")))
+            throw std::invalid_argument("agentry: mcp::http_options::authorization.resource must be this server's "
+                                        "absolute http(s) URL as clients reach it, e.g. https://mcp.example.com/mcp");
+        if (auth.authorization_servers.empty())
+            throw std::invalid_argument("agentry: mcp::http_options::authorization.authorization_servers must name at "
+                                        "least one authorization server (RFC 9728, MCP authorization)");
+        for (const std::string& scope : auth.required_scopes)
+            if (scope.empty() || !quotable(scope))
+                throw std::invalid_argument("agentry: mcp::http_options::authorization.required_scopes: a scope must be "
+                                            "printable ASCII without spaces, '\"' or '\\'");
+        const std::size_t path = auth.resource.find('/', scheme + 3);
+        const std::string_view resource_path =
+            path == std::string::npos ? std::string_view{} : std::string_view(auth.resource).substr(path);
+        metadata_url_ = auth.resource.substr(0, path) + std::string(metadata_prefix) +
+                        std::string(resource_path == "/" ? std::string_view{} : resource_path);
+        for (const std::string& scope : auth.required_scopes) {
+            if (!scopes_.empty()) scopes_ += ' ';
+            scopes_ += scope;
+        }
+        resource_metadata doc{auth.resource, auth.authorization_servers, std::nullopt, {"header"}, std::nullopt};
+        if (!auth.scopes_supported.empty()) doc.scopes_supported = auth.scopes_supported;
+        else if (!auth.required_scopes.empty()) doc.scopes_supported = auth.required_scopes;
+        if (!auth.resource_name.empty()) doc.resource_name = auth.resource_name;
+        json::write(metadata_, doc, {.max_size = 0, .omit_empty_optionals = true});
+    }
 
-    http_reply handle(const http_request& request) {
+    /// Answers `request`, which came from the client address `client`.
+    http_reply handle(const http_request& request, std::string_view client = {}) {
         http_reply reply;
         try {
-            reply = route(request);
+            reply = route(request, client);
         } catch (...) {
             reply = plain(http::status::internal_server_error, "out of memory");
             reply.close = true;
@@ -101,22 +135,36 @@ public:
         http_reply reply = json(http::status::payload_too_large, {}, error_code::invalid_request,
                                 "Invalid Request: the message is longer than the limit of " +
                                     std::to_string(options_.max_message_size) + " bytes");
-        reply.close = true;
-        reply.response.keep_alive(false);
-        reply.response.prepare_payload();
-        return reply;
+        return closing(std::move(reply));
     }
+
+    /// The reply to malformed HTTP or a framing limit passed (431 or 400); the connection closes.
+    http_reply refuse(http::status status, std::string_view text) const { return closing(plain(status, text)); }
 
     std::size_t sessions() const {
         std::lock_guard lock(mutex_);
         return sessions_.size();
     }
 
+    /// The URL of the Protected Resource Metadata document; empty without authorization.
+    const std::string& metadata_url() const noexcept { return metadata_url_; }
+
 private:
     struct entry {
         std::shared_ptr<session> state;
         std::uint64_t last_used;
+        std::string client;
+        /// A request other than `initialize` used the session.
+        bool confirmed = false;
     };
+    using session_map = std::map<std::string, entry>;
+
+    static http_reply closing(http_reply reply) {
+        reply.close = true;
+        reply.response.keep_alive(false);
+        reply.response.prepare_payload();
+        return reply;
+    }
 
     static http_reply plain(http::status status, std::string_view text) {
         http_reply reply;
@@ -134,101 +182,198 @@ private:
         return reply;
     }
 
-    bool origin_allowed(std::string_view origin) const {
+    bool origin_allowed(std::string_view field) const {
+        const auto o = parse_origin(field);
+        if (!o) return false;
+        if (loopback_host(o->where.host)) return true;
         for (const std::string& allowed : options_.allowed_origins)
-            if (equal_ignoring_case(origin, allowed)) return true;
-        std::string_view rest;
-        if (origin.starts_with("http://")) rest = origin.substr(7);
-        else if (origin.starts_with("https://")) rest = origin.substr(8);
-        else return false;
-        return rest.find('/') == std::string_view::npos && loopback_name(host_of(rest));
+            if (const auto a = parse_origin(allowed); a && *a == *o) return true;
+        return false;
     }
 
-    bool host_allowed(std::string_view host_header) const {
-        const std::string_view host = host_of(host_header);
-        if (loopback_name(host)) return true;
+    bool host_allowed(std::string_view field) const {
+        const auto a = parse_authority(field);
+        if (!a) return false;
+        if (loopback_host(a->host)) return true;
         for (const std::string& allowed : options_.allowed_hosts)
-            if (equal_ignoring_case(host, allowed)) return true;
+            if (equal_ignoring_case(a->host, allowed)) return true;
         return !loopback_ && options_.allowed_hosts.empty();
     }
 
-    std::shared_ptr<session> find_session(std::string_view id) {
+    /// A 401 or 403 with its WWW-Authenticate challenge; `error` empty when no token was sent.
+    http_reply challenge(http::status status, std::string_view error, std::string_view message) const {
+        http_reply reply = json(status, {}, error_code::invalid_request, message);
+        std::string value = "Bearer resource_metadata=\"" + metadata_url_ + '"';
+        if (!error.empty()) value += ", error=\"" + std::string(error) + '"';
+        if (!scopes_.empty()) value += ", scope=\"" + scopes_ + '"';
+        reply.response.set(http::field::www_authenticate, value);
+        return reply;
+    }
+
+    /// The identity of the request's bearer token, or the reply refusing it.
+    std::optional<identity> authenticate(const http_request& request, http_reply& refusal) const {
+        const auto field = request.find(http::field::authorization);
+        const std::string_view token = field == request.end() ? std::string_view{} : bearer_token(field->value());
+        if (request.count(http::field::authorization) > 1 || (field != request.end() && token.empty())) {
+            refusal = challenge(http::status::unauthorized, "invalid_request",
+                                "Unauthorized: send one Authorization header, \"Bearer <token>\"");
+            return std::nullopt;
+        }
+        if (token.empty()) {
+            refusal = challenge(http::status::unauthorized, {}, "Unauthorized: a bearer token is required");
+            return std::nullopt;
+        }
+        std::optional<identity> who;
+        try {
+            who = options_.authorization.verify(token);
+        } catch (...) {
+            refusal = plain(http::status::internal_server_error, "the token could not be verified");
+            return std::nullopt;
+        }
+        if (!who) {
+            refusal = challenge(http::status::unauthorized, "invalid_token", "Unauthorized: the token is not valid");
+            return std::nullopt;
+        }
+        for (const std::string& scope : options_.authorization.required_scopes)
+            if (!who->has_scope(scope)) {
+                refusal = challenge(http::status::forbidden, "insufficient_scope",
+                                    "Forbidden: the token lacks the scope \"" + scope + '"');
+                return std::nullopt;
+            }
+        return who;
+    }
+
+    /// The session `id` when it exists and belongs to `who` (nullptr without authorization).
+    std::shared_ptr<session> find_session(std::string_view id, const identity* who) {
         std::lock_guard lock(mutex_);
         const auto it = sessions_.find(std::string(id));
         if (it == sessions_.end()) return nullptr;
+        const identity* owner = it->second.state->owner();
+        if (who && (!owner || owner->subject != who->subject)) return nullptr;
         it->second.last_used = ++clock_;
+        it->second.confirmed = true;
         return it->second.state;
     }
 
-    std::string add_session(std::shared_ptr<session> state) {
+    /// The session to end among those `pick` admits: one never confirmed if any, else the least
+    /// recently used. end() when none.
+    template <class Pick>
+    typename session_map::iterator victim(Pick pick) {
+        auto best = sessions_.end();
+        for (auto it = sessions_.begin(); it != sessions_.end(); ++it) {
+            if (!pick(it->second)) continue;
+            if (best == sessions_.end() || (!it->second.confirmed && best->second.confirmed) ||
+                (it->second.confirmed == best->second.confirmed && it->second.last_used < best->second.last_used))
+                best = it;
+        }
+        return best;
+    }
+
+    std::string add_session(std::shared_ptr<session> state, std::string_view client) {
         std::string id = new_session_id();
         std::lock_guard lock(mutex_);
-        if (sessions_.size() >= options_.max_sessions && !sessions_.empty()) {
-            auto oldest = sessions_.begin();
-            for (auto it = sessions_.begin(); it != sessions_.end(); ++it)
-                if (it->second.last_used < oldest->second.last_used) oldest = it;
-            sessions_.erase(oldest);
+        std::map<std::string, std::size_t, std::less<>> per_client;
+        for (const auto& [key, e] : sessions_) ++per_client[e.client];
+        if (per_client[std::string(client)] >= options_.max_sessions_per_client) {
+            const auto it = victim([&](const entry& e) { return e.client == client; });
+            if (it != sessions_.end()) {
+                --per_client[it->second.client];
+                sessions_.erase(it);
+            }
         }
-        sessions_[id] = {std::move(state), ++clock_};
+        if (sessions_.size() >= options_.max_sessions) {
+            auto it = victim([](const entry& e) { return !e.confirmed; });
+            if (it == sessions_.end()) {
+                std::string_view busiest;
+                std::size_t most = 0;
+                for (const auto& [address, count] : per_client)
+                    if (count > most) most = count, busiest = address;
+                it = victim([&](const entry& e) { return e.client == busiest; });
+            }
+            if (it != sessions_.end()) sessions_.erase(it);
+        }
+        sessions_[id] = {std::move(state), ++clock_, std::string(client)};
         return id;
     }
 
-    bool end_session(std::string_view id) {
-        std::lock_guard lock(mutex_);
-        return sessions_.erase(std::string(id)) != 0;
-    }
-
-    http_reply route(const http_request& request) {
+    http_reply route(const http_request& request, std::string_view client) {
         const std::string_view target = request.target();
-        if (target.substr(0, target.find('?')) != options_.path) return plain(http::status::not_found, "Not Found");
-        if (!host_allowed(request[http::field::host]))
+        const std::string_view path = target.substr(0, target.find('?'));
+        const bool metadata = !metadata_url_.empty() && path.starts_with(metadata_prefix) &&
+                              (path.size() == metadata_prefix.size() ||
+                               path.substr(metadata_prefix.size()) == options_.path);
+        if (path != options_.path && !metadata) return plain(http::status::not_found, "Not Found");
+        if (request.count(http::field::host) != 1 || !host_allowed(request[http::field::host]))
             return json(http::status::forbidden, {}, error_code::invalid_request,
                         "Forbidden: the Host header is not allowed");
-        if (request.count(http::field::origin) != 0 && !origin_allowed(request[http::field::origin]))
+        if (metadata) {
+            if (request.method() != http::verb::get) {
+                http_reply reply = plain(http::status::method_not_allowed, "Method Not Allowed");
+                reply.response.set(http::field::allow, "GET");
+                return reply;
+            }
+            http_reply reply;
+            reply.response.result(http::status::ok);
+            reply.response.set(http::field::content_type, "application/json");
+            reply.response.body() = metadata_;
+            return reply;
+        }
+        if (request.count(http::field::origin) > 1 ||
+            (request.count(http::field::origin) == 1 && !origin_allowed(request[http::field::origin])))
             return json(http::status::forbidden, {}, error_code::invalid_request,
                         "Forbidden: the Origin is not allowed");
-        if (request.method() == http::verb::post) return post(request);
-        if (request.method() == http::verb::delete_) return remove(request);
+        std::optional<identity> who;
+        if (options_.authorization.verify) {
+            http_reply refusal;
+            who = authenticate(request, refusal);
+            if (!who) return refusal;
+        }
+        const identity* caller = who ? &*who : nullptr;
+        if (request.method() == http::verb::post) return post(request, client, caller);
+        if (request.method() == http::verb::delete_) return remove(request, caller);
         http_reply reply = plain(http::status::method_not_allowed, "Method Not Allowed");
         reply.response.set(http::field::allow, "POST, DELETE");
         return reply;
     }
 
-    http_reply remove(const http_request& request) {
+    http_reply remove(const http_request& request, const identity* who) {
         const std::string_view id = request["Mcp-Session-Id"];
         if (id.empty())
             return json(http::status::bad_request, {}, error_code::invalid_request,
                         "Bad Request: the Mcp-Session-Id header is missing");
-        if (!end_session(id))
-            return json(http::status::not_found, {}, error_code::session_not_found, "Session not found");
+        {
+            std::lock_guard lock(mutex_);
+            const auto it = sessions_.find(std::string(id));
+            const identity* owner = it == sessions_.end() ? nullptr : it->second.state->owner();
+            if (it == sessions_.end() || (who && (!owner || owner->subject != who->subject)))
+                return json(http::status::not_found, {}, error_code::session_not_found, "Session not found");
+            sessions_.erase(it);
+        }
         http_reply reply;
         reply.response.result(http::status::ok);
         return reply;
     }
 
-    http_reply post(const http_request& request) {
-        if (!icontains(request[http::field::content_type], "application/json"))
+    http_reply post(const http_request& request, std::string_view client, const identity* who) {
+        if (!is_json_content_type(request[http::field::content_type]))
             return json(http::status::unsupported_media_type, {}, error_code::invalid_request,
                         "Unsupported Media Type: the body must be application/json");
-        const std::string_view accept = request[http::field::accept];
-        if (!accept.empty() && !icontains(accept, "application/json") && !icontains(accept, "*/*") &&
-            !icontains(accept, "application/*"))
+        if (!accepts_json(request[http::field::accept]))
             return json(http::status::not_acceptable, {}, error_code::invalid_request,
                         "Not Acceptable: the server answers with application/json");
         received m = read_message(request.body(), options_.max_message_size);
         if (m.kind == message_kind::invalid) return json(http::status::bad_request, m.id, m.code, m.error);
 
         std::shared_ptr<session> state;
-        std::string new_id;
         const bool initialize = m.kind == message_kind::request && m.method == "initialize";
         if (initialize) {
-            state = std::make_shared<session>();
+            state = std::make_shared<session>(who ? std::make_shared<const identity>(*who) : nullptr);
         } else {
             const std::string_view id = request["Mcp-Session-Id"];
             if (id.empty())
                 return json(http::status::bad_request, m.id, error_code::invalid_request,
                             "Bad Request: the Mcp-Session-Id header is missing; send initialize first");
-            state = find_session(id);
+            state = find_session(id, who);
             if (!state) return json(http::status::not_found, m.id, error_code::session_not_found, "Session not found");
             const std::string_view version = request["MCP-Protocol-Version"];
             if (!version.empty() && version != state->protocol_version()) {
@@ -254,10 +399,7 @@ private:
         http_reply reply;
         reply.response.result(http::status::ok);
         reply.response.set(http::field::content_type, "application/json");
-        if (initialize && state->initialized()) {
-            new_id = add_session(std::move(state));
-            reply.response.set("Mcp-Session-Id", new_id);
-        }
+        if (initialize && state->initialized()) reply.response.set("Mcp-Session-Id", add_session(std::move(state), client));
         reply.response.body() = std::move(answer);
         return reply;
     }
@@ -265,8 +407,11 @@ private:
     const server<Registry>& server_;
     const http_options& options_;
     bool loopback_;
+    std::string metadata_url_;
+    std::string metadata_;
+    std::string scopes_;
     mutable std::mutex mutex_;
-    std::map<std::string, entry> sessions_;
+    session_map sessions_;
     std::uint64_t clock_ = 0;
 };
 

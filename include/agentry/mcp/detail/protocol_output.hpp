@@ -5,7 +5,10 @@
 // Standard output kept for protocol messages. While a protocol_output lives (POSIX), file
 // descriptor 1 is a copy of standard error, so that whatever a tool prints (printf, std::cout)
 // lands in the log instead of corrupting the protocol; stream() writes to the original standard
-// output. Elsewhere, or when the descriptors cannot be copied, stream() is std::cout.
+// output. Elsewhere, or when the descriptors cannot be copied, stream() is std::cout. A write
+// to a closed reader fails (EPIPE) instead of raising SIGPIPE (sigpipe.hpp).
+
+#include <agentry/mcp/detail/sigpipe.hpp>
 
 #include <cstddef>
 #include <cstdio>
@@ -44,6 +47,7 @@ protected:
 
 private:
     bool drain() noexcept {
+        const sigpipe_blocked guard;
         const char* p = pbase();
         while (p != pptr()) {
             const ::ssize_t n = ::write(fd_, p, std::size_t(pptr() - p));

@@ -3,12 +3,12 @@
 #define AGENTRY_MCP_DETAIL_TOOL_TABLE_HPP
 
 // Per-tool constants of a registry for MCP: each tool's tools/list entry (the registry's own
-// MCP definition of that one tool) and whether its result goes out as structuredContent.
+// MCP definition of that one tool) and whether its result goes out as structuredContent (an
+// object result, the results the MCP dialect writes an outputSchema for).
 // Cost: one single-tool definitions<dialect::mcp>() instantiation per tool.
 
 #include <agentry/registry.hpp>
 #include <agentry/schema/dialect.hpp>
-#include <agentry/schema/json_schema.hpp>
 
 #include <boost/hana/tuple.hpp>
 
@@ -19,18 +19,6 @@
 #include <utility>
 
 namespace agentry::mcp::detail {
-
-/// True when the tool's result has an object root, the results the MCP dialect writes an
-/// outputSchema for (an aggregate, or a std::map<std::string, T>).
-template <class Tool>
-consteval bool has_output_schema() noexcept {
-    using R = typename Tool::result_type;
-    if constexpr (std::is_void_v<R>) return false;
-    else {
-        constexpr auto k = schema::detail::kind_of<std::remove_cvref_t<R>>();
-        return k == schema::detail::kind::object || k == schema::detail::kind::map;
-    }
-}
 
 /// {"name":...,"description":...,"inputSchema":...[,"outputSchema":...]} of one tool.
 template <class Tool>
@@ -47,7 +35,7 @@ template <class... Tools>
 struct tool_table<boost::hana::tuple<Tools...>> {
     static constexpr std::size_t size = sizeof...(Tools);
     static constexpr std::array<std::string_view, size> definitions{tool_definition<Tools>...};
-    static constexpr std::array<bool, size> structured{has_output_schema<Tools>()...};
+    static constexpr std::array<bool, size> structured{agentry::detail::is_object_result<typename Tools::result_type>()...};
 };
 
 template <class Registry>
