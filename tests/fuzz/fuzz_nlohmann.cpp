@@ -17,12 +17,16 @@
 //   - a repeated key (nlohmann keeps the last; agentry rejects the object);
 //   - text longer than max_size, or arrays and objects nested deeper than max_depth;
 //   - a leading UTF-8 byte order mark (nlohmann skips it; RFC 8259 lets a parser refuse it);
+//   - a NUL byte: nlohmann's lexer takes it for the end of the input, so `{"a":1}<NUL>junk` is
+//     JSON to nlohmann; a raw NUL is never valid JSON (not even inside a string);
 //   - a number nlohmann reads as +-inf (beyond double), and one that rounds to exactly
 //     +-DBL_MAX (or +-FLT_MAX for a float) but is beyond its shortest text: agentry compares
 //     the exact decimal with the limit the schema states; nlohmann rounds;
 //   - the schema's own rules (types, ranges, enums, lengths, required and unknown members,
 //     null for an optional member), which the expected value already encodes.
-// Invalid UTF-8 and unpaired surrogate escapes are refused by both. The sign of a zero is not
+// Bounds are decided as calling.md and the reader say: the doubles when they differ, the exact
+// decimal value when they are equal; a value above an exclusive minimum that rounds onto it is
+// given as the next double up. Invalid UTF-8 and unpaired surrogate escapes are refused by both. The sign of a zero is not
 // compared (nlohmann reads "-0" as the integer 0; agentry's double is -0.0).
 
 #include "fuzz_common.hpp"
@@ -448,18 +452,74 @@ verdict expect(const node& n, agentry::in_range<int, -100, 100>& out) {
     return v != verdict::reject && out.value >= -100 && out.value <= 100 ? v : verdict::reject;
 }
 
-// latitude: [-90, 90], the double as read.
+// The sign of (the number n denotes) - b, exactly: integers as nlohmann read them, other
+// numbers from their text (digits compared after normalising the decimal point).
+int exact_order(const node& n, long long b) {
+    if (n.kind == node::integer) return n.i < b ? -1 : (n.i > b ? 1 : 0);
+    if (n.kind == node::unsigned_integer) return b < 0 || n.u > (unsigned long long)b ? 1 : (n.u < (unsigned long long)b ? -1 : 0);
+    // sign, significant digits and the position of the decimal point, for text and bound
+    struct decimal {
+        bool negative = false;
+        std::string digits;    // without leading or trailing zeros; empty for zero
+        long long point = 0;   // digits before the decimal point
+    };
+    const auto of_text = [](std::string_view t) {
+        decimal d;
+        std::size_t i = 0;
+        d.negative = i < t.size() && t[i] == '-';
+        if (d.negative) ++i;
+        std::string all;
+        long long before = 0;
+        for (; i < t.size() && t[i] >= '0' && t[i] <= '9'; ++i, ++before) all += t[i];
+        if (i < t.size() && t[i] == '.')
+            for (++i; i < t.size() && t[i] >= '0' && t[i] <= '9'; ++i) all += t[i];
+        long long exponent = 0;
+        if (i < t.size() && (t[i] == 'e' || t[i] == 'E')) {
+            ++i;
+            bool minus = false;
+            if (i < t.size() && (t[i] == '+' || t[i] == '-')) minus = t[i++] == '-';
+            for (; i < t.size() && t[i] >= '0' && t[i] <= '9'; ++i)
+                exponent = std::min(exponent * 10 + (t[i] - '0'), 100000000LL);
+            if (minus) exponent = -exponent;
+        }
+        const std::size_t first = all.find_first_not_of('0');
+        if (first == std::string::npos) return decimal{};
+        const std::size_t last = all.find_last_not_of('0');
+        d.digits = all.substr(first, last - first + 1);
+        d.point = before + exponent - (long long)first;
+        return d;
+    };
+    const decimal x = of_text(n.text);
+    const decimal y = of_text(std::to_string(b));
+    const int sx = x.digits.empty() ? 0 : (x.negative ? -1 : 1);
+    const int sy = y.digits.empty() ? 0 : (y.negative ? -1 : 1);
+    if (sx != sy || sx == 0) return sx < sy ? -1 : (sx > sy ? 1 : 0);
+    int magnitude = x.point != y.point ? (x.point < y.point ? -1 : 1) : x.digits.compare(y.digits);
+    magnitude = magnitude < 0 ? -1 : (magnitude > 0 ? 1 : 0);
+    return sx * magnitude;
+}
+
+// The order of a double against an integer bound: the doubles when they differ (rounding
+// keeps order), the exact value when they are equal.
+int order_against(const node& n, double d, long long bound) {
+    if (d != double(bound)) return d < double(bound) ? -1 : 1;
+    return exact_order(n, bound);
+}
+
+// latitude: [-90, 90].
 verdict expect(const node& n, agentry::constrained<double, agentry::minimum<"-90">, agentry::maximum<"90">>& out) {
     double d = 0;
     const verdict v = expect_floating(n, out.value, d);
-    return v != verdict::reject && d >= -90 && d <= 90 ? v : verdict::reject;
+    return v != verdict::reject && order_against(n, d, -90) >= 0 && order_against(n, d, 90) <= 0 ? v : verdict::reject;
 }
 
-// weight: above 0.
+// weight: above 0; a value above 0 that rounds to 0 is given as the least double above it.
 verdict expect(const node& n, agentry::constrained<double, agentry::exclusive_minimum<0>>& out) {
     double d = 0;
     const verdict v = expect_floating(n, out.value, d);
-    return v != verdict::reject && d > 0 ? v : verdict::reject;
+    if (v == verdict::reject || order_against(n, d, 0) <= 0) return verdict::reject;
+    if (out.value <= 0) out.value = std::nextafter(0.0, 1.0);
+    return v;
 }
 
 // code: 1 to 8 code points.
@@ -588,6 +648,9 @@ std::string written(const T& value) {
 
 bool starts_with_bom(std::string_view s) { return s.starts_with("\xEF\xBB\xBF"); }
 
+// Text nlohmann reads only in part: up to its first NUL byte.
+bool has_nul(std::string_view s) { return s.find('\0') != std::string_view::npos; }
+
 template <class T>
 void check(const registry_t& reg, std::string_view name, std::string_view args, const limits& lim) {
     received<T>().reset();
@@ -598,7 +661,7 @@ void check(const registry_t& reg, std::string_view name, std::string_view args, 
     const std::optional<node> doc = nlohmann_read(args, depth);
     verdict v = verdict::reject;
     T expected{};
-    if (doc && args.size() <= lim.max_size && depth <= lim.max_depth) {
+    if (doc && args.size() <= lim.max_size && depth <= lim.max_depth && !has_nul(args)) {
         null_as_absent = lim.null_as_absent;
         v = expect(*doc, expected);
         if (starts_with_bom(args)) v = both(v, verdict::may_reject);
@@ -606,7 +669,7 @@ void check(const registry_t& reg, std::string_view name, std::string_view args, 
 
     const std::string context = std::string(name) + " " + std::string(args) + " -> " + r.content;
     if (r.status == agentry::tool_status::ok) {
-        FUZZ_CHECK(doc.has_value(), "agentry accepted text nlohmann rejects: " + context);
+        FUZZ_CHECK(doc.has_value() && !has_nul(args), "agentry accepted text nlohmann rejects: " + context);
         FUZZ_CHECK(v != verdict::reject, "agentry accepted arguments the rules reject: " + context);
         FUZZ_CHECK(received<T>().has_value(), context);
         FUZZ_CHECK(*received<T>() == expected,
@@ -616,7 +679,7 @@ void check(const registry_t& reg, std::string_view name, std::string_view args, 
         FUZZ_CHECK(v != verdict::accept, "agentry rejected arguments nlohmann reads as valid: " + context);
     }
     // Text nlohmann parses, within the limits, is JSON to agentry too.
-    if (doc && args.size() <= lim.max_size && depth <= lim.max_depth && !starts_with_bom(args))
+    if (doc && args.size() <= lim.max_size && depth <= lim.max_depth && !starts_with_bom(args) && !has_nul(args))
         FUZZ_CHECK(!fuzz::has_syntax_error(r), "a syntax error on JSON: " + context);
 }
 
