@@ -5,8 +5,10 @@
 // The outcome of one tool call, as registry::call returns it.
 
 #include <agentry/json/error.hpp>
+#include <agentry/outcome.hpp>
 
 #include <cstddef>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -17,7 +19,7 @@ enum class tool_status : unsigned char {
     ok,                 // the tool ran; content is its result
     invalid_arguments,  // the arguments broke the schema; content says how, errors list it
     unknown_tool,       // no tool has that name; content lists the names
-    tool_error,         // the tool threw; content carries the message
+    tool_error,         // the tool threw or returned a failure; content carries the message
 };
 
 constexpr std::string_view to_string(tool_status s) noexcept {
@@ -41,6 +43,8 @@ struct tool_result {
     std::vector<std::string> repairs;
     /// The result was cut at the size cap.
     bool truncated = false;
+    /// For a tool_error from a returned failure (agentry::outcome, std::expected): its kind.
+    std::optional<failure_kind> failure;
 
     bool ok() const noexcept { return status == tool_status::ok; }
 };

@@ -7,7 +7,7 @@
 
 struct query {
 #ifdef AGENTRY_COMPILE_FAIL
-    std::map<int, std::string> value;
+    std::map<double, std::string> value;
 #else
     std::map<std::string, std::string> value;
 #endif

@@ -9,9 +9,12 @@
 #include <agentry/json/writer.hpp>
 #include <agentry/tool_result.hpp>
 
+#include <agentry/outcome.hpp>
+
 #include <exception>
 #include <string>
 #include <string_view>
+#include <system_error>
 #include <tuple>
 #include <type_traits>
 #include <utility>
@@ -60,6 +63,54 @@ auto call_tool(const Tool& tool, json::detail::storage_t<typename Tool::paramete
         return call_with(tool.callable, arguments);
 }
 
+// The message of a std::expected's error: a failure's own, a text, an error code's message,
+// an enumerator's name, or the error written as JSON.
+template <class E>
+failure failure_of(E&& error) {
+    using U = std::remove_cvref_t<E>;
+    if constexpr (std::is_same_v<U, failure>) return std::forward<E>(error);
+    else if constexpr (std::is_same_v<U, failure_kind>) return {error, std::string(to_string(error))};
+    else if constexpr (std::is_convertible_v<const U&, std::string_view>)
+        return {failure_kind::permanent, std::string(std::string_view(error))};
+    else if constexpr (std::is_same_v<U, std::error_code>) return {failure_kind::permanent, error.message()};
+    else return {failure_kind::permanent, json::to_json(error)};
+}
+
+// The content of a successful call. A std::string or std::string_view result is sent as its
+// text, as is (not as a JSON string); any other value as its JSON text. A failed outcome or
+// std::expected is a tool_error carrying the failure's kind.
+template <class Tool, class V>
+void set_content(tool_result& result, V&& value, const call_options& options) {
+    using U = std::remove_cvref_t<V>;
+    if constexpr (is_outcome<U> || is_std_expected<U>) {
+        if (!value) {
+            failure f = failure_of(std::forward<V>(value).error());
+            result.status = tool_status::tool_error;
+            result.failure = f.kind;
+            result.content = std::string(Tool::name) + " failed: " + f.message;
+        } else if constexpr (std::is_void_v<typename U::value_type>) {
+            result.content = "null";
+        } else {
+            set_content<Tool>(result, *std::forward<V>(value), options);
+        }
+    } else if constexpr (std::is_same_v<U, std::string>) {
+        result.content = std::forward<V>(value);
+        result.truncated = cut_text(result.content, options.max_result_size);
+    } else if constexpr (std::is_same_v<U, std::string_view>) {
+        result.content.assign(value);
+        result.truncated = cut_text(result.content, options.max_result_size);
+    } else {
+        // Written into a per-thread buffer, then copied once: content gets one
+        // allocation of the right size (none for a short result).
+        thread_local std::string buffer;
+        buffer.clear();
+        json::write_options write{.max_size = options.max_result_size};
+        result.truncated = !json::write(buffer, value, write);
+        result.content.assign(buffer);
+        if (buffer.capacity() > 1024 * 1024) std::string().swap(buffer);
+    }
+}
+
 template <class Tool>
 tool_result invoke(const Tool& tool, std::string_view arguments, const call_options& options) noexcept {
     tool_result result;
@@ -80,20 +131,7 @@ tool_result invoke(const Tool& tool, std::string_view arguments, const call_opti
             result.content = "null";
         } else {
             decltype(auto) value = call_tool(tool, parsed.value);
-            using V = std::remove_cvref_t<R>;
-            if constexpr (std::is_same_v<V, std::string>) {
-                result.content = std::move(value);
-                result.truncated = cut_text(result.content, options.max_result_size);
-            } else {
-                // Written into a per-thread buffer, then copied once: content gets one
-                // allocation of the right size (none for a short result).
-                thread_local std::string buffer;
-                buffer.clear();
-                json::write_options write{.max_size = options.max_result_size};
-                result.truncated = !json::write(buffer, value, write);
-                result.content.assign(buffer);
-                if (buffer.capacity() > 1024 * 1024) std::string().swap(buffer);
-            }
+            set_content<Tool>(result, std::forward<decltype(value)>(value), options);
         }
     } catch (const std::exception& e) {
         result.status = tool_status::tool_error;

@@ -35,6 +35,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <limits>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -52,6 +53,9 @@ struct read_result {
     std::vector<read_error> errors;
     /// One note per repair applied (see agentry::json::repairs).
     std::vector<std::string> repairs;
+    /// The text of std::string_view values that could not view the input (it held escapes):
+    /// `value`'s views point here or into the input, so keep both while `value` is used.
+    std::vector<std::unique_ptr<char[]>> owned_text;
 
     bool ok() const noexcept { return errors.empty(); }
 };
@@ -106,6 +110,10 @@ public:
     double last_double = 0;
     /// The text of the last value a constraint is checked on (an array, for uniqueItems).
     std::string_view last_value;
+    /// Where std::string_view values that cannot view the input are copied (read_result::owned_text).
+    std::vector<std::unique_ptr<char[]>>* owned_text = nullptr;
+    /// The input outlives the value read (false for text decoded by a repair).
+    bool stable_input = true;
 
     const read_options& options() const noexcept { return options_; }
     bool stopped() const noexcept { return stopped_; }
@@ -191,6 +199,8 @@ public:
         r.path_size_ = path_size_;
         r.depth = depth;
         r.quiet_ = quiet || quiet_;
+        r.owned_text = owned_text;
+        r.stable_input = stable_input && text.data() >= in.begin && text.data() + text.size() <= in.end;
         return r;
     }
 
@@ -247,28 +257,25 @@ inline std::string excerpt_at(const cursor& in) {
 }
 
 template <class T>
-inline constexpr bool is_tuple = false;
-template <class... A>
-inline constexpr bool is_tuple<std::tuple<A...>> = true;
-
-template <class T>
 consteval std::string_view expected_name() noexcept {
     constexpr kind k = kind_of<T>();
-    if constexpr (k == kind::boolean) return "a boolean";
+    if constexpr (k == kind::adapted) return expected_name<schema::detail::json_type_of<T>>();
+    else if constexpr (k == kind::boolean) return "a boolean";
     else if constexpr (k == kind::integer) return "an integer";
     else if constexpr (k == kind::number) return "a number";
     else if constexpr (k == kind::string || k == kind::enumeration) return "a string";
     else if constexpr (k == kind::constrained) return expected_name<typename T::value_type>();
     else if constexpr (k == kind::optional) return expected_name<typename T::value_type>();
-    else if constexpr (k == kind::fixed_array || k == kind::set || k == kind::array) return "an array";
+    else if constexpr (k == kind::fixed_array || k == kind::set || k == kind::array || k == kind::tuple)
+        return "an array";
     else if constexpr (k == kind::map || k == kind::object) return "an object";
     else if constexpr (k == kind::null) return "null";
-    else if constexpr (is_tuple<T>) return "an object";
     else return "a value";
 }
 
 template <class T>
 void type_error(reader& r);
+inline void type_error_as(reader& r, std::string_view expected);
 
 template <class P>
 struct object_access;
@@ -278,15 +285,19 @@ void read_object(reader& r, typename object_access<P>::storage& out);
 
 template <class T>
 void type_error(reader& r) {
+    type_error_as(r, expected_name<T>());
+}
+
+inline void type_error_as(reader& r, std::string_view expected) {
     if (r.in.at_end()) {
         r.in.fail(lex_error::end_of_input);
         r.syntax_error();
         return;
     }
     if (r.in.peek() == 'n')
-        r.error(error_kind::null_value, "must not be null; expected " + std::string(expected_name<T>()));
+        r.error(error_kind::null_value, "must not be null; expected " + std::string(expected));
     else
-        r.error(error_kind::type, "expected " + std::string(expected_name<T>()) + ", got " +
+        r.error(error_kind::type, "expected " + std::string(expected) + ", got " +
                                       std::string(json_type_at(r.in)) + " " + excerpt_at(r.in));
     r.skip();
 }
@@ -805,7 +816,7 @@ bool expect_container(reader& r, T& out, char open, Read&& read_again) {
         }
         r.in = saved;
     }
-    type_error<T>(r);
+    type_error_as(r, open == '{' ? "an object" : "an array");
     return false;
 }
 
@@ -843,7 +854,8 @@ void read_sequence(reader& r, T& out) {
                 read_value(r, element);
                 out.push_back(element);
             } else {
-                if (out.capacity() == 0) out.reserve(4);
+                if constexpr (schema::detail::is_vector<T>)
+                    if (out.capacity() == 0) out.reserve(4);
                 out.emplace_back();
                 read_value(r, out.back());
             }
@@ -851,12 +863,52 @@ void read_sequence(reader& r, T& out) {
     }
 }
 
+// A map key that is an integer (its decimal text) or an enum (its enumerator's name); false
+// after reporting why `text` is not one.
+template <class K>
+bool read_key(reader& r, std::string_view text, K& key) {
+    if constexpr (std::is_enum_v<K>) {
+        for (const auto& [value, name] : reflect::enum_entries<K>) {
+            if (same_text(name, text)) {
+                key = value;
+                return true;
+            }
+        }
+        std::string message = "the key \"" + std::string(text) + "\" is not one of [";
+        for (std::size_t i = 0; i != reflect::enum_count<K>; ++i) {
+            if (i != 0) message += ',';
+            message += '"';
+            message += reflect::enum_entries<K>[i].second;
+            message += '"';
+        }
+        r.error(error_kind::enum_value, message + "]");
+        return false;
+    } else {
+        const bool canonical = !text.empty() && text != "-" && text != "-0" &&
+                               (text.size() == 1 || text[text.starts_with('-') ? 1 : 0] != '0');
+        const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), key);
+        if (canonical && ec == std::errc{} && end == text.data() + text.size()) return true;
+        r.error(error_kind::pattern, "the key \"" + std::string(text) + "\" must be an integer from " +
+                                         std::to_string(std::numeric_limits<K>::min()) + " to " +
+                                         std::to_string(std::numeric_limits<K>::max()) + ", written in decimal");
+        return false;
+    }
+}
+
 template <class T>
 void read_map(reader& r, T& out) {
     if (!expect_container(r, out, '{', [](reader& inner, T& v) { read_value(inner, v); })) return;
     out.clear();
-    read_members(r, [&](std::string_view key) {
-        auto [it, inserted] = out.try_emplace(std::string(key));
+    using K = std::remove_cv_t<typename T::key_type>;
+    read_members(r, [&](std::string_view text) {
+        K key{};
+        if constexpr (agentry::detail::is_std_string<K>) {
+            key.assign(text);
+        } else if (!read_key(r, text, key)) {
+            r.skip();
+            return;
+        }
+        auto [it, inserted] = out.try_emplace(std::move(key));
         if (!inserted) {
             r.error(error_kind::duplicate_property, "duplicate property");
             r.skip();
@@ -864,6 +916,56 @@ void read_map(reader& r, T& out) {
         }
         read_value(r, it->second);
     });
+}
+
+// std::pair / std::tuple: an array of exactly its size, one type per position.
+template <class T>
+void read_tuple(reader& r, T& out) {
+    if (!expect_container(r, out, '[', [](reader& inner, T& v) { read_value(inner, v); })) return;
+    constexpr std::size_t n = std::tuple_size_v<T>;
+    std::size_t count = 0;
+    read_elements(r, [&](std::size_t index) {
+        [&]<std::size_t... I>(std::index_sequence<I...>) {
+            if (!((index == I ? (read_value(r, std::get<I>(out)), true) : false) || ...)) r.skip();
+        }(std::make_index_sequence<n>{});
+        ++count;
+    });
+    if (!r.stopped() && count != n)
+        r.error(count < n ? error_kind::min_items : error_kind::max_items,
+                "must have exactly " + std::to_string(n) + (n == 1 ? " item" : " items") + ", not " +
+                    std::to_string(count));
+}
+
+// A std::string_view: a view of the input when the string has no escape and the input
+// outlives the value, else of a copy kept in read_result::owned_text.
+inline void read_view(reader& r, std::string_view& out) {
+    std::string scratch;
+    std::string_view view;
+    if (!read_string_view(r, scratch, view)) return;
+    if (view.data() != scratch.data() && r.stable_input) {
+        out = view;
+        return;
+    }
+    auto copy = std::make_unique<char[]>(view.size() + 1);
+    std::copy(view.begin(), view.end(), copy.get());
+    out = std::string_view(copy.get(), view.size());
+    r.owned_text->push_back(std::move(copy));
+}
+
+// A type mapped by agentry::adapter<T>: its json_type read, then converted by from_json.
+template <class T>
+void read_adapted(reader& r, T& out) {
+    schema::detail::json_type_of<T> value{};
+    const std::size_t before = r.error_count();
+    read_value(r, value);
+    if (r.error_count() != before || r.stopped()) return;
+    auto converted = adapter<T>::from_json(std::move(value));
+    if constexpr (agentry::detail::is_outcome<decltype(converted)>) {
+        if (!converted) return r.error(error_kind::format, std::move(converted).error().message);
+        out = std::move(*converted);
+    } else {
+        out = std::move(converted);
+    }
 }
 
 // ---- objects -------------------------------------------------------------------------------
@@ -901,6 +1003,7 @@ using member_type = std::remove_reference_t<decltype(Access::template member<I>(
 template <class T>
 consteval bool admits_null() noexcept {
     if constexpr (kind_of<T>() == kind::any || kind_of<T>() == kind::null) return true;
+    else if constexpr (kind_of<T>() == kind::adapted) return admits_null<schema::detail::json_type_of<T>>();
     else if constexpr (kind_of<T>() == kind::variant)
         return []<class... A>(std::variant<A...>*) {
             return (admits_null<std::remove_cv_t<A>>() || ...);
@@ -1085,7 +1188,8 @@ void read_value(reader& r, T& out) {
         read_floating(r, out);
     } else if constexpr (k == kind::string) {
         if (r.in.peek() != '"') return type_error<T>(r);
-        read_string_value(r, out);
+        if constexpr (std::is_same_v<T, std::string_view>) read_view(r, out);
+        else read_string_value(r, out);
     } else if constexpr (k == kind::enumeration) {
         read_enum(r, out);
     } else if constexpr (k == kind::constrained) {
@@ -1106,6 +1210,10 @@ void read_value(reader& r, T& out) {
     } else if constexpr (k == kind::null) {
         if (r.in.peek() != 'n') return type_error<T>(r);
         read_literal(r, "null");
+    } else if constexpr (k == kind::adapted) {
+        read_adapted(r, out);
+    } else if constexpr (k == kind::tuple) {
+        read_tuple(r, out);
     } else if constexpr (k == kind::fixed_array || k == kind::set || k == kind::array) {
         read_sequence(r, out);
     } else if constexpr (k == kind::map) {
@@ -1152,6 +1260,7 @@ read_result<detail::storage_t<P>> read(std::string_view text, const read_options
         return result;
     }
     detail::reader r(text, options, result.errors, result.repairs);
+    r.owned_text = &result.owned_text;
     detail::read_parameters<P>(r, result.value);
     if (!r.stopped()) {
         r.in.skip_ws();

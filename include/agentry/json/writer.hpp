@@ -21,18 +21,24 @@
 // | std::optional<T>                                 | null when empty, else T                   |
 // | std::vector, std::array, std::set,               | array, in iteration order                 |
 // | std::unordered_set, std::deque, std::list        |                                           |
-// | std::map / std::unordered_map<std::string, T>    | object, in iteration order                |
+// | std::map / std::unordered_map<K, T>, K a       | object, in iteration order; an integer    |
+// | std::string, an integer or an enum               | key as its decimal text, an enum key as   |
+// |                                                  | its enumerator's name                     |
+// | std::pair, std::tuple                            | array, one item per element               |
 // | aggregate structs                                | object, every field in declaration order; |
 // |                                                  | an empty std::optional field as null      |
 // | std::variant                                     | the active alternative; std::monostate    |
 // |                                                  | (and a valueless variant) as null         |
 // | agentry::constrained<T, C...>                    | its value (constraints are not checked)   |
 // | agentry::raw_json                                | its text as is; empty text as null        |
+// | a type with agentry::adapter<T>::json_type       | adapter<T>::to_json(value), written as    |
+// | (std::chrono durations, dates and time points,   | that type (docs/reflection.md)            |
+// | std::filesystem::path, user types)               |                                           |
 //
-// The types are those with a JSON Schema (schema::detail::kind_of), plus std::string_view,
-// const char*, char arrays, std::deque and std::list, which have none: a tool whose result is
-// one of those still fails when its result schema is asked for. Any other type is a
-// static_assert whose message starts with "agentry: " and says what to use instead.
+// The types are those with a JSON Schema (schema::detail::kind_of), plus const char* and char
+// arrays, which have none: a tool whose result is one of those still fails when its result
+// schema is asked for. Any other type is a static_assert whose message starts with
+// "agentry: " and says what to use instead.
 //
 // An empty std::optional field of an aggregate is written as `"field":null`, not left out:
 // the object then has the same keys whatever the values, which the strict dialects (every
@@ -88,6 +94,7 @@
 #include <string>
 #include <string_view>
 #include <system_error>
+#include <tuple>
 #include <type_traits>
 #include <utility>
 #include <variant>
@@ -142,8 +149,8 @@ struct no_json_writer_for {
                   "agentry: json::write cannot write std::optional<std::optional<T>>, as JSON has one null; use one "
                   "std::optional");
     static_assert(!schema::detail::is_map<T>,
-                  "agentry: json::write writes a map as a JSON object, whose keys are strings; use "
-                  "std::map<std::string, T> or std::unordered_map<std::string, T>");
+                  "agentry: json::write writes a map as a JSON object, whose keys are strings; use a key of type "
+                  "std::string, an integer or an enum");
     static_assert(!schema::detail::is_named_parameters<T>,
                   "agentry: agentry::named_parameters names a tool's parameters and holds no value; write the values");
     static_assert(!reflect::aggregate<T> || schema::detail::is_std_array<T> || schema::detail::is_named_parameters<T>,
@@ -349,7 +356,23 @@ void put_map(sink& s, const M& map) {
             out.push_back(',');
         }
         first = false;
-        put_string(s, entry.first.data(), entry.first.size());
+        using K = std::remove_cv_t<typename M::key_type>;
+        if constexpr (std::is_enum_v<K>) {
+            const std::string_view name = enumerator_name(entry.first);
+            if (name.empty()) {  // a value with no name: its integer, as the writer sends it
+                out.push_back('"');
+                put_integer(out, static_cast<std::underlying_type_t<K>>(entry.first));
+                out.push_back('"');
+            } else {
+                put_string(s, name.data(), name.size());
+            }
+        } else if constexpr (std::is_integral_v<K>) {
+            out.push_back('"');
+            put_integer(out, entry.first);
+            out.push_back('"');
+        } else {
+            put_string(s, entry.first.data(), entry.first.size());
+        }
         out.push_back(':');
         put<V>(s, entry.second);
     }
@@ -403,6 +426,16 @@ void put_object(sink& s, const T& object, std::index_sequence<I...>) {
     }
 }
 
+template <class T, std::size_t... I>
+void put_tuple(sink& s, const T& tuple, std::index_sequence<I...>) {
+    s.out.push_back('[');
+    // Stops after the first element that passes the cap.
+    (void)(((I == 0 ? void() : s.out.push_back(',')),
+            put<std::remove_cv_t<std::tuple_element_t<I, T>>>(s, std::get<I>(tuple)), !s.full()) &&
+           ...);
+    s.out.push_back(']');
+}
+
 template <class V, std::size_t I>
 void put_alternative(sink& s, const V& variant) {
     using A = std::remove_cv_t<std::variant_alternative_t<I, V>>;
@@ -433,7 +466,11 @@ void put(sink& s, const T& value) {
         put_array(s, value);
     } else {
         constexpr kind k = schema::detail::kind_of<T>();
-        if constexpr (k == kind::boolean) {
+        if constexpr (k == kind::adapted) {
+            put<schema::detail::json_type_of<T>>(s, adapter<T>::to_json(value));
+        } else if constexpr (k == kind::tuple) {
+            put_tuple(s, value, std::make_index_sequence<std::tuple_size_v<T>>{});
+        } else if constexpr (k == kind::boolean) {
             if (value) out.append("true", 4);
             else out.append("false", 5);
         } else if constexpr (k == kind::integer) {

@@ -26,6 +26,8 @@ struct dialect_rules {
     bool upper_case_types = false;
     /// `additionalProperties` with a schema, for std::map<std::string, T>.
     bool maps = true;
+    /// `prefixItems`, for std::pair and std::tuple.
+    bool prefix_items = true;
     /// `{}` for a value of any type.
     bool any_value = true;
     /// `$ref` / `$defs`, for recursive types.
@@ -75,6 +77,7 @@ struct openai_strict {
         .name = "openai_strict",
         .all_required = true,
         .maps = false,
+        .prefix_items = false,
         .any_value = false,
         .default_keyword = false,
         .keywords = keyword_bit(constraint_keyword::minimum) | keyword_bit(constraint_keyword::exclusive_minimum) |
@@ -102,6 +105,7 @@ struct anthropic_strict {
     static constexpr dialect_rules rules{
         .name = "anthropic_strict",
         .maps = false,
+        .prefix_items = false,
         .any_value = false,
         .refs = false,
         .keywords = keyword_bit(constraint_keyword::pattern) | keyword_bit(constraint_keyword::format) |
@@ -122,6 +126,7 @@ struct gemini {
         .type_arrays = false,
         .upper_case_types = true,
         .maps = false,
+        .prefix_items = false,
         .any_value = false,
         .refs = false,
         .default_keyword = false,

@@ -15,6 +15,7 @@
 #include <agentry/reflect/fields.hpp>
 #include <agentry/reflect/fixed_string.hpp>
 #include <agentry/reflect/function.hpp>
+#include <agentry/schema/adapter.hpp>
 #include <agentry/schema/constraints.hpp>
 #include <agentry/schema/detail/classify.hpp>
 #include <agentry/schema/detail/defaults.hpp>
@@ -22,6 +23,7 @@
 #include <agentry/schema/detail/diagnostics.hpp>
 #include <agentry/schema/detail/sink.hpp>
 #include <agentry/schema/dialect.hpp>
+#include <agentry/schema/field_defaults.hpp>
 #include <agentry/schema/field_docs.hpp>
 #include <agentry/schema/raw_json.hpp>
 
@@ -42,6 +44,8 @@ namespace agentry::schema::detail {
 struct decor {
     std::string_view description;
     std::string_view default_json;
+    /// The description of the value's type (agentry::adapter<T>::description), after the field's.
+    std::string_view type_description;
     bool nullable = false;
     bool bounded_below = false;
     bool bounded_above = false;
@@ -90,11 +94,21 @@ constexpr void close_schema(sink& s, const decor& d, bool nullable_written = fal
         if (d.notes) d.notes(probe, first);
         has_notes = probe.size != 0;
     }
-    if (!d.description.empty() || has_notes || default_as_note) {
+    if (!d.description.empty() || !d.type_description.empty() || has_notes || default_as_note) {
         s.put(",\"description\":\"");
-        s.put_escaped(d.description);
-        bool first = d.description.empty();
-        if (!first && (has_notes || default_as_note) && d.description.back() != '.') s.put('.');
+        bool first = true;
+        std::string_view last;
+        for (const std::string_view text : {d.description, d.type_description}) {
+            if (text.empty()) continue;
+            if (!first) {
+                if (last.back() != '.') s.put('.');
+                s.put(' ');
+            }
+            s.put_escaped(text);
+            first = false;
+            last = text;
+        }
+        if (!first && (has_notes || default_as_note) && last.back() != '.') s.put('.');
         if (d.type_notes) d.type_notes(s, first);
         if (d.notes) d.notes(s, first);
         if (default_as_note) {
@@ -293,6 +307,21 @@ constexpr void write_map(sink& s, const decor& d) noexcept {
         const std::size_t mark = s.push_path("{}");
         write_schema<std::remove_cv_t<typename T::mapped_type>, D>(s, {});
         s.pop_path(mark);
+        using K = std::remove_cv_t<typename T::key_type>;
+        if constexpr (std::is_enum_v<K>) {
+            static_assert(enum_has_names<K>::value);
+            s.put(",\"propertyNames\":{\"enum\":[");
+            bool first = true;
+            for (const auto& entry : reflect::enum_entries<K>) {
+                if (!first) s.put(',');
+                first = false;
+                s.put_quoted(entry.second);
+            }
+            s.put("]}");
+        } else if constexpr (std::is_integral_v<K>) {
+            s.put(std::is_signed_v<K> ? ",\"propertyNames\":{\"pattern\":\"^-?(0|[1-9][0-9]*)$\"}"
+                                      : ",\"propertyNames\":{\"pattern\":\"^(0|[1-9][0-9]*)$\"}");
+        }
         close_schema<D>(s, d);
     }
 }
@@ -343,6 +372,27 @@ constexpr void write_any(sink& s, const decor& d) noexcept {
     }
 }
 
+// std::pair / std::tuple: "prefixItems" with one schema per position, and no other items.
+template <class T, class D>
+constexpr void write_tuple(sink& s, const decor& d) noexcept {
+    constexpr std::size_t n = std::tuple_size_v<T>;
+    open_typed<D>(s, "array", "ARRAY", d);
+    s.put(",\"prefixItems\":[");
+    [&]<std::size_t... I>(std::index_sequence<I...>) {
+        ((s.put(I == 0 ? "" : ","), write_schema<std::remove_cv_t<std::tuple_element_t<I, T>>, D>(s, {})), ...);
+    }(std::make_index_sequence<n>{});
+    s.put("],\"items\":false");
+    if constexpr (n <= D::rules.max_min_items) {
+        s.put(",\"minItems\":");
+        s.put_unsigned(n);
+    }
+    if constexpr ((D::rules.keywords & keyword_bit(constraint_keyword::max_items)) != 0) {
+        s.put(",\"maxItems\":");
+        s.put_unsigned(n);
+    }
+    close_schema<D>(s, d);
+}
+
 // ---- objects ------------------------------------------------------------------------------
 
 // One property of an object, as data: the walk over properties is a loop, not a template.
@@ -380,12 +430,13 @@ struct object_table;
 template <class T, class D>
     requires reflect::aggregate<T>
 struct object_table<T, D> {
+    static_assert(check_defaults<T>());
     static constexpr std::size_t size = reflect::field_count<T>;
     static constexpr auto properties = []<std::size_t... I>(std::index_sequence<I...>) {
         return std::array<property, sizeof...(I)>{property{
             reflect::field_names<T>[I],
             [] {
-                if constexpr (has_field_docs<T>) return T::docs.find(reflect::field_names<T>[I]);
+                if constexpr (has_docs<T>) return docs_of<T>().find(reflect::field_names<T>[I]);
                 else return std::string_view{};
             }(),
             default_of<T, I>(),
@@ -409,11 +460,12 @@ struct object_table<named_parameters<reflect::type_list<A...>, N...>, D> {
 
 template <class T>
 constexpr void check_docs(sink& s) noexcept {
-    if constexpr (has_field_docs<T>) {
-        for (std::size_t i = 0; i != T::docs.size(); ++i) {
-            const std::string_view name = T::docs.names[i];
+    if constexpr (has_docs<T>) {
+        constexpr const auto& docs = docs_of<T>();
+        for (std::size_t i = 0; i != docs.size(); ++i) {
+            const std::string_view name = docs.names[i];
             std::size_t seen = 0;
-            for (std::size_t j = 0; j != i; ++j) seen += T::docs.names[j] == name;
+            for (std::size_t j = 0; j != i; ++j) seen += docs.names[j] == name;
             if (reflect::field_index<T>(name) == reflect::field_count<T> || seen != 0) {
                 const std::size_t mark = s.push_path(name);
                 s.fail(seen != 0 ? schema_error::duplicate_field_in_docs : schema_error::unknown_field_in_docs);
@@ -475,7 +527,10 @@ constexpr void write_object_body(sink& s, const decor& d) noexcept {
     if (any_required) s.put(']');
     else if (D::rules.all_required) s.put(",\"required\":[]");
     if constexpr (D::rules.closed_objects) s.put(",\"additionalProperties\":false");
-    close_schema<D>(s, d);
+    decor tail = d;
+    if constexpr (!is_named_parameters<T>)
+        if (tail.type_description.empty()) tail.type_description = adapter_description<T>();
+    close_schema<D>(s, tail);
     --s.depth;
 }
 
@@ -526,6 +581,20 @@ constexpr void write_schema(sink& s, const decor& d) noexcept {
             // OpenAPI 3.0 has no null type: a nullable value of no other type.
             s.put("{\"nullable\":true");
             close_schema<D>(s, d, true);
+        }
+    } else if constexpr (k == kind::adapted) {
+        decor inner = d;
+        if constexpr (!adapter_description<T>().empty()) inner.type_description = adapter_description<T>();
+        write_schema<json_type_of<T>, D>(s, inner);
+    } else if constexpr (k == kind::tuple) {
+        if constexpr (!D::rules.prefix_items) {
+            s.fail(schema_error::tuple_not_expressible);
+        } else {
+            if (!enter<D>(s)) return;
+            const std::size_t mark = s.push_path("[]");
+            write_tuple<T, D>(s, d);
+            s.pop_path(mark);
+            --s.depth;
         }
     } else if constexpr (k == kind::fixed_array || k == kind::set || k == kind::array) {
         if (!enter<D>(s)) return;

@@ -21,20 +21,20 @@ struct no_json_schema_for {
     static_assert(!std::is_pointer_v<T>,
                   "agentry: a pointer has no JSON Schema; use the value type, or std::optional<T> for a value that may "
                   "be absent");
-    static_assert(!std::is_same_v<T, std::string_view>,
-                  "agentry: std::string_view does not own its characters and has no JSON Schema here; use std::string");
     static_assert(!std::is_same_v<T, char>,
                   "agentry: char has no JSON Schema; use std::string for text or std::int8_t for a small number");
     static_assert(!is_optional<T>, "agentry: std::optional<std::optional<T>> has no JSON Schema; use one std::optional");
-    static_assert(!is_map<T>, "agentry: a map's key type must be std::string, as JSON object keys are strings");
+    static_assert(!is_map<T>, "agentry: a map's key type must be std::string, an integer or an enum, as JSON object keys are "
+                  "strings");
     static_assert(!reflect::aggregate<T> || is_std_array<T>,
                   "agentry: an aggregate may have at most 64 fields; group some of them into a nested struct");
     static_assert(is_std_array<T> || reflect::aggregate<T> || is_map<T> || is_optional<T> || std::is_pointer_v<T> ||
-                      std::is_same_v<T, std::string_view> || std::is_same_v<T, char>,
+                      std::is_same_v<T, char>,
                   "agentry: this type has no JSON Schema (its name is in the 'no_json_schema_for<T>' note); use bool, "
                   "an integer, float, double, std::string, an enum, an aggregate struct, std::optional, std::vector, "
                   "std::array, std::set, std::map<std::string, T>, std::variant, agentry::constrained or "
-                  "agentry::raw_json, or wrap it in one of those");
+                  "agentry::raw_json (docs/reflection.md lists all), or map it to one of those with a "
+                  "specialisation of agentry::adapter<T>");
 };
 
 template <class E>
@@ -59,6 +59,9 @@ struct schema_diagnostic {
     static_assert(Error != schema_error::map_not_expressible,
                   "agentry: this dialect cannot express std::map<std::string, T> (it needs additionalProperties with "
                   "a schema); use a std::vector of key/value structs, or another dialect");
+    static_assert(Error != schema_error::tuple_not_expressible,
+                  "agentry: this dialect cannot express std::pair or std::tuple (it has no prefixItems); use a struct "
+                  "with named fields, or another dialect");
     static_assert(Error != schema_error::raw_json_not_expressible,
                   "agentry: this dialect cannot express agentry::raw_json (a value of any type); use a typed member");
     static_assert(Error != schema_error::recursive_type,

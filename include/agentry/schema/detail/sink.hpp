@@ -14,6 +14,7 @@ enum class schema_error {
     too_deep,
     recursive_type,
     map_not_expressible,
+    tuple_not_expressible,
     raw_json_not_expressible,
     too_many_enum_values,
     too_many_recursive_types,

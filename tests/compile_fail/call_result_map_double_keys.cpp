@@ -1,14 +1,14 @@
 // SPDX-License-Identifier: BSL-1.0
-// expect: agentry: json::write writes a map as a JSON object, whose keys are strings
+// expect: agentry: json::write writes a map as a JSON object, whose keys are strings; use a key of type std::string, an integer or an enum
 #include <agentry/registry.hpp>
 
 #include <map>
 #include <string>
 
 #ifdef AGENTRY_COMPILE_FAIL
-std::map<int, std::string> names(int count) {
-    std::map<int, std::string> out;
-    for (int i = 0; i < count; ++i) out[i] = "n" + std::to_string(i);
+std::map<double, std::string> names(int count) {
+    std::map<double, std::string> out;
+    for (int i = 0; i < count; ++i) out[i + 0.5] = "n" + std::to_string(i);
     return out;
 }
 #else

@@ -1,0 +1,19 @@
+// SPDX-License-Identifier: BSL-1.0
+// expect: agentry: this dialect cannot express std::pair or std::tuple (it has no prefixItems)
+#include <agentry/tool.hpp>
+
+#include <string>
+#include <utility>
+
+struct query {
+    std::pair<std::string, int> value;
+};
+
+int run(const query&) { return 0; }
+constexpr auto t = agentry::tool<"run", "Runs a query.">(run);
+
+#ifdef AGENTRY_COMPILE_FAIL
+int main() { return t.parameters_schema<agentry::dialect::openai_strict>().empty(); }
+#else
+int main() { return t.parameters_schema<agentry::dialect::openai>().empty(); }
+#endif
