@@ -4,6 +4,8 @@
 
     generate.py N [-o FILE]        N tools in one constexpr agentry::registry
     generate.py --baseline [-o FILE]  only #include <agentry/agentry.hpp> and an empty main
+    generate.py N --describe       the same N tools, their enums described with
+                                   BOOST_DESCRIBE_ENUM (names from the descriptors, no scan)
 
 Each tool takes its own 5-field aggregate (string, integer, optional<double>, vector of
 strings, a per-tool enum), with some variation: every 3rd tool has a sized_string<1, 64>
@@ -97,11 +99,13 @@ def chunks(n, dialect):
     return ranges
 
 
-def tool_source(i):
+def tool_source(i, describe=False):
     """Declarations and the function of tool i."""
     lines = []
     enumerators = pick(ENUMERATORS, i)
     lines.append(f"enum class kind_{i} {{ {', '.join(enumerators)} }};")
+    if describe:
+        lines.append(f"BOOST_DESCRIBE_ENUM(kind_{i}, {', '.join(enumerators)})")
 
     nested = is_nested(i)
     if nested:
@@ -128,7 +132,7 @@ def tool_expression(i):
     return f'agentry::tool<"tool_{i}", "Description {i}">(f{i})'
 
 
-def translation_unit(n, split=True):
+def translation_unit(n, split=True, describe=False):
     plan = {d: (chunks(n, d) if split else [(0, n)]) for d in DIALECTS}
     parts = sorted({r for ranges in plan.values() for r in ranges if r != (0, n)})
     out = []
@@ -140,6 +144,9 @@ def translation_unit(n, split=True):
                        f"{len(plan[d])} sub-registries: " + ", ".join(f"tools {b}..{e - 1}" for b, e in plan[d]))
     out.append("#include <agentry/agentry.hpp>")
     out.append("")
+    if describe:
+        out.append("#include <boost/describe/enum.hpp>")
+        out.append("")
     out.append("#include <cstddef>")
     out.append("#include <cstdint>")
     out.append("#include <cstdio>")
@@ -151,7 +158,7 @@ def translation_unit(n, split=True):
     out.append("namespace bench {")
     out.append("")
     for i in range(n):
-        out.append(tool_source(i))
+        out.append(tool_source(i, describe))
         out.append("")
     out.append("constexpr agentry::registry tools{")
     out.append(",\n".join(f"    {tool_expression(i)}" for i in range(n)))
@@ -201,13 +208,16 @@ def main(argv):
     parser.add_argument("--baseline", action="store_true", help="only include <agentry/agentry.hpp>")
     parser.add_argument("--no-split", action="store_true",
                         help="compute every dialect from the single registry, even beyond its limits")
+    parser.add_argument("--describe", action="store_true",
+                        help="describe the enums with BOOST_DESCRIBE_ENUM")
     parser.add_argument("-o", "--output", help="output file (default: standard output)")
     args = parser.parse_args(argv)
     if args.baseline == (args.n is not None):
         parser.error("give either N or --baseline")
     if args.n is not None and args.n < 1:
         parser.error("N must be at least 1")
-    text = baseline_unit() if args.baseline else translation_unit(args.n, split=not args.no_split)
+    text = baseline_unit() if args.baseline else translation_unit(args.n, split=not args.no_split,
+                                                                       describe=args.describe)
     if args.output:
         with open(args.output, "w", encoding="utf-8") as f:
             f.write(text)

@@ -203,11 +203,11 @@ TEST_CASE("writer: escaping of quotes, backslashes and all control characters") 
     std::string all;
     std::string all_expected;
     for (int c = 0; c != 32; ++c) {
-        CHECK(to_json(std::string(1, char(c))) == quoted(expected[c]));
+        CHECK(to_json(std::string(1, char(c))) == ::quoted(expected[c]));
         all.push_back(char(c));
         all_expected += expected[c];
     }
-    CHECK(to_json(all) == quoted(all_expected));
+    CHECK(to_json(all) == ::quoted(all_expected));
     // DEL and the line and paragraph separators are valid in JSON strings: copied as is.
     CHECK(to_json(std::string_view("\x7F")) == "\"\x7F\"");
     CHECK(to_json(std::string_view("a\u2028b\u2029c")) == "\"a\u2028b\u2029c\"");
@@ -221,7 +221,7 @@ TEST_CASE("writer: escaping of quotes, backslashes and all control characters") 
             for (std::size_t at = 0; at != length; ++at) {
                 std::string text(length, 'x');
                 text[at] = c;
-                const std::string want = quoted(std::string(at, 'x') + std::string(escaped) +
+                const std::string want = ::quoted(std::string(at, 'x') + std::string(escaped) +
                                                 std::string(length - at - 1, 'x'));
                 REQUIRE(to_json(text) == want);
             }
@@ -231,7 +231,7 @@ TEST_CASE("writer: escaping of quotes, backslashes and all control characters") 
 
 TEST_CASE("writer: valid UTF-8 is copied as is") {
     const std::string text = "caf\xC3\xA9 \xE2\x82\xAC \xF0\x9F\x98\x80 \xEF\xBF\xBF \xF4\x8F\xBF\xBF \xE0\xA0\x80 \xED\x9F\xBF";
-    CHECK(to_json(text) == quoted(text));
+    CHECK(to_json(text) == ::quoted(text));
     CHECK(to_json(std::string_view("\xE6\x97\xA5\xE6\x9C\xAC\xE8\xAA\x9E\"\xE6\x97\xA5")) ==
           "\"\xE6\x97\xA5\xE6\x9C\xAC\xE8\xAA\x9E\\\"\xE6\x97\xA5\"");
 }
@@ -239,7 +239,7 @@ TEST_CASE("writer: valid UTF-8 is copied as is") {
 TEST_CASE("writer: invalid UTF-8 is replaced by U+FFFD") {
     const auto check = [](std::string_view input, std::string_view inner) {
         CAPTURE(input);
-        CHECK(to_json(input) == quoted(inner));
+        CHECK(to_json(input) == ::quoted(inner));
     };
     check("\x80", fffd);                                            // lone continuation byte
     check("a\xBF" "b", "a" + fffd + "b");                           //
@@ -296,10 +296,10 @@ TEST_CASE("writer: enums with and without names") {
     for (int v = -200; v != 200; ++v) {
         const auto e = static_cast<sparse>(v);
         const std::string_view name = agentry::reflect::enum_name(e);
-        CHECK(to_json(e) == (name.empty() ? std::to_string(v) : quoted(name)));
+        CHECK(to_json(e) == (name.empty() ? std::to_string(v) : ::quoted(name)));
         const auto c = static_cast<color>(v);
         const std::string_view cname = agentry::reflect::enum_name(c);
-        CHECK(to_json(c) == (cname.empty() ? std::to_string(v) : quoted(cname)));
+        CHECK(to_json(c) == (cname.empty() ? std::to_string(v) : ::quoted(cname)));
     }
 }
 

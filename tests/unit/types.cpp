@@ -4,6 +4,7 @@
 // std::deque, maps with integer or enum keys, agentry::outcome results, field_defaults.
 #include <agentry/registry.hpp>
 
+#include <boost/describe/enum.hpp>
 #include <doctest/doctest.h>
 
 #include <chrono>
@@ -48,6 +49,9 @@ struct page {
     int number;
     std::optional<int> size = 20;
 };
+// A described enum: names from its descriptors, values far outside -128..127, an alias.
+enum class status { ok = 200, created = 201, not_found = 404, missing = 404, minus = -30000 };
+BOOST_DESCRIBE_ENUM(status, ok, created, not_found, missing, minus)
 // Stands for a third-party class with an invariant: from_json refuses what breaks it.
 class even {
 public:
@@ -114,6 +118,16 @@ TEST_CASE("adapter: a failed outcome from from_json is a read error at the value
     const auto wrong = json::read<shape_query>(R"({"z":[1,2],"page":{"number":1}})");
     REQUIRE(wrong.errors.size() == 1);
     CHECK(wrong.errors[0].to_string().starts_with("/z: expected an object, got an array"));
+}
+
+TEST_CASE("Boost.Describe: a described enum uses its descriptors") {
+    static_assert(agentry::reflect::enum_count<vendor::status> == 4);
+    CHECK(agentry::json_schema<vendor::status>() == R"({"type":"string","enum":["minus","ok","created","not_found"]})");
+    CHECK(json::read<vendor::status>(R"("not_found")").value == vendor::status::not_found);
+    CHECK(json::read<vendor::status>(R"("missing")").errors.size() == 1);  // the alias: the first name wins
+    CHECK(json::to_json(vendor::status::missing) == R"("not_found")");
+    CHECK(json::to_json(vendor::status{7}) == "7");
+    CHECK(json::to_json(std::map<vendor::status, int>{{vendor::status::created, 1}}) == R"({"created":1})");
 }
 
 // ---- std::chrono -------------------------------------------------------------------------

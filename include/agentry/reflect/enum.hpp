@@ -2,14 +2,18 @@
 #ifndef AGENTRY_REFLECT_ENUM_HPP
 #define AGENTRY_REFLECT_ENUM_HPP
 
-// Names of enumerators, read from __PRETTY_FUNCTION__ of a function templated on each value.
+// Names of enumerators: from Boost.Describe when the enum is described (BOOST_DESCRIBE_ENUM),
+// else read from __PRETTY_FUNCTION__ of a function templated on each value.
 //
-// The values scanned are enum_range<E>::min ..= enum_range<E>::max (default -128 ..= 127,
+// A described enum costs no scan and may have enumerators of any value; of two enumerators
+// with the same value, the first declared is used. For the others, the values scanned are enum_range<E>::min ..= enum_range<E>::max (default -128 ..= 127,
 // clipped to the underlying type). Enumerators outside that range are not seen: specialise
 // agentry::enum_range for such an enum. An enum with no named value in the range is a
 // compile error. Aliases (two names for one value) yield the first name the compiler prints.
 
 #include <agentry/reflect/detail/static_text.hpp>
+
+#include <boost/describe/enumerators.hpp>
 
 #include <array>
 #include <cstddef>
@@ -125,8 +129,26 @@ struct enum_scan {
 };
 
 template <class E>
+concept described_enum = boost::describe::has_describe_enumerators<E>::value;
+
+// The (value, name) pairs of a described enum, sorted by value, one per value.
+template <class E, template <class...> class L, class... D>
+consteval auto described_entries(L<D...>*) noexcept {
+    using U = std::underlying_type_t<E>;
+    std::array<std::pair<E, std::string_view>, sizeof...(D)> all{std::pair<E, std::string_view>{D::value, D::name}...};
+    // Insertion sort, stable: of equal values the first declared comes first.
+    for (std::size_t i = 1; i < all.size(); ++i)
+        for (std::size_t j = i; j > 0 && U(all[j].first) < U(all[j - 1].first); --j) std::swap(all[j], all[j - 1]);
+    std::size_t unique = 0;
+    for (std::size_t i = 0; i != all.size(); ++i)
+        if (unique == 0 || all[unique - 1].first != all[i].first) all[unique++] = all[i];
+    return std::pair{all, unique};
+}
+
+template <class E>
 struct enum_table {
     using scan = enum_scan<E>;
+    static constexpr std::size_t count = scan::count;
     static constexpr auto text = [] {
         std::array<char, scan::total_size + 1> chars{};
         std::size_t at = 0;
@@ -148,6 +170,17 @@ struct enum_table {
     }();
 };
 
+template <described_enum E>
+struct enum_table<E> {
+    static constexpr auto sorted = described_entries<E>(static_cast<boost::describe::describe_enumerators<E>*>(nullptr));
+    static constexpr std::size_t count = sorted.second;
+    static constexpr auto entries = [] {
+        std::array<std::pair<E, std::string_view>, count> out{};
+        for (std::size_t i = 0; i != count; ++i) out[i] = sorted.first[i];
+        return out;
+    }();
+};
+
 } // namespace detail
 
 template <class E>
@@ -155,7 +188,7 @@ concept enumeration = std::is_enum_v<E>;
 
 /// Number of enumerators seen in enum_range<E>.
 template <enumeration E>
-inline constexpr std::size_t enum_count = detail::enum_scan<E>::count;
+inline constexpr std::size_t enum_count = detail::enum_table<E>::count;
 
 /// (value, name) of every enumerator seen, in ascending order of value.
 template <enumeration E>

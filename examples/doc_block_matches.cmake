@@ -1,0 +1,20 @@
+# SPDX-License-Identifier: BSL-1.0
+# The ```cpp block that follows the line "<!-- example: NAME -->" in DOC must be EXAMPLE, byte
+# for byte (NAME is EXAMPLE's file name).
+file(READ ${DOC} doc)
+file(READ ${EXAMPLE} example)
+get_filename_component(name ${EXAMPLE} NAME)
+set(marker "<!-- example: examples/${name} -->\n```cpp\n")
+string(FIND "${doc}" "${marker}" start)
+if(start EQUAL -1)
+    message(FATAL_ERROR "${DOC} has no '<!-- example: examples/${name} -->' line before a ```cpp block")
+endif()
+string(LENGTH "${marker}" skip)
+math(EXPR start "${start} + ${skip}")
+string(SUBSTRING "${doc}" ${start} -1 rest)
+string(FIND "${rest}" "```" end)
+string(SUBSTRING "${rest}" 0 ${end} block)
+if(NOT block STREQUAL example)
+    message(FATAL_ERROR "the example in ${DOC} differs from examples/${name}")
+endif()
+message("${DOC} shows examples/${name}")
