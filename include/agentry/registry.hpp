@@ -82,7 +82,7 @@ template <class T>
 consteval bool is_object_result() noexcept {
     if constexpr (std::is_void_v<T>) return false;
     else {
-        constexpr auto k = schema::detail::kind_of<std::remove_cvref_t<T>>();
+        constexpr auto k = schema::detail::json_kind_of<std::remove_cvref_t<T>>();
         return k == schema::detail::kind::object || k == schema::detail::kind::map;
     }
 }

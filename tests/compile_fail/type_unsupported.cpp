@@ -2,12 +2,12 @@
 // expect: agentry: this type has no JSON Schema
 #include <agentry/tool.hpp>
 
-#include <chrono>
+#include <complex>
 #include <string>
 
 struct query {
 #ifdef AGENTRY_COMPILE_FAIL
-    std::chrono::system_clock::time_point value;
+    std::complex<double> value;
 #else
     std::string value;
 #endif

@@ -354,6 +354,9 @@ constexpr agentry::registry result_tools{
 
 TEST_CASE("outcome: a value is the result, a failure a tool_error with its kind") {
     static_assert(decltype(result_tools)::size() == 4);
+    using agentry::schema::detail::kind;
+    static_assert(agentry::schema::detail::json_kind_of<agentry::outcome<order>>() == kind::object);
+    static_assert(agentry::schema::detail::json_kind_of<std::chrono::seconds>() == kind::integer);
     CHECK(agentry::tool_t<"find_order", "Finds an order by id.", decltype(&find_order)>::result_schema() ==
           agentry::json_schema<order>());
     const auto found = result_tools.call("find_order", R"({"id":7})");

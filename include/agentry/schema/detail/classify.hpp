@@ -152,6 +152,13 @@ consteval kind kind_of() noexcept {
     else return kind::unsupported;
 }
 
+/// The kind of the JSON value T is sent as: kind_of<T>(), through adapter<T>::json_type.
+template <class T>
+consteval kind json_kind_of() noexcept {
+    if constexpr (kind_of<T>() == kind::adapted) return json_kind_of<json_type_of<T>>();
+    else return kind_of<T>();
+}
+
 } // namespace schema::detail
 } // namespace agentry
 
