@@ -1,8 +1,9 @@
 # SPDX-License-Identifier: BSL-1.0
 # The ```cpp block that follows the line "<!-- example: NAME -->" in DOC must be EXAMPLE, byte
-# for byte (NAME is EXAMPLE's file name).
+# for byte after the example's licence line (NAME is EXAMPLE's file name).
 file(READ ${DOC} doc)
 file(READ ${EXAMPLE} example)
+string(REGEX REPLACE "^// SPDX-License-Identifier: [^\n]*\n" "" example "${example}")
 get_filename_component(name ${EXAMPLE} NAME)
 set(marker "<!-- example: examples/${name} -->\n```cpp\n")
 string(FIND "${doc}" "${marker}" start)
