@@ -7,9 +7,8 @@
 
 #include <agentry/json/reader.hpp>
 #include <agentry/json/writer.hpp>
-#include <agentry/tool_result.hpp>
-
 #include <agentry/outcome.hpp>
+#include <agentry/tool_result.hpp>
 
 #include <exception>
 #include <string>
@@ -63,8 +62,9 @@ auto call_tool(const Tool& tool, json::detail::storage_t<typename Tool::paramete
         return call_with(tool.callable, arguments);
 }
 
-// The message of a std::expected's error: a failure's own, a text, an error code's message,
-// an enumerator's name, or the error written as JSON.
+// The failure a std::expected's error stands for: a failure as it is, a failure_kind with its
+// name as the message, a text, an error code's message, or the error written as JSON (the
+// last three permanent).
 template <class E>
 failure failure_of(E&& error) {
     using U = std::remove_cvref_t<E>;
