@@ -319,7 +319,7 @@ constexpr void write_map(sink& s, const decor& d) noexcept {
             }
             s.put("]}");
         } else if constexpr (std::is_integral_v<K>) {
-            s.put(std::is_signed_v<K> ? ",\"propertyNames\":{\"pattern\":\"^-?(0|[1-9][0-9]*)$\"}"
+            s.put(std::is_signed_v<K> ? ",\"propertyNames\":{\"pattern\":\"^(0|-?[1-9][0-9]*)$\"}"
                                       : ",\"propertyNames\":{\"pattern\":\"^(0|[1-9][0-9]*)$\"}");
         }
         close_schema<D>(s, d);
