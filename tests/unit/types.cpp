@@ -3,6 +3,7 @@
 // std::chrono, std::filesystem::path, std::string_view, std::pair / std::tuple, std::list /
 // std::deque, maps with integer or enum keys, agentry::outcome results, field_defaults.
 #include <agentry/registry.hpp>
+#include <agentry/schema/adapters/filesystem.hpp>
 
 #include <boost/describe/enum.hpp>
 #include <doctest/doctest.h>

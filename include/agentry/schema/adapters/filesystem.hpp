@@ -4,6 +4,9 @@
 
 // std::filesystem::path through agentry::adapter: a string, the path's UTF-8 text as given
 // (no normalisation; on POSIX its bytes, on Windows converted from UTF-16).
+//
+// Include this header to use std::filesystem::path in tools: the other agentry headers leave
+// it out, as <filesystem> costs more to compile than the rest of them together.
 
 #include <agentry/schema/adapter.hpp>
 

@@ -9,7 +9,6 @@
 #include <agentry/reflect/fixed_string.hpp>
 #include <agentry/schema/adapter.hpp>
 #include <agentry/schema/adapters/chrono.hpp>
-#include <agentry/schema/adapters/filesystem.hpp>
 #include <agentry/schema/adapters/outcome.hpp>
 #include <agentry/schema/constraints.hpp>
 #include <agentry/schema/raw_json.hpp>

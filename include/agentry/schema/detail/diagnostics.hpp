@@ -16,8 +16,17 @@
 namespace agentry::schema::detail {
 
 /// Instantiated for a type that has no JSON Schema; its name appears in the compiler's note.
+// Whether the qualified name of T contains `part`.
+template <class T>
+consteval bool type_name_has(std::string_view part) noexcept {
+    return std::string_view(__PRETTY_FUNCTION__).find(part) != std::string_view::npos;
+}
+
 template <class T>
 struct no_json_schema_for {
+    static_assert(!type_name_has<T>("std::filesystem::"),
+                  "agentry: std::filesystem::path needs #include <agentry/schema/adapters/filesystem.hpp> (left out "
+                  "of the other headers, as <filesystem> is costly to compile); it is then sent as a string");
     static_assert(!std::is_pointer_v<T>,
                   "agentry: a pointer has no JSON Schema; use the value type, or std::optional<T> for a value that may "
                   "be absent");
@@ -29,7 +38,7 @@ struct no_json_schema_for {
     static_assert(!reflect::aggregate<T> || is_std_array<T>,
                   "agentry: an aggregate may have at most 64 fields; group some of them into a nested struct");
     static_assert(is_std_array<T> || reflect::aggregate<T> || is_map<T> || is_optional<T> || std::is_pointer_v<T> ||
-                      std::is_same_v<T, char>,
+                      std::is_same_v<T, char> || type_name_has<T>("std::filesystem::"),
                   "agentry: this type has no JSON Schema (its name is in the 'no_json_schema_for<T>' note); use bool, "
                   "an integer, float, double, std::string, an enum, an aggregate struct, std::optional, std::vector, "
                   "std::array, std::set, std::map<std::string, T>, std::variant, agentry::constrained or "
