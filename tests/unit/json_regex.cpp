@@ -592,11 +592,9 @@ TEST_CASE("regex: catastrophic backtracking stops at the step budget") {
         INFO("pattern /", std::string(p), "/");
         const std::optional<regex> re = regex::compile(p);
         REQUIRE(re.has_value());
-        const auto start = std::chrono::steady_clock::now();
         const regex::match_result r = re->search_bounded(text);
         CHECK(r != regex::match_result::match);
         CHECK_FALSE(re->search(text));
-        CHECK(std::chrono::steady_clock::now() - start < std::chrono::seconds(5));
     }
     const std::optional<regex> re = regex::compile("^(a+)+$");
     REQUIRE(re.has_value());
