@@ -118,7 +118,8 @@ async function rawSession(asked) {
     if (structured) expectedKeys.push("outputSchema", "title");
     if (annotated) expectedKeys.push("annotations");
     assert.deepEqual(Object.keys(weather), expectedKeys);
-    assert.deepEqual(weather.annotations, annotated ? { readOnlyHint: true } : undefined);
+    const weatherHints = structured ? { readOnlyHint: true } : { title: "Weather", readOnlyHint: true };
+    assert.deepEqual(weather.annotations, annotated ? weatherHints : undefined);
     assert.deepEqual(add.annotations, annotated ? { readOnlyHint: true, openWorldHint: false } : undefined);
     assert.equal(add.title, undefined);
 

@@ -17,7 +17,8 @@
 // `ping` are answered with a result.
 //
 // Only what the session's negotiated version defines is sent (features_of in version.hpp):
-// tool annotations from 2025-03-26; titles, outputSchema and structuredContent from 2025-06-18.
+// tool annotations from 2025-03-26 (with the tool's title in them in 2025-03-26); titles,
+// outputSchema and structuredContent from 2025-06-18.
 //
 // tools/call answers, by tool_status:
 //  - ok: a text content block with the result (JSON, or a std::string result as it is); when
@@ -120,6 +121,7 @@ struct initialize_result {
     std::optional<std::string> instructions;
 };
 struct tool_hints {
+    std::optional<std::string> title;
     std::optional<bool> readOnlyHint;
     std::optional<bool> destructiveHint;
     std::optional<bool> idempotentHint;
@@ -153,8 +155,9 @@ consteval bool check_annotations() {
 
 /// The members a tools/list entry gains from its annotations, each after a comma.
 struct annotation_text {
-    std::string title;  // ,"title":...
-    std::string hints;  // ,"annotations":{...}
+    std::string title;         // ,"title":...
+    std::string hints;         // ,"annotations":{...}
+    std::string titled_hints;  // ,"annotations":{"title":...,...}: 2025-03-26 has no tool title
 };
 
 template <fixed_string Tool>
@@ -164,10 +167,15 @@ annotation_text annotation_members(const annotations<Tool>& a) {
         out.title = ",\"title\":";
         json::write(out.title, a.title, {.max_size = 0});
     }
-    const tool_hints hints{a.read_only, a.destructive, a.idempotent, a.open_world};
+    tool_hints hints{std::nullopt, a.read_only, a.destructive, a.idempotent, a.open_world};
     if (hints.readOnlyHint || hints.destructiveHint || hints.idempotentHint || hints.openWorldHint) {
         out.hints = ",\"annotations\":";
         json::write(out.hints, hints, {.max_size = 0, .omit_empty_optionals = true});
+    }
+    if (!a.title.empty()) hints.title = std::string(a.title);
+    if (hints.title || !out.hints.empty()) {
+        out.titled_hints = ",\"annotations\":";
+        json::write(out.titled_hints, hints, {.max_size = 0, .omit_empty_optionals = true});
     }
     return out;
 }
@@ -207,8 +215,8 @@ public:
                 const std::size_t output = f.structured_content ? 0 : table::output_schema_sizes[i];
                 if (i != 0) list += ',';
                 list += definition.substr(0, definition.size() - 1 - output);
-                if (f.titles) list += extra[i].title;
-                if (f.tool_annotations) list += extra[i].hints;
+                if (f.titles) list += extra[i].title + extra[i].hints;
+                else if (f.tool_annotations) list += extra[i].titled_hints;
                 list += '}';
             }
             list += "]}";
