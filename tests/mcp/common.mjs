@@ -12,6 +12,9 @@ export const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "
 export const testdata = path.resolve(repo, "../shared/testdata");
 export const here = path.dirname(fileURLToPath(import.meta.url));
 
+// The protocol versions the server negotiates, oldest first.
+export const VERSIONS = ["2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25"];
+
 export function skip(reason) {
     console.log(`SKIP: ${reason}`);
     process.exit(77);
@@ -28,7 +31,7 @@ export async function prerequisites(...modules) {
             skip(`${specifier} is not installed (run npm ci in ${repo})`);
         }
     }
-    for (const version of ["2025-06-18", "2025-11-25"])
+    for (const version of VERSIONS)
         if (!existsSync(path.join(testdata, "mcp-schema", version, "schema.json")))
             skip(`${testdata}/mcp-schema/${version}/schema.json is missing`);
     const [ajv2020, ajv, formats, ...rest] = loaded;
@@ -106,31 +109,39 @@ export const WEATHER_INVALID =
     'get_weather: invalid arguments: /unit: "kelvin" is not one of ["celsius","fahrenheit"]. ' +
     "Fix the arguments and call get_weather again.";
 
-// What every transport must do with examples/mcp_server, through the SDK client.
-export async function scenario(client, { McpError, ErrorCode, ListResourcesResultSchema }) {
+// What every transport must do with examples/mcp_server, through the SDK client, in a session
+// of `version`: only that version's features are sent (annotations from 2025-03-26; titles,
+// outputSchema and structuredContent from 2025-06-18).
+export async function scenario(client, { McpError, ErrorCode, ListResourcesResultSchema }, version = "2025-11-25") {
+    const annotated = version >= "2025-03-26";
+    const structured = version >= "2025-06-18";
     assert.deepEqual(client.getServerVersion(), { name: "weather", version: "1.0.0" });
     assert.deepEqual(client.getServerCapabilities(), { tools: { listChanged: false } });
 
     const { tools } = await client.listTools();
     assert.deepEqual(tools.map((t) => t.name), ["get_weather", "add"]);
     const [weather, add] = tools;
-    assert.equal(weather.title, "Weather");
-    assert.deepEqual(weather.annotations, { readOnlyHint: true });
+    assert.equal(weather.title, structured ? "Weather" : undefined);
+    // 2025-03-26 has no tool title but annotations.title.
+    const weatherHints = structured ? { readOnlyHint: true } : { title: "Weather", readOnlyHint: true };
+    assert.deepEqual(weather.annotations, annotated ? weatherHints : undefined);
     assert.equal(weather.description, "Current weather for a city. Not for climate averages.");
     assert.deepEqual(weather.inputSchema.required, ["city"]);
     assert.deepEqual(Object.keys(weather.inputSchema.properties), ["city", "unit"]);
     assert.deepEqual(weather.inputSchema.properties.unit.enum, ["celsius", "fahrenheit"]);
-    assert.deepEqual(weather.outputSchema.required, ["temperature", "condition"]);
-    assert.deepEqual(add.annotations, { readOnlyHint: true, openWorldHint: false });
+    if (structured) assert.deepEqual(weather.outputSchema.required, ["temperature", "condition"]);
+    else assert.equal(weather.outputSchema, undefined);
+    assert.deepEqual(add.annotations, annotated ? { readOnlyHint: true, openWorldHint: false } : undefined);
     assert.equal(add.outputSchema, undefined);
 
     // Valid arguments. The SDK checks structuredContent against outputSchema itself.
     let r = await client.callTool({ name: "get_weather", arguments: { city: "Paris" } });
     assert.equal(r.isError, false);
-    assert.deepEqual(r.structuredContent, { temperature: 18.5, condition: "rain" });
+    assert.deepEqual(r.structuredContent, structured ? { temperature: 18.5, condition: "rain" } : undefined);
     assert.deepEqual(r.content, [{ type: "text", text: '{"temperature":18.5,"condition":"rain"}' }]);
     r = await client.callTool({ name: "get_weather", arguments: { city: "Oslo", unit: "fahrenheit" } });
-    assert.deepEqual(r.structuredContent, { temperature: 65.3, condition: "sun" });
+    assert.deepEqual(r.content, [{ type: "text", text: '{"temperature":65.3,"condition":"sun"}' }]);
+    assert.deepEqual(r.structuredContent, structured ? { temperature: 65.3, condition: "sun" } : undefined);
     r = await client.callTool({ name: "add", arguments: { a: 2, b: 40 } });
     assert.deepEqual(r, { content: [{ type: "text", text: "42" }], isError: false });
 
@@ -202,10 +213,10 @@ export async function startHttpServer(program) {
     };
 }
 
-// A fetch that records the JSON body of every response.
-export function recordingFetch(bodies) {
+// A fetch that records the JSON body of every response, made with `inner`.
+export function recordingFetch(bodies, inner = fetch) {
     return async (url, init) => {
-        const response = await fetch(url, init);
+        const response = await inner(url, init);
         if ((response.headers.get("content-type") ?? "").includes("application/json")) {
             const text = await response.clone().text();
             if (text !== "") bodies.push(JSON.parse(text));

@@ -56,17 +56,102 @@ TEST_CASE("initialize: versions negotiated, server info, capabilities") {
               .starts_with(R"({"jsonrpc":"2.0","id":"a","result":{"protocolVersion":"2025-06-18",)"));
     CHECK(old.protocol_version() == "2025-06-18");
 
-    mcp::session newer;
-    server.handle(newer, R"({"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2099-01-01"}})");
-    CHECK(newer.protocol_version() == "2025-11-25");
+    for (const std::string_view version : {"2024-11-05", "2025-03-26"}) {
+        mcp::session s_old;
+        CHECK(server.handle(s_old, R"({"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":")"s +
+                                       std::string(version) + "\"}}") ==
+              R"({"jsonrpc":"2.0","id":1,"result":{"protocolVersion":")"s + std::string(version) +
+                  R"(","capabilities":{"tools":{"listChanged":false}},"serverInfo":{"name":"test","version":"1.2.3"}}})");
+        CHECK(s_old.protocol_version() == version);
+    }
 
-    mcp::session between;
-    server.handle(between, R"({"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-09-01"}})");
-    CHECK(between.protocol_version() == "2025-06-18");
+    // A version not served, newer, older or between two: the latest.
+    for (const std::string_view other : {"2099-01-01", "2025-09-01", "2024-10-07", "draft"}) {
+        mcp::session s_other;
+        CHECK(server.handle(s_other, R"({"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":")"s +
+                                         std::string(other) + "\"}}")
+                  .starts_with(R"({"jsonrpc":"2.0","id":1,"result":{"protocolVersion":"2025-11-25",)"));
+        CHECK(s_other.protocol_version() == "2025-11-25");
+    }
+}
 
-    mcp::session older;
-    server.handle(older, R"({"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2024-11-05"}})");
-    CHECK(older.protocol_version() == "2025-11-25");
+namespace {
+
+// A session initialized at `version`.
+struct ready_at {
+    mcp::session session;
+    explicit ready_at(std::string_view version) {
+        REQUIRE(server.handle(session, R"({"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":")"s +
+                                           std::string(version) + "\"}}")
+                    .find(R"("protocolVersion":")"s + std::string(version) + "\"") != std::string::npos);
+    }
+    std::string operator()(std::string_view message) { return server.handle(session, message); }
+};
+
+} // namespace
+
+TEST_CASE("versions: only the features of the negotiated version on the wire") {
+    const std::string weather_input =
+        R"({"name":"get_weather","description":"Current weather for a city.","inputSchema":{"type":"object","properties":{"city":{"type":"string","description":"City name"},"unit":{"type":"string","enum":["celsius","fahrenheit"],"description":"Temperature unit"}},"required":["city"],"additionalProperties":false})";
+    const std::string weather_output =
+        R"(,"outputSchema":{"type":"object","properties":{"temperature":{"type":"number","minimum":-1.7976931348623157e308,"maximum":1.7976931348623157e308},"condition":{"type":"string"}},"required":["temperature","condition"],"additionalProperties":false})";
+    const std::string hints = R"(,"annotations":{"readOnlyHint":true,"openWorldHint":true})";
+    const std::string fail_hints = R"(,"annotations":{"destructiveHint":false,"idempotentHint":true})";
+    const std::string fail_input =
+        R"({"name":"fail","description":"Always fails","inputSchema":{"type":"object","properties":{},"additionalProperties":false})";
+    const std::string paris = call("2", R"({"name":"get_weather","arguments":{"city":"Paris"}})");
+    const std::string text = R"({"jsonrpc":"2.0","id":2,"result":{"content":[{"type":"text","text":"{\"temperature\":18.5,\"condition\":\"rain\"}"}],)";
+    const std::string structured = R"("structuredContent":{"temperature":18.5,"condition":"rain"},)";
+    const std::string list = R"({"jsonrpc":"2.0","id":1,"method":"tools/list"})";
+    struct expected {
+        std::string_view version;
+        std::string weather;
+        std::string fail;
+        std::string call;
+    };
+    const expected cases[] = {
+        {"2024-11-05", weather_input + "}", fail_input + "}", text + R"("isError":false}})"},
+        {"2025-03-26", weather_input + R"(,"annotations":{"title":"Weather","readOnlyHint":true,"openWorldHint":true}})",
+         fail_input + fail_hints + "}", text + R"("isError":false}})"},
+        {"2025-06-18", weather_input + weather_output + R"(,"title":"Weather")" + hints + "}", fail_input + fail_hints + "}",
+         text + structured + R"("isError":false}})"},
+        {"2025-11-25", weather_input + weather_output + R"(,"title":"Weather")" + hints + "}", fail_input + fail_hints + "}",
+         text + structured + R"("isError":false}})"},
+    };
+    for (const expected& e : cases) {
+        CAPTURE(e.version);
+        ready_at r(e.version);
+        const std::string tools = r(list);
+        CHECK(tools.starts_with(R"({"jsonrpc":"2.0","id":1,"result":{"tools":[)" + e.weather + ",{\"name\":\"add\""));
+        CHECK(tools.find("," + e.fail + ",{\"name\":\"nothing\"") != std::string::npos);
+        CHECK(tools == R"({"jsonrpc":"2.0","id":1,"result":)" + std::string(server.tools_list(e.version)) + "}");
+        const bool has_output = e.version >= "2025-06-18";
+        CHECK((tools.find("outputSchema") != std::string::npos) == has_output);
+        CHECK((tools.find("\"annotations\"") != std::string::npos) == (e.version >= "2025-03-26"));
+        CHECK(r(paris) == e.call);
+    }
+    // An object result cut at the cap is an ordinary cut text where no outputSchema was sent.
+    const mcp::server small{mcp_test::tools.with_options({.max_result_size = 300})};
+    mcp::session s;
+    small.handle(s, R"({"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-03-26"}})");
+    CHECK(small.handle(s, call("3", R"({"name":"big_object","arguments":{"n":10}})"))
+              .find(R"(exceeded the limit of 300 bytes]"}],"isError":false})") != std::string::npos);
+    // Outside a session: the latest version's list.
+    CHECK(server.tools_list() == server.tools_list("2025-11-25"));
+    CHECK(server.tools_list("1999-01-01") == server.tools_list("2025-11-25"));
+}
+
+TEST_CASE("versions: serverInfo.title from 2025-06-18") {
+    const mcp::server described{mcp_test::tools, {.name = "n", .version = "v", .title = "T", .instructions = "I"}};
+    for (const std::string_view version : {"2024-11-05", "2025-03-26", "2025-06-18"}) {
+        mcp::session s;
+        const std::string title = version >= "2025-06-18" ? R"(,"title":"T")" : "";
+        CHECK(described.handle(s, R"({"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":")"s +
+                                      std::string(version) + "\"}}") ==
+              R"({"jsonrpc":"2.0","id":0,"result":{"protocolVersion":")"s + std::string(version) +
+                  R"(","capabilities":{"tools":{"listChanged":false}},"serverInfo":{"name":"n","version":"v")" + title +
+                  R"(},"instructions":"I"}})");
+    }
 }
 
 TEST_CASE("initialize: title and instructions; twice; bad params") {
@@ -187,7 +272,7 @@ TEST_CASE("malformed messages") {
     CHECK(r(R"({"jsonrpc":"2.0","id":1,"method":"ping"} x)") ==
           R"({"jsonrpc":"2.0","id":1,"error":{"code":-32700,"message":"Parse error: invalid JSON at byte 41: unexpected content after the value"}})");
     CHECK(r(R"([{"jsonrpc":"2.0","id":1,"method":"ping"}])") ==
-          R"({"jsonrpc":"2.0","error":{"code":-32600,"message":"Invalid Request: JSON-RPC batches are not supported (MCP 2025-06-18 and later); send one message at a time"}})");
+          R"({"jsonrpc":"2.0","error":{"code":-32600,"message":"Invalid Request: JSON-RPC batches are not supported by this server; send one message at a time"}})");
     CHECK(r("42") == R"({"jsonrpc":"2.0","error":{"code":-32600,"message":"Invalid Request: expected an object, got a number 42"}})");
     CHECK(r(R"({"jsonrpc":"1.0","id":1,"method":"ping"})") ==
           R"({"jsonrpc":"2.0","id":1,"error":{"code":-32600,"message":"Invalid Request: \"jsonrpc\" must be \"2.0\""}})");

@@ -9,8 +9,8 @@
 //   mcp::received m = mcp::read_message(R"({"jsonrpc":"2.0","id":1,"method":"ping"})");
 //   // m.kind == message_kind::request, m.id == "1", m.method == "ping"
 //
-// Batches (a JSON array) were removed from MCP in 2025-06-18; one is answered as an Invalid
-// Request. An error about a message whose id cannot be read has no `id` member, as the MCP
+// Batches (a JSON array; in MCP 2025-03-26 only) are not supported; one is answered as an
+// Invalid Request. An error about a message whose id cannot be read has no `id` member, as the MCP
 // schema of 2025-11-25 specifies (JSON-RPC 2.0 itself would write "id":null).
 
 #include <agentry/json/error.hpp>
@@ -126,8 +126,8 @@ inline received read_message(std::string_view text, std::size_t max_size = defau
             out.code = error_code::parse_error;
             out.error = "Parse error: " + syntax->message;
         } else if (detail::first_non_space(text) == "[") {
-            out.error = "Invalid Request: JSON-RPC batches are not supported (MCP 2025-06-18 and later); send one "
-                        "message at a time";
+            out.error = "Invalid Request: JSON-RPC batches are not supported by this server; send one message "
+                        "at a time";
         } else {
             out.error = detail::join_errors("Invalid Request", r.errors);
         }

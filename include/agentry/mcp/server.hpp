@@ -16,11 +16,15 @@
 // answered -32601, other notifications ignored. Before `initialize`, only `initialize` and
 // `ping` are answered with a result.
 //
+// Only what the session's negotiated version defines is sent (features_of in version.hpp):
+// tool annotations from 2025-03-26 (with the tool's title in them in 2025-03-26); titles,
+// outputSchema and structuredContent from 2025-06-18.
+//
 // tools/call answers, by tool_status:
 //  - ok: a text content block with the result (JSON, or a std::string result as it is); when
-//    the result is an object (the tool has an outputSchema), the same JSON as
-//    structuredContent. An object result cut at the registry's result cap cannot match its
-//    outputSchema, so it is sent as text with isError true.
+//    the result is an object (the tool has an outputSchema) and the version has structured
+//    content, the same JSON as structuredContent. An object result cut at the registry's result
+//    cap cannot match its outputSchema, so it is then sent as text with isError true.
 //  - invalid_arguments, tool_error: a text block with the precise message, isError true (MCP
 //    2025-11-25: input validation errors are tool execution errors, so the model sees them).
 //  - unknown_tool: JSON-RPC error -32602 with the "did you mean" message.
@@ -117,6 +121,7 @@ struct initialize_result {
     std::optional<std::string> instructions;
 };
 struct tool_hints {
+    std::optional<std::string> title;
     std::optional<bool> readOnlyHint;
     std::optional<bool> destructiveHint;
     std::optional<bool> idempotentHint;
@@ -149,19 +154,37 @@ consteval bool check_annotations() {
 }
 
 /// The members a tools/list entry gains from its annotations, each after a comma.
+struct annotation_text {
+    std::string title;         // ,"title":...
+    std::string hints;         // ,"annotations":{...}
+    std::string titled_hints;  // ,"annotations":{"title":...,...}: 2025-03-26 has no tool title
+};
+
 template <fixed_string Tool>
-std::string annotation_members(const annotations<Tool>& a) {
-    std::string out;
+annotation_text annotation_members(const annotations<Tool>& a) {
+    annotation_text out;
     if (!a.title.empty()) {
-        out += ",\"title\":";
-        json::write(out, a.title, {.max_size = 0});
+        out.title = ",\"title\":";
+        json::write(out.title, a.title, {.max_size = 0});
     }
-    const tool_hints hints{a.read_only, a.destructive, a.idempotent, a.open_world};
+    tool_hints hints{std::nullopt, a.read_only, a.destructive, a.idempotent, a.open_world};
     if (hints.readOnlyHint || hints.destructiveHint || hints.idempotentHint || hints.openWorldHint) {
-        out += ",\"annotations\":";
-        json::write(out, hints, {.max_size = 0, .omit_empty_optionals = true});
+        out.hints = ",\"annotations\":";
+        json::write(out.hints, hints, {.max_size = 0, .omit_empty_optionals = true});
+    }
+    if (!a.title.empty()) hints.title = std::string(a.title);
+    if (hints.title || !out.hints.empty()) {
+        out.titled_hints = ",\"annotations\":";
+        json::write(out.titled_hints, hints, {.max_size = 0, .omit_empty_optionals = true});
     }
     return out;
+}
+
+/// The index of a served `version` in protocol_versions; the latest's for another.
+constexpr std::size_t version_index(std::string_view version) noexcept {
+    for (std::size_t i = 0; i != protocol_versions.size(); ++i)
+        if (protocol_versions[i] == version) return i;
+    return protocol_versions.size() - 1;
 }
 
 } // namespace detail
@@ -181,23 +204,32 @@ public:
           instructions_(info.instructions) {
         static_assert(detail::check_annotations<Registry, Tools...>(),
                       "agentry: mcp::server: two mcp::annotations name the same tool; give one per tool");
-        std::array<std::string, table::size> extra{};
+        std::array<detail::annotation_text, table::size> extra{};
         ((extra[Registry::find(Tools.view())] = detail::annotation_members(notes)), ...);
-        tools_list_ = "{\"tools\":[";
-        for (std::size_t i = 0; i != table::size; ++i) {
-            const std::string_view definition = table::definitions[i];
-            if (i != 0) tools_list_ += ',';
-            tools_list_ += definition.substr(0, definition.size() - 1);
-            tools_list_ += extra[i];
-            tools_list_ += '}';
+        for (std::size_t v = 0; v != protocol_versions.size(); ++v) {
+            const protocol_features f = features_of(protocol_versions[v]);
+            std::string& list = tools_lists_[v];
+            list = "{\"tools\":[";
+            for (std::size_t i = 0; i != table::size; ++i) {
+                const std::string_view definition = table::definitions[i];
+                const std::size_t output = f.structured_content ? 0 : table::output_schema_sizes[i];
+                if (i != 0) list += ',';
+                list += definition.substr(0, definition.size() - 1 - output);
+                if (f.titles) list += extra[i].title + extra[i].hints;
+                else if (f.tool_annotations) list += extra[i].titled_hints;
+                list += '}';
+            }
+            list += "]}";
         }
-        tools_list_ += "]}";
     }
 
     const Registry& tools() const noexcept { return tools_; }
 
-    /// The result of tools/list: {"tools":[...]} with annotations.
-    std::string_view tools_list() const noexcept { return tools_list_; }
+    /// The result of tools/list for `version` (the latest by default): {"tools":[...]} with
+    /// what that version defines of each tool (see features_of).
+    std::string_view tools_list(std::string_view version = latest_protocol_version) const noexcept {
+        return tools_lists_[detail::version_index(version)];
+    }
 
     /// Answers one message of at most `max_size` bytes: the JSON text to send back, or an
     /// empty string for a notification, a response, or a cancelled request.
@@ -272,8 +304,9 @@ private:
         if (!s.initialized())
             return error(m.id, error_code::invalid_request,
                          "Invalid Request: the session is not initialized; send \"initialize\" first");
-        if (method == "tools/list") return list(m);
-        return call(m);
+        const std::string version = s.protocol_version();
+        if (method == "tools/list") return list(m, version);
+        return call(m, features_of(version));
     }
 
     std::string initialize(session& s, const received& m) const {
@@ -287,29 +320,29 @@ private:
                                     {{false}},
                                     {name_, version_, std::nullopt},
                                     std::nullopt};
-        if (!title_.empty()) r.serverInfo.title = title_;
+        if (!title_.empty() && features_of(version).titles) r.serverInfo.title = title_;
         if (!instructions_.empty()) r.instructions = instructions_;
         std::string body;
         json::write(body, r, {.max_size = 0, .omit_empty_optionals = true});
         return result(m.id, body);
     }
 
-    std::string list(const received& m) const {
+    std::string list(const received& m, std::string_view version) const {
         detail::list_params p;
         std::string problem;
         if (!detail::read_params(m.params, p, problem)) return error(m.id, error_code::invalid_params, problem);
         if (p.cursor) return error(m.id, error_code::invalid_params, "Invalid params: /cursor: unknown cursor");
-        return result(m.id, tools_list_);
+        return result(m.id, tools_list(version));
     }
 
-    std::string call(const received& m) const {
+    std::string call(const received& m, const protocol_features& f) const {
         detail::call_params p;
         std::string problem;
         if (!detail::read_params(m.params, p, problem)) return error(m.id, error_code::invalid_params, problem);
         const std::string_view arguments = p.arguments ? std::string_view(p.arguments->text()) : "{}";
         const tool_result r = tools_.call(p.name, arguments);
         if (r.status == tool_status::unknown_tool) return error(m.id, error_code::invalid_params, r.content);
-        const bool object_result = table::structured[Registry::find(p.name)];
+        const bool object_result = f.structured_content && table::structured[Registry::find(p.name)];
         const bool structured = r.ok() && !r.truncated && object_result;
         const bool failed = !r.ok() || (r.truncated && object_result);
         std::string body = R"({"content":[{"type":"text","text":)";
@@ -328,7 +361,7 @@ private:
     std::string version_;
     std::string title_;
     std::string instructions_;
-    std::string tools_list_;
+    std::array<std::string, protocol_versions.size()> tools_lists_;
 };
 
 template <class Registry, fixed_string... Tools>

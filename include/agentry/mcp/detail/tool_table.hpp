@@ -3,8 +3,10 @@
 #define AGENTRY_MCP_DETAIL_TOOL_TABLE_HPP
 
 // Per-tool constants of a registry for MCP: each tool's tools/list entry (the registry's own
-// MCP definition of that one tool) and whether its result goes out as structuredContent (an
-// object result, the results the MCP dialect writes an outputSchema for).
+// MCP definition of that one tool), whether its result goes out as structuredContent (an
+// object result, the results the MCP dialect writes an outputSchema for), and the length of
+// the `,"outputSchema":...` member that ends such a definition, left out for protocol
+// versions older than 2025-06-18.
 // Cost: one single-tool definitions<dialect::mcp>() instantiation per tool.
 
 #include <agentry/registry.hpp>
@@ -28,6 +30,15 @@ inline constexpr std::string_view tool_definition = [] {
     return list.substr(1, list.size() - 2);
 }();
 
+/// Length of `,"outputSchema":<schema>` at the end of tool_definition<Tool>; 0 without one.
+template <class Tool>
+consteval std::size_t output_schema_size() {
+    using R = typename Tool::result_type;
+    if constexpr (!agentry::detail::is_object_result<R>()) return 0;
+    else return std::string_view(",\"outputSchema\":").size() +
+                schema::detail::schema_text<std::remove_cvref_t<R>, dialect::mcp>::view.size();
+}
+
 template <class Tuple>
 struct tool_table;
 
@@ -36,6 +47,7 @@ struct tool_table<boost::hana::tuple<Tools...>> {
     static constexpr std::size_t size = sizeof...(Tools);
     static constexpr std::array<std::string_view, size> definitions{tool_definition<Tools>...};
     static constexpr std::array<bool, size> structured{agentry::detail::is_object_result<typename Tools::result_type>()...};
+    static constexpr std::array<std::size_t, size> output_schema_sizes{output_schema_size<Tools>()...};
 };
 
 template <class Registry>
