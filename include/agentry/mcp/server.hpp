@@ -154,12 +154,12 @@ std::string annotation_members(const annotations<Tool>& a) {
     std::string out;
     if (!a.title.empty()) {
         out += ",\"title\":";
-        json::write(out, a.title, {.max_size = 0});
+        json::write(out, a.title);
     }
     const tool_hints hints{a.read_only, a.destructive, a.idempotent, a.open_world};
     if (hints.readOnlyHint || hints.destructiveHint || hints.idempotentHint || hints.openWorldHint) {
         out += ",\"annotations\":";
-        json::write(out, hints, {.max_size = 0, .omit_empty_optionals = true});
+        json::write(out, hints, {.omit_empty_optionals = true});
     }
     return out;
 }
@@ -266,7 +266,7 @@ private:
         if (method == "ping") return result(m.id, "{}");
         if (method != "tools/list" && method != "tools/call") {
             std::string message = "Method not found: ";
-            json::write(message, method.substr(0, 100), {.max_size = 0});
+            json::write(message, method.substr(0, 100));
             return error(m.id, error_code::method_not_found, message);
         }
         if (!s.initialized())
@@ -290,7 +290,7 @@ private:
         if (!title_.empty()) r.serverInfo.title = title_;
         if (!instructions_.empty()) r.instructions = instructions_;
         std::string body;
-        json::write(body, r, {.max_size = 0, .omit_empty_optionals = true});
+        json::write(body, r, {.omit_empty_optionals = true});
         return result(m.id, body);
     }
 
@@ -313,7 +313,7 @@ private:
         const bool structured = r.ok() && !r.truncated && object_result;
         const bool failed = !r.ok() || (r.truncated && object_result);
         std::string body = R"({"content":[{"type":"text","text":)";
-        json::write(body, std::string_view(r.content), {.max_size = 0});
+        json::write(body, std::string_view(r.content));
         body += "}]";
         if (structured) {
             body += ",\"structuredContent\":";
