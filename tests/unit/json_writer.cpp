@@ -464,7 +464,7 @@ TEST_CASE("writer: truncation limits") {
     // No cap by default: the whole text.
     const std::vector<std::string> big(20000, "0123456789");
     const std::string whole = to_json(big);
-    CHECK(whole.size() == 2 + 20000 * 12 - 1);
+    CHECK(whole.size() == 2 + 20000 * 13 - 1);
     CHECK(whole.find("[truncated") == std::string::npos);
     const std::string capped = to_json(big, {.max_size = 64 * 1024});
     CHECK(capped.size() <= 64 * 1024);

@@ -193,7 +193,7 @@ TEST_CASE("call: results are capped at 64 KiB by default, though the writer's de
     CHECK(r.content.ends_with("[truncated: the result exceeded the limit of 65536 bytes]"));
     const auto whole = big.with_options({.max_result_size = 0}).call("big", "{}");
     CHECK_FALSE(whole.truncated);
-    CHECK(whole.content.size() == 2 + 20000 * 12 - 1);
+    CHECK(whole.content.size() == 2 + 20000 * 13 - 1);
 }
 
 TEST_CASE("call: options cap results and allow repairs, per registry and per tool") {
