@@ -95,3 +95,4 @@ class AgentryConan(ConanFile):
             curl.bindirs = []
             curl.libdirs = []
             curl.requires = ["core", "libcurl::libcurl"]
+            curl.defines = ["AGENTRY_WITH_CURL"]
