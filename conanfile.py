@@ -82,6 +82,7 @@ class AgentryConan(ConanFile):
         core.requires = ["boost::headers"]
         mcp = self.cpp_info.components["mcp"]
         mcp.set_property("cmake_target_name", "agentry::mcp")
+        mcp.set_property("pkg_config_name", "agentry-mcp")
         mcp.bindirs = []
         mcp.libdirs = []
         mcp.requires = ["core"]
@@ -90,6 +91,8 @@ class AgentryConan(ConanFile):
         if self.options.with_curl:
             curl = self.cpp_info.components["curl"]
             curl.set_property("cmake_target_name", "agentry::curl")
+            curl.set_property("pkg_config_name", "agentry-curl")
             curl.bindirs = []
             curl.libdirs = []
             curl.requires = ["core", "libcurl::libcurl"]
+            curl.defines = ["AGENTRY_WITH_CURL"]

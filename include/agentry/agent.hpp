@@ -250,7 +250,7 @@ public:
     /// The conversation as JSON, to restore later with restore().
     std::string save() const {
         std::string out;
-        json::write(out, history_, {.max_size = 0});
+        json::write(out, history_);
         return out;
     }
 

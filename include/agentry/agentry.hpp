@@ -23,5 +23,6 @@
 #include <agentry/tool.hpp>
 #include <agentry/tool_result.hpp>
 #include <agentry/registry.hpp>
+#include <agentry/version.hpp>
 
 #endif

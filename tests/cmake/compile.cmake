@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: BSL-1.0
 # Compiles one translation unit for a ctest test (see agentry_compile_test).
 # -DCXX= compiler, -DSOURCE= file, -DMODE=pass|fail, -DINCLUDES= list (the project's own
-# include directory first), -DDEFINE= optional macro.
+# include directory first), -DDEFINE= optional macro, -DFLAGS= optional list of further flags.
 list(GET INCLUDES 0 project_include)
 set(args -std=c++20 -fsyntax-only -Wall -Wextra -Werror -I${project_include})
 list(LENGTH INCLUDES n)
@@ -14,6 +14,7 @@ endif()
 if(DEFINE)
     list(APPEND args -D${DEFINE})
 endif()
+list(APPEND args ${FLAGS})
 execute_process(COMMAND ${CXX} ${args} ${SOURCE}
                 RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
 message("${out}${err}")

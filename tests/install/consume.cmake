@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: BSL-1.0
 # Builds and runs consumer.cpp in a CMake project that gets agentry one way (MODE):
 #   find_package      the tree install.prefix installed
-#   add_subdirectory  the source tree
+#   add_subdirectory  the source tree (installing the parent installs agentry only with AGENTRY_INSTALL=ON)
 #   fetch_content     FetchContent, from a local release-style archive of the source tree
 include(${CMAKE_CURRENT_LIST_DIR}/common.cmake)
 fresh_dir(dir ${MODE})
@@ -26,4 +26,15 @@ endif()
 build_and_run(${CMAKE_CURRENT_LIST_DIR}/${MODE} ${dir}/consumer consumer ${args})
 if(MODE STREQUAL "find_package")
     run(${dir}/consumer/mcp_consumer)
+elseif(MODE STREQUAL "add_subdirectory")
+    # As a subproject, agentry installs nothing (AGENTRY_INSTALL is off) unless asked.
+    run(${CMAKE_COMMAND} --install ${dir}/consumer --prefix ${dir}/installed)
+    if(EXISTS ${dir}/installed)
+        message(FATAL_ERROR "installing the parent project installed agentry's files")
+    endif()
+    run(${CMAKE_COMMAND} ${dir}/consumer -DAGENTRY_INSTALL=ON)
+    run(${CMAKE_COMMAND} --install ${dir}/consumer --prefix ${dir}/installed)
+    if(NOT EXISTS ${dir}/installed/include/agentry/agentry.hpp)
+        message(FATAL_ERROR "AGENTRY_INSTALL=ON in the parent project did not install agentry")
+    endif()
 endif()

@@ -1,6 +1,9 @@
 # SPDX-License-Identifier: BSL-1.0
 # The package descriptions agree with the CMake project and with the headers:
-# - one version in project(), conanfile.py, vcpkg.json and ports/agentry/vcpkg.json;
+# - one version in project(), include/agentry/version.hpp, conanfile.py, vcpkg.json and
+#   ports/agentry/vcpkg.json;
+# - one licence (BSL-1.0) in conanfile.py, both vcpkg manifests, CMakeLists.txt (the exported
+#   targets' SPDX_LICENSE and the pkg-config files'), and LICENSE is the Boost Software License;
 # - one minimum Boost in CMakeLists.txt, cmake/agentryConfig.cmake.in and cmake/agentry.pc.in,
 #   and Conan's Boost no older;
 # - vcpkg's boost-* dependencies are exactly the Boost libraries the headers include.
@@ -45,6 +48,28 @@ function(vcpkg_dependencies out file)
     set(${out} ${names} PARENT_SCOPE)
 endfunction()
 
+foreach(part IN ITEMS MAJOR MINOR PATCH)
+    read_match(header_${part} include/agentry/version.hpp "#define AGENTRY_VERSION_${part} ([0-9]+)\n")
+endforeach()
+expect_equal("include/agentry/version.hpp version" "${header_MAJOR}.${header_MINOR}.${header_PATCH}" "${VERSION}")
+
+read_match(conan_licence conanfile.py "\n    license = \"([^\"]+)\"")
+expect_equal("conanfile.py license" "${conan_licence}" "BSL-1.0")
+read_match(cmake_licence CMakeLists.txt "set\\(AGENTRY_LICENSE ([^)]+)\\)")
+expect_equal("CMakeLists.txt AGENTRY_LICENSE" "${cmake_licence}" "BSL-1.0")
+foreach(manifest IN ITEMS vcpkg.json ports/agentry/vcpkg.json)
+    file(READ ${src}/${manifest} text)
+    string(JSON manifest_licence GET "${text}" license)
+    expect_equal("${manifest} license" "${manifest_licence}" "BSL-1.0")
+endforeach()
+read_match(licence_title LICENSE "^(Boost Software License - Version 1\\.0)")
+file(GLOB pc_templates ${src}/cmake/*.pc.in)
+foreach(template IN LISTS pc_templates)
+    file(STRINGS ${template} pc_licence REGEX "^License: ")
+    get_filename_component(template_name ${template} NAME)
+    expect_equal("cmake/${template_name} License" "${pc_licence}" "License: @AGENTRY_LICENSE@")
+endforeach()
+
 read_match(conan_version conanfile.py "\n    version = \"([^\"]+)\"")
 expect_equal("conanfile.py version" "${conan_version}" "${VERSION}")
 foreach(manifest IN ITEMS vcpkg.json ports/agentry/vcpkg.json)
@@ -88,5 +113,5 @@ if(failures)
     message(FATAL_ERROR "package metadata disagree:\n  ${text}")
 endif()
 list(JOIN included ", " included)
-message("package metadata: version ${VERSION}, Boost ${boost_min} or newer (Conan: ${conan_boost}), "
+message("package metadata: version ${VERSION}, licence BSL-1.0, Boost ${boost_min} or newer (Conan: ${conan_boost}), "
         "vcpkg dependencies ${included}")

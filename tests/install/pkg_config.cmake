@@ -1,7 +1,9 @@
 # SPDX-License-Identifier: BSL-1.0
 # Builds and runs consumer.cpp with the compiler alone, taking the flags from
-# `pkg-config --cflags agentry`, against a copy of the installed tree moved elsewhere.
+# `pkg-config --cflags agentry`, against a copy of the installed tree moved elsewhere; then
+# mcp_consumer.cpp with `pkg-config --cflags --libs agentry-mcp`, and checks agentry-curl.pc.
 # BOOST_FLAGS: how the compiler finds Boost when it is not on the default include path.
+# HAVE_CURL: whether the installed tree has the curl component.
 include(${CMAKE_CURRENT_LIST_DIR}/common.cmake)
 find_program(PKG_CONFIG NAMES pkg-config pkgconf)
 if(NOT PKG_CONFIG)
@@ -14,11 +16,21 @@ set(moved ${dir}/moved)
 file(COPY ${WORK}/prefix/ DESTINATION ${moved})
 set(ENV{PKG_CONFIG_PATH} ${moved}/share/pkgconfig)
 
+# pkg_config(<out> <arguments>...): the output of pkg-config for the module `agentry`, or for
+# the one named by `MODULE <name>` at the end of the arguments.
 function(pkg_config out)
-    execute_process(COMMAND ${PKG_CONFIG} ${ARGN} agentry RESULT_VARIABLE rc
+    set(module agentry)
+    set(args ${ARGN})
+    list(FIND args MODULE at)
+    if(at GREATER -1)
+        math(EXPR name_at "${at} + 1")
+        list(GET args ${name_at} module)
+        list(SUBLIST args 0 ${at} args)
+    endif()
+    execute_process(COMMAND ${PKG_CONFIG} ${args} ${module} RESULT_VARIABLE rc
                     OUTPUT_VARIABLE text ERROR_VARIABLE err OUTPUT_STRIP_TRAILING_WHITESPACE)
     if(NOT rc EQUAL 0)
-        message(FATAL_ERROR "pkg-config ${ARGN} agentry failed: ${err}")
+        message(FATAL_ERROR "pkg-config ${args} ${module} failed: ${err}")
     endif()
     set(${out} "${text}" PARENT_SCOPE)
 endfunction()
@@ -46,3 +58,24 @@ endif()
 separate_arguments(cflags UNIX_COMMAND "${cflags}")
 run(${CXX} -std=c++20 ${cflags} ${BOOST_FLAGS} ${CMAKE_CURRENT_LIST_DIR}/consumer.cpp -o ${dir}/consumer)
 run(${dir}/consumer)
+
+# The components: agentry-mcp adds the thread library, agentry-curl requires libcurl's module.
+pkg_config(ignored --validate MODULE agentry-mcp)
+pkg_config(mcp_flags --cflags --libs MODULE agentry-mcp)
+message("pkg-config --cflags --libs agentry-mcp: ${mcp_flags}")
+if(NOT mcp_flags MATCHES "-pthread")
+    message(FATAL_ERROR "agentry-mcp gives no -pthread")
+endif()
+separate_arguments(mcp_flags UNIX_COMMAND "${mcp_flags}")
+run(${CXX} -std=c++20 ${mcp_flags} ${BOOST_FLAGS} ${CMAKE_CURRENT_LIST_DIR}/mcp_consumer.cpp -o ${dir}/mcp_consumer)
+run(${dir}/mcp_consumer)
+if(HAVE_CURL)
+    pkg_config(curl_requires --print-requires MODULE agentry-curl)
+    if(NOT curl_requires MATCHES "libcurl >= 7.66")
+        message(FATAL_ERROR "agentry-curl requires '${curl_requires}', not libcurl >= 7.66")
+    endif()
+endif()
+file(STRINGS ${moved}/share/pkgconfig/agentry.pc licence REGEX "^License: ")
+if(NOT licence STREQUAL "License: BSL-1.0")
+    message(FATAL_ERROR "agentry.pc: '${licence}', expected 'License: BSL-1.0'")
+endif()

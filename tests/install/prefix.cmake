@@ -8,15 +8,28 @@ run(${CMAKE_COMMAND} -S ${AGENTRY_SOURCE} -B ${dir} ${configure_args}
     -DBUILD_TESTING=OFF -DCMAKE_INSTALL_PREFIX=${prefix})
 run(${CMAKE_COMMAND} --install ${dir})
 
-foreach(file IN ITEMS include/agentry/agentry.hpp
-                      share/agentry/cmake/agentryConfig.cmake
-                      share/agentry/cmake/agentryConfigVersion.cmake
-                      share/agentry/cmake/agentry-targets.cmake
-                      share/pkgconfig/agentry.pc)
+set(files include/agentry/agentry.hpp
+          share/doc/agentry/LICENSE
+          share/agentry/cmake/agentryConfig.cmake
+          share/agentry/cmake/agentryConfigVersion.cmake
+          share/agentry/cmake/agentry-targets.cmake
+          share/agentry/cmake/agentry-mcp-targets.cmake
+          share/pkgconfig/agentry.pc
+          share/pkgconfig/agentry-mcp.pc)
+# The curl component is installed when libcurl was found, as in this build.
+if(HAVE_CURL)
+    list(APPEND files share/agentry/cmake/agentry-curl-targets.cmake share/pkgconfig/agentry-curl.pc)
+endif()
+foreach(file IN LISTS files)
     if(NOT EXISTS ${prefix}/${file})
         message(FATAL_ERROR "not installed: ${file}")
     endif()
 endforeach()
+file(READ ${AGENTRY_SOURCE}/LICENSE licence)
+file(READ ${prefix}/share/doc/agentry/LICENSE installed_licence)
+if(NOT installed_licence STREQUAL licence)
+    message(FATAL_ERROR "share/doc/agentry/LICENSE differs from LICENSE")
+endif()
 # Header-only: nothing architecture-dependent.
 foreach(dir IN ITEMS lib lib64 bin)
     if(EXISTS ${prefix}/${dir})

@@ -24,7 +24,7 @@ endif()
 set(package ${CURRENT_PACKAGES_DIR})
 foreach(file IN ITEMS include/agentry/agentry.hpp share/agentry/agentryConfig.cmake
                       share/agentry/agentryConfigVersion.cmake share/agentry/usage
-                      share/pkgconfig/agentry.pc)
+                      share/agentry/copyright share/pkgconfig/agentry.pc share/pkgconfig/agentry-mcp.pc)
     if(NOT EXISTS ${package}/${file})
         message(FATAL_ERROR "the port did not install ${file}")
     endif()
@@ -68,6 +68,10 @@ build_and_run(${AGENTRY_SOURCE}/test_package ${dir}/test_package test_package
 
 get_property(missing GLOBAL PROPERTY vcpkg_missing_copyright)
 if(missing)
-    message("install.vcpkg_port: skipped: everything above passed, but vcpkg would stop at "
-            "vcpkg_install_copyright: ${missing} does not exist")
+    message(FATAL_ERROR "vcpkg_install_copyright: ${missing} does not exist")
+endif()
+file(READ ${AGENTRY_SOURCE}/LICENSE licence)
+file(READ ${package}/share/agentry/copyright copyright)
+if(NOT copyright STREQUAL licence)
+    message(FATAL_ERROR "share/agentry/copyright is not LICENSE")
 endif()

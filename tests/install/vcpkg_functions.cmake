@@ -141,7 +141,7 @@ function(vcpkg_fixup_pkgconfig)
         run(${PKG_CONFIG} --print-errors --exists ${name})
         execute_process(COMMAND ${PKG_CONFIG} --static --libs ${name} OUTPUT_VARIABLE libs
                         OUTPUT_STRIP_TRAILING_WHITESPACE)
-        if(NOT libs STREQUAL "")
+        if(NOT libs MATCHES "^(-pthread)?$")
             message(FATAL_ERROR "vcpkg_fixup_pkgconfig stand-in: ${name}.pc links '${libs}'; only header-only packages are run")
         endif()
     endforeach()

@@ -461,9 +461,12 @@ TEST_CASE("writer: truncation limits") {
     CHECK(out.compare(5000, 10, R"(["abcdefgh)") == 0);
     CHECK(out.substr(out.size() - marker(200).size()) == marker(200));
 
-    // The default cap is 64 KiB.
+    // No cap by default: the whole text.
     const std::vector<std::string> big(20000, "0123456789");
-    const std::string capped = to_json(big);
+    const std::string whole = to_json(big);
+    CHECK(whole.size() == 2 + 20000 * 13 - 1);
+    CHECK(whole.find("[truncated") == std::string::npos);
+    const std::string capped = to_json(big, {.max_size = 64 * 1024});
     CHECK(capped.size() <= 64 * 1024);
     CHECK(capped.size() > 64 * 1024 - 100);
     CHECK(capped.substr(capped.size() - marker(65536).size()) == marker(65536));

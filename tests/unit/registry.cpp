@@ -183,6 +183,19 @@ TEST_CASE("call: lookup is by exact name through the compile-time table") {
     CHECK(decltype(service)::find(std::string(1000, 'x')) == 5);
 }
 
+TEST_CASE("call: results are capped at 64 KiB by default, though the writer's default is no cap") {
+    constexpr agentry::registry big{
+        agentry::tool<"big", "A large result.">(+[] { return std::vector<std::string>(20000, "0123456789"); })};
+    const auto r = big.call("big", "{}");
+    CHECK(r.truncated);
+    CHECK(r.content.size() <= 64 * 1024);
+    CHECK(r.content.size() > 64 * 1024 - 100);
+    CHECK(r.content.ends_with("[truncated: the result exceeded the limit of 65536 bytes]"));
+    const auto whole = big.with_options({.max_result_size = 0}).call("big", "{}");
+    CHECK_FALSE(whole.truncated);
+    CHECK(whole.content.size() == 2 + 20000 * 13 - 1);
+}
+
 TEST_CASE("call: options cap results and allow repairs, per registry and per tool") {
     const auto capped = service.with_options({.max_result_size = 30});
     const auto r = capped.call("get_forecast", R"({"city":"Oslo","days":14})");

@@ -654,11 +654,11 @@ void check_constraint(reader& r, T& v) {
                 return c != 0 ? c < 0 : a < b;
             });
             std::size_t first = items.size(), second = 0;
-            for (std::size_t k = 1; k < order.size(); ++k) {
-                if (items[order[k]] == items[order[k - 1]] && (k == 1 || items[order[k - 2]] != items[order[k - 1]]) &&
-                    order[k - 1] < first) {
-                    first = order[k - 1];
-                    second = order[k];
+            for (std::size_t j = 1; j < order.size(); ++j) {
+                if (items[order[j]] == items[order[j - 1]] && (j == 1 || items[order[j - 2]] != items[order[j - 1]]) &&
+                    order[j - 1] < first) {
+                    first = order[j - 1];
+                    second = order[j];
                 }
             }
             if (first != items.size())

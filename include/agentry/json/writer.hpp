@@ -102,8 +102,9 @@
 namespace agentry::json {
 
 struct write_options {
-    /// Cap on the bytes one call appends, the truncation marker included; 0: no cap.
-    std::size_t max_size = 64 * 1024;
+    /// Cap on the bytes one call appends, the truncation marker included; 0 (the default): no
+    /// cap. Tool results are capped by the registry (call_options::max_result_size).
+    std::size_t max_size = 0;
     /// Leave out the empty std::optional fields of aggregates instead of writing them as null
     /// (request bodies, where an absent member and null can mean different things).
     bool omit_empty_optionals = false;

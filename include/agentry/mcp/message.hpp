@@ -180,7 +180,7 @@ inline void write_error(std::string& out, std::string_view id, error_code code, 
     out += R"("error":{"code":)";
     out += std::to_string(static_cast<int>(code));
     out += R"(,"message":)";
-    json::write(out, message, {.max_size = 0});
+    json::write(out, message);
     out += "}}";
 }
 

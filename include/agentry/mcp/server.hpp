@@ -165,17 +165,17 @@ annotation_text annotation_members(const annotations<Tool>& a) {
     annotation_text out;
     if (!a.title.empty()) {
         out.title = ",\"title\":";
-        json::write(out.title, a.title, {.max_size = 0});
+        json::write(out.title, a.title);
     }
     tool_hints hints{std::nullopt, a.read_only, a.destructive, a.idempotent, a.open_world};
     if (hints.readOnlyHint || hints.destructiveHint || hints.idempotentHint || hints.openWorldHint) {
         out.hints = ",\"annotations\":";
-        json::write(out.hints, hints, {.max_size = 0, .omit_empty_optionals = true});
+        json::write(out.hints, hints, {.omit_empty_optionals = true});
     }
     if (!a.title.empty()) hints.title = std::string(a.title);
     if (hints.title || !out.hints.empty()) {
         out.titled_hints = ",\"annotations\":";
-        json::write(out.titled_hints, hints, {.max_size = 0, .omit_empty_optionals = true});
+        json::write(out.titled_hints, hints, {.omit_empty_optionals = true});
     }
     return out;
 }
@@ -298,7 +298,7 @@ private:
         if (method == "ping") return result(m.id, "{}");
         if (method != "tools/list" && method != "tools/call") {
             std::string message = "Method not found: ";
-            json::write(message, method.substr(0, 100), {.max_size = 0});
+            json::write(message, method.substr(0, 100));
             return error(m.id, error_code::method_not_found, message);
         }
         if (!s.initialized())
@@ -323,7 +323,7 @@ private:
         if (!title_.empty() && features_of(version).titles) r.serverInfo.title = title_;
         if (!instructions_.empty()) r.instructions = instructions_;
         std::string body;
-        json::write(body, r, {.max_size = 0, .omit_empty_optionals = true});
+        json::write(body, r, {.omit_empty_optionals = true});
         return result(m.id, body);
     }
 
@@ -346,7 +346,7 @@ private:
         const bool structured = r.ok() && !r.truncated && object_result;
         const bool failed = !r.ok() || (r.truncated && object_result);
         std::string body = R"({"content":[{"type":"text","text":)";
-        json::write(body, std::string_view(r.content), {.max_size = 0});
+        json::write(body, std::string_view(r.content));
         body += "}]";
         if (structured) {
             body += ",\"structuredContent\":";

@@ -345,7 +345,7 @@ inline http_request anthropic::request(const chat_request& r) const {
                                           {"x-api-key", api_key.empty() ? detail::environment("ANTHROPIC_API_KEY") : api_key},
                                           {"anthropic-version", "2023-06-01"}},
                                          headers);
-    json::write(http.body, body, {.max_size = 0, .omit_empty_optionals = true});
+    json::write(http.body, body, {.omit_empty_optionals = true});
     detail::append_members(http.body, extra_body);
     http.connect_timeout = connect_timeout;
     http.total_timeout = total_timeout;

@@ -277,7 +277,7 @@ inline http_request gemini::request(const chat_request& r) const {
             for (const message* result : detail::in_call_order(messages.subspan(i, end - i), calls)) {
                 std::string response = result->is_error ? R"({"error":)" : R"({"output":)";
                 if (detail::is_json(result->text)) response += result->text;
-                else json::write(response, std::string_view(result->text), {.max_size = 0});
+                else json::write(response, std::string_view(result->text));
                 response.push_back('}');
                 wire::function_response_out fr{detail::result_name(*result, calls), raw_json(std::move(response)),
                                                std::nullopt};
@@ -332,7 +332,7 @@ inline http_request gemini::request(const chat_request& r) const {
     http.url = detail::join_url(base_url, (named ? "/" : "/models/") + model +
                                               (r.stream ? ":streamGenerateContent?alt=sse" : ":generateContent"));
     http.headers = detail::merge_headers({{"content-type", "application/json"}, {"x-goog-api-key", std::move(key)}}, headers);
-    json::write(http.body, body, {.max_size = 0, .omit_empty_optionals = true});
+    json::write(http.body, body, {.omit_empty_optionals = true});
     detail::append_members(http.body, extra_body);
     http.connect_timeout = connect_timeout;
     http.total_timeout = total_timeout;

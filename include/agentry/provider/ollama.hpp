@@ -245,14 +245,14 @@ inline http_request ollama::request(const chat_request& r) const {
     }
     body.stream = r.stream;
     std::string options;
-    json::write(options, wire::options_out{r.max_tokens, r.temperature}, {.max_size = 0, .omit_empty_optionals = true});
+    json::write(options, wire::options_out{r.max_tokens, r.temperature}, {.omit_empty_optionals = true});
     detail::append_members(options, extra_options);
     if (options != "{}") body.options = raw_json(std::move(options));
 
     http_request http;
     http.url = detail::join_url(base_url, "/api/chat");
     http.headers = detail::merge_headers({{"content-type", "application/json"}}, headers);
-    json::write(http.body, body, {.max_size = 0, .omit_empty_optionals = true});
+    json::write(http.body, body, {.omit_empty_optionals = true});
     detail::append_members(http.body, extra_body);
     http.connect_timeout = connect_timeout;
     http.total_timeout = total_timeout;

@@ -542,7 +542,7 @@ inline http_request openai::request(const chat_request& r) const {
                                           {"Accept", r.stream ? "text/event-stream" : "application/json"},
                                           {"Authorization", key.empty() ? std::string{} : "Bearer " + key}},
                                          headers);
-    json::write(http.body, body, {.max_size = 0, .omit_empty_optionals = true});
+    json::write(http.body, body, {.omit_empty_optionals = true});
     http.connect_timeout = connect_timeout;
     http.total_timeout = total_timeout;
     http.cancel = r.cancel != nullptr ? r.cancel : cancel;

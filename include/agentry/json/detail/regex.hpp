@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: BSL-1.0
-#pragma once
+#ifndef AGENTRY_JSON_DETAIL_REGEX_HPP
+#define AGENTRY_JSON_DETAIL_REGEX_HPP
 
 // ECMA-262 regular expressions with the `u` flag, as JSON Schema's `pattern` uses them
 // (ajv: `new RegExp(pattern, "u")`). The pattern and the text are UTF-8; both are read as
@@ -1930,3 +1931,5 @@ private:
 };
 
 } // namespace agentry::json::detail
+
+#endif

@@ -112,7 +112,7 @@ public:
         if (!auth.scopes_supported.empty()) doc.scopes_supported = auth.scopes_supported;
         else if (!auth.required_scopes.empty()) doc.scopes_supported = auth.required_scopes;
         if (!auth.resource_name.empty()) doc.resource_name = auth.resource_name;
-        json::write(metadata_, doc, {.max_size = 0, .omit_empty_optionals = true});
+        json::write(metadata_, doc, {.omit_empty_optionals = true});
     }
 
     /// Answers `request`, which came from the client address `client`.
@@ -378,7 +378,7 @@ private:
             const std::string_view version = request["MCP-Protocol-Version"];
             if (!version.empty() && version != state->protocol_version()) {
                 std::string message = "Bad Request: unsupported MCP-Protocol-Version ";
-                json::write(message, version.substr(0, 40), {.max_size = 0});
+                json::write(message, version.substr(0, 40));
                 message += "; this session uses " + state->protocol_version();
                 return json(http::status::bad_request, m.id, error_code::invalid_request, message);
             }
