@@ -189,7 +189,7 @@ public:
         // A dialect that makes every property required sends null for an absent optional one.
         if constexpr (P::dialect::rules.all_required) options.arguments.null_as_absent = true;
         call_ = [registry = tools.with_options(options)](std::string_view name, std::string_view arguments) {
-            return registry.call(name, arguments);
+            return registry.template call<typename P::dialect>(name, arguments);
         };
         if (!system_prompt.empty()) history_.push_back(message::system(std::move(system_prompt)));
     }

@@ -282,7 +282,7 @@ void type_error(reader& r) {
 
 inline void type_error_as(reader& r, std::string_view expected) {
     cursor after = r.in;
-    if (!skip_value(after, r.depth, r.options().max_depth)) {
+    if (!skip_value(after, r.depth, r.options().max_depth) && after.error != lex_error::too_deep) {
         r.in = after;
         r.syntax_error();
         return;
@@ -292,7 +292,8 @@ inline void type_error_as(reader& r, std::string_view expected) {
     else
         r.error(error_kind::type, "expected " + std::string(expected) + ", got " +
                                       std::string(json_type_at(r.in)) + " " + excerpt_at(r.in));
-    r.in = after;
+    if (after.error == lex_error::too_deep) r.skip();  // reports the depth
+    else r.in = after;
 }
 
 // ---- reading values ------------------------------------------------------------------------
@@ -1149,9 +1150,10 @@ void read_object(reader& r, typename object_access<P>::storage& out) {
 
 // ---- free-form JSON ------------------------------------------------------------------------
 
-// A value of any type (agentry::raw_json), checked for what interoperable JSON (RFC 8259
-// section 4 and 6, I-JSON) rules out and a strict client rejects: a number beyond the range of
-// a double, a key twice in one object. The text is kept as sent, so it passes on unchanged.
+// A well-formed value of any type (agentry::raw_json), checked for what interoperable JSON
+// (RFC 8259 section 4 and 6, I-JSON) rules out and a strict client rejects: a number beyond the
+// range of a double, a key twice in one object. The text is kept as sent, so it passes on
+// unchanged.
 inline void check_any(reader& r) {
     r.in.skip_ws();
     const char c = r.in.peek();
@@ -1194,6 +1196,13 @@ inline void check_any(reader& r) {
 
 inline void read_any(reader& r, raw_json& out) {
     const char* start = r.in.p;
+    // Syntax and depth first, without recursion: their errors point at the raw_json itself.
+    cursor end = r.in;
+    if (!skip_value(end, r.depth, r.options().max_depth)) {
+        r.in = end;
+        r.syntax_error();
+        return;
+    }
     const std::size_t before = r.error_count();
     check_any(r);
     if (r.error_count() == before && !r.stopped()) out = raw_json(std::string(start, std::size_t(r.in.p - start)));
