@@ -197,7 +197,8 @@ consteval bool check_request_limits() noexcept {
 template <class... Tools>
 class registry {
     static_assert(detail::all_of(std::array<bool, sizeof...(Tools)>{is_tool<Tools>...}),
-                  "agentry: registry{...} takes tools made with agentry::tool<\"name\", \"description\">(f)");
+                  "agentry: registry{...} takes tools made with agentry::tool<\"name\", \"description\">(f) (a "
+                  "tool<...>(f) whose own check failed above is not one)");
 
 public:
     static constexpr std::array<std::string_view, sizeof...(Tools)> names{detail::tool_name<Tools>()...};
