@@ -24,6 +24,7 @@
 #include <agentry/reflect/fields.hpp>
 #include <agentry/schema/constraints.hpp>
 #include <agentry/schema/detail/classify.hpp>
+#include <agentry/schema/detail/defs.hpp>
 #include <agentry/schema/detail/diagnostics.hpp>
 #include <agentry/schema/raw_json.hpp>
 
