@@ -162,7 +162,7 @@ static_assert(first_unsupported<std::vector<with_constructor>>::reason == unsupp
 static_assert(first_unsupported<std::vector<with_constructor>>::path.view() == "[]");
 static_assert(first_unsupported<const char*>::reason == unsupported::pointer);
 static_assert(first_unsupported<std::optional<std::optional<int>>>::reason == unsupported::nested_optional);
-static_assert(first_unsupported<std::map<int, int>>::reason == unsupported::map_key);
+static_assert(first_unsupported<std::map<double, int>>::reason == unsupported::map_key);
 static_assert(first_unsupported<char>::reason == unsupported::character);
 static_assert(first_unsupported<fine>::reason == unsupported::none);
 static_assert(first_unsupported<node>::reason == unsupported::none);  // recursion is bounded

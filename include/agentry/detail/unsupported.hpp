@@ -197,8 +197,8 @@ struct unsupported_parameter {
                   "agentry: tool<...>: the parameter in field_named<...> is std::optional<std::optional<T>>, which has "
                   "no JSON Schema; use one std::optional");
     static_assert(Reason != unsupported::map_key,
-                  "agentry: tool<...>: the parameter in field_named<...> is a map whose key type is not std::string; "
-                  "JSON object keys are strings, so use std::map<std::string, T>");
+                  "agentry: tool<...>: the parameter in field_named<...> is a map whose key type is not a string, an "
+                  "integer or an enum; JSON object keys are strings, so use std::map<std::string, T>");
     static_assert(Reason != unsupported::too_many_fields,
                   "agentry: tool<...>: the struct in field_named<...> has more than 64 fields; group some of them into "
                   "a nested struct");
