@@ -19,6 +19,7 @@
 // for calls abandoned at loop_config::tool_timeout to end. One agent runs one conversation;
 // run() is not for several threads at once, cancel() is.
 
+#include <agentry/detail/text.hpp>
 #include <agentry/loop/config.hpp>
 #include <agentry/loop/context.hpp>
 #include <agentry/loop/detect.hpp>
@@ -85,8 +86,7 @@ inline bool sleep_unless(std::chrono::milliseconds delay, const std::atomic<bool
 
 inline std::string excerpt(std::string_view text, std::size_t n = 200) {
     if (text.size() <= n) return std::string(text);
-    while (n > 0 && (static_cast<unsigned char>(text[n]) & 0xC0) == 0x80) --n;
-    return std::string(text.substr(0, n)) + "...";
+    return std::string(text.substr(0, utf8_cut(text, n))) + "...";
 }
 
 /// A user callback (an agent_events member or the token estimator) threw; the run stops with
@@ -189,7 +189,7 @@ public:
         // A dialect that makes every property required sends null for an absent optional one.
         if constexpr (P::dialect::rules.all_required) options.arguments.null_as_absent = true;
         call_ = [registry = tools.with_options(options)](std::string_view name, std::string_view arguments) {
-            return registry.call(name, arguments);
+            return registry.template call<typename P::dialect>(name, arguments);
         };
         if (!system_prompt.empty()) history_.push_back(message::system(std::move(system_prompt)));
     }

@@ -19,6 +19,7 @@
 
 #include <agentry/detail/invoke.hpp>
 #include <agentry/detail/name_table.hpp>
+#include <agentry/detail/text.hpp>
 #include <agentry/json/detail/suggest.hpp>
 #include <agentry/reflect/fixed_string.hpp>
 #include <agentry/schema/detail/sink.hpp>
@@ -196,7 +197,8 @@ consteval bool check_request_limits() noexcept {
 template <class... Tools>
 class registry {
     static_assert(detail::all_of(std::array<bool, sizeof...(Tools)>{is_tool<Tools>...}),
-                  "agentry: registry{...} takes tools made with agentry::tool<\"name\", \"description\">(f)");
+                  "agentry: registry{...} takes tools made with agentry::tool<\"name\", \"description\">(f) (a "
+                  "tool<...>(f) whose own check failed above is not one)");
 
 public:
     static constexpr std::array<std::string_view, sizeof...(Tools)> names{detail::tool_name<Tools>()...};
@@ -232,10 +234,20 @@ public:
 
     /// Calls the tool `name` with JSON `arguments`: reads and checks them, calls the tool and
     /// writes its result. Never throws; safe from several threads at once.
+    ///
+    /// The arguments are read as the definitions of every dialect ask the model to send them:
+    /// an optional parameter may be left out or, as the strict dialects make it, sent as null.
     tool_result call(std::string_view name, std::string_view arguments) const noexcept {
-        const std::size_t index = find(name);
-        if (index == sizeof...(Tools)) return unknown_tool(name);
-        return dispatch_[index](*this, arguments);
+        return call_with(name, arguments, true);
+    }
+
+    /// As call(name, arguments), reading the arguments exactly as definitions<D>() states
+    /// them: null for an optional parameter is absent where D makes every property required
+    /// and nullable (OpenAI strict mode), and an error elsewhere, unless the registry's
+    /// call_options set read_options::null_as_absent.
+    template <schema_dialect D>
+    tool_result call(std::string_view name, std::string_view arguments) const noexcept {
+        return call_with(name, arguments, options_.arguments.null_as_absent || D::rules.all_required);
     }
 
     /// The `tools` payload of dialect D, as a constant.
@@ -255,12 +267,22 @@ private:
     // not whenever the registry type is instantiated.
     static constexpr detail::name_table<sizeof...(Tools)> table_ = detail::name_table<sizeof...(Tools)>::build(names);
 
-    template <std::size_t I>
-    static tool_result call_at(const registry& self, std::string_view arguments) noexcept {
-        return detail::invoke(boost::hana::at_c<I>(self.tools_), arguments, self.options_);
+    tool_result call_with(std::string_view name, std::string_view arguments, bool null_as_absent) const noexcept {
+        const std::size_t index = find(name);
+        if (index == sizeof...(Tools)) return unknown_tool(name);
+        return dispatch_[index](*this, arguments, null_as_absent);
     }
 
-    using dispatch_fn = tool_result (*)(const registry&, std::string_view) noexcept;
+    template <std::size_t I>
+    static tool_result call_at(const registry& self, std::string_view arguments, bool null_as_absent) noexcept {
+        if (self.options_.arguments.null_as_absent == null_as_absent)
+            return detail::invoke(boost::hana::at_c<I>(self.tools_), arguments, self.options_);
+        call_options options = self.options_;
+        options.arguments.null_as_absent = null_as_absent;
+        return detail::invoke(boost::hana::at_c<I>(self.tools_), arguments, options);
+    }
+
+    using dispatch_fn = tool_result (*)(const registry&, std::string_view, bool) noexcept;
     template <std::size_t... I>
     static constexpr std::array<dispatch_fn, sizeof...(Tools)> dispatch_table(std::index_sequence<I...>) noexcept {
         return {&call_at<I>...};
@@ -273,7 +295,7 @@ private:
         result.status = tool_status::unknown_tool;
         try {
             std::string text = "unknown tool \"";
-            text.append(name.substr(0, 64));
+            text += detail::printable(name, 64);
             text += '"';
             const std::string_view guess = json::detail::closest(name, names);
             if (!guess.empty()) {

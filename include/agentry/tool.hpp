@@ -12,6 +12,7 @@
 // one non-template operator(), and member functions bound to an object with
 // tool<...>(&type::member, &object).
 
+#include <agentry/detail/unsupported.hpp>
 #include <agentry/json/error.hpp>
 #include <agentry/reflect/fixed_string.hpp>
 #include <agentry/reflect/function.hpp>
@@ -102,33 +103,77 @@ struct parameters_of<Sig, Params...> {
     using type = typename first_parameter<typename Sig::parameters>::type;
 };
 
-template <fixed_string Name, class Sig, fixed_string... Params>
-consteval bool check_parameter_form() {
+enum class parameter_form { ok, unnamed, not_aggregate, name_count, invalid_name, duplicate_name };
+
+/// Instantiated when the parameters of the tool whose name is its first argument are not
+/// given in one of the three forms.
+template <class Tool, parameter_form Form>
+struct parameter_form_diagnostic {
+    static_assert(Form != parameter_form::unnamed,
+                  "agentry: tool<\"name\", \"description\">: the function takes several parameters; name each "
+                  "one, tool<\"name\", \"description\", \"p1\", \"p2\">(f), or take one aggregate struct");
+    static_assert(Form != parameter_form::not_aggregate,
+                  "agentry: tool<\"name\", \"description\">: the only parameter is not an aggregate struct (it has a "
+                  "constructor, private members or virtual functions); name it, tool<\"name\", \"description\", "
+                  "\"p1\">(f), or take a plain struct with public fields whose fields are the parameters");
+    static_assert(Form != parameter_form::name_count,
+                  "agentry: tool<\"name\", \"description\", \"p1\", ...>: the number of parameter names differs "
+                  "from the number of the function's parameters; give one name per parameter");
+    static_assert(Form != parameter_form::invalid_name,
+                  "agentry: tool<...>: a parameter name must match ^[A-Za-z_][A-Za-z0-9_]{0,63}$");
+    static_assert(Form != parameter_form::duplicate_name,
+                  "agentry: tool<...>: two parameters have the same name; names must be unique");
+};
+
+template <class Sig, fixed_string... Params>
+consteval parameter_form form_of() {
     constexpr std::size_t arity = Sig::arity;
     constexpr std::size_t names = sizeof...(Params);
-    if constexpr (names == 0 && arity > 1) {
-        static_assert(names != 0,
-                      "agentry: tool<\"name\", \"description\">: the function takes several parameters; name each "
-                      "one, tool<\"name\", \"description\", \"p1\", \"p2\">(f), or take one aggregate struct");
-    } else if constexpr (names == 0 && arity == 1 && !takes_one_aggregate<Sig>()) {
-        static_assert(takes_one_aggregate<Sig>(),
-                      "agentry: tool<\"name\", \"description\">: the only parameter is not an aggregate struct; name "
-                      "it, tool<\"name\", \"description\", \"p1\">(f), or take a struct whose fields are the parameters");
-    } else if constexpr (names != 0 && names != arity) {
-        static_assert(names == arity,
-                      "agentry: tool<\"name\", \"description\", \"p1\", ...>: the number of parameter names differs "
-                      "from the number of the function's parameters; give one name per parameter");
-    } else {
-        static_assert((valid_parameter_name(Params) && ...),
-                      "agentry: tool<...>: a parameter name must match ^[A-Za-z_][A-Za-z0-9_]{0,63}$");
-        static_assert(unique_names(std::array<std::string_view, names>{Params.view()...}),
-                      "agentry: tool<...>: two parameters have the same name; names must be unique");
-    }
-    return true;
+    if constexpr (names == 0 && arity > 1) return parameter_form::unnamed;
+    else if constexpr (names == 0 && arity == 1 && !takes_one_aggregate<Sig>()) return parameter_form::not_aggregate;
+    else if constexpr (names != 0 && names != arity) return parameter_form::name_count;
+    else if constexpr (!(valid_parameter_name(Params) && ...)) return parameter_form::invalid_name;
+    else if constexpr (!unique_names(std::array<std::string_view, names>{Params.view()...}))
+        return parameter_form::duplicate_name;
+    else return parameter_form::ok;
 }
 
-/// What tool<...>(f) returns when f's signature cannot be read (after its diagnostic).
-struct unreadable_tool {};
+enum class parameter_problem { none, form, type, mutable_callable };
+
+// The first thing wrong with f's parameters: their form, a type with no JSON Schema, a
+// callable that is not const.
+template <class F, fixed_string... Params>
+consteval parameter_problem problem_of() {
+    using sig = tool_signature<F>;
+    if constexpr (form_of<sig, Params...>() != parameter_form::ok) return parameter_problem::form;
+    else if constexpr (first_unsupported<typename parameters_of<sig, Params...>::type>::reason != unsupported::none)
+        return parameter_problem::type;
+    else if constexpr (!const_callable<F, typename sig::parameters>) return parameter_problem::mutable_callable;
+    else return parameter_problem::none;
+}
+
+// Its one diagnostic, naming the tool, as a type (std::type_identity<diagnostic>).
+template <fixed_string Name, class F, fixed_string... Params>
+consteval auto report_of() {
+    using sig = tool_signature<F>;
+    using tool = decltype(as_characters<Name, tool_named>());
+    constexpr parameter_problem problem = problem_of<F, Params...>();
+    if constexpr (problem == parameter_problem::form)
+        return std::type_identity<parameter_form_diagnostic<tool, form_of<sig, Params...>()>>{};
+    else if constexpr (problem == parameter_problem::type)
+        return std::type_identity<unsupported_report<Name, typename parameters_of<sig, Params...>::type>>{};
+    else
+        return std::type_identity<mutable_callable<tool>>{};
+}
+
+/// What tool<...>(f) returns when f cannot be a tool. Making one shows the diagnostic
+/// `Report` first, in the return statement of tool<...>(f); nothing else there fails after it.
+template <class Report = void>
+struct unreadable_tool {
+    static_assert(sizeof(Report) != 0);
+};
+template <>
+struct unreadable_tool<void> {};
 
 } // namespace detail
 
@@ -197,9 +242,10 @@ constexpr auto tool(F callable) {
         static_assert(detail::readable_callable<F>,
                       "agentry: tool<...>(f): the parameters of f cannot be read: its operator() is a template (a "
                       "generic lambda) or overloaded, or f is C-variadic; give it one set of concrete parameter types");
-        return detail::unreadable_tool{};
+        return detail::unreadable_tool<>{};
+    } else if constexpr (detail::problem_of<F, Params...>() != detail::parameter_problem::none) {
+        return detail::unreadable_tool<typename decltype(detail::report_of<Name, F, Params...>())::type>{};
     } else {
-        static_assert(detail::check_parameter_form<Name, detail::tool_signature<F>, Params...>());
         return tool_t<Name, Description, F, Params...>{std::move(callable)};
     }
 }

@@ -1,7 +1,9 @@
 # SPDX-License-Identifier: BSL-1.0
 # Compiles one translation unit for a ctest test (see agentry_compile_test).
 # -DCXX= compiler, -DSOURCE= file, -DMODE=pass|fail, -DINCLUDES= list (the project's own
-# include directory first), -DDEFINE= optional macro, -DFLAGS= optional list of further flags.
+# include directory first), -DDEFINE= optional macro, -DFLAGS= optional list of further flags,
+# -DMAX_ERRORS= optional limit on the number of errors a failing compile reports (the
+# diagnostic and its follow-on errors).
 list(GET INCLUDES 0 project_include)
 set(args -std=c++20 -fsyntax-only -Wall -Wextra -Werror -I${project_include})
 list(LENGTH INCLUDES n)
@@ -21,6 +23,13 @@ message("${out}${err}")
 if(MODE STREQUAL "fail")
     if(rc EQUAL 0)
         message("AGENTRY-COMPILED-BUT-SHOULD-NOT: ${SOURCE} compiled with -D${DEFINE}")
+    endif()
+    # Each error line of GCC and Clang has ": error: " (or ": fatal error: ") after its location.
+    string(REGEX MATCHALL ": (fatal )?error: " errors "${out}${err}")
+    list(LENGTH errors error_count)
+    message("AGENTRY-ERROR-COUNT: ${error_count}")
+    if(MAX_ERRORS AND error_count GREATER MAX_ERRORS)
+        message("AGENTRY-TOO-MANY-ERRORS: ${error_count} errors, more than ${MAX_ERRORS}")
     endif()
 elseif(NOT rc EQUAL 0)
     message(FATAL_ERROR "${SOURCE} did not compile")

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: BSL-1.0
-// expect: agentry: an aggregate may have at most 64 fields
+// expect: agentry: tool<...>: the struct in field_named<...> has more than 64 fields
+// errors: at most 3
 #include <agentry/tool.hpp>
 
 struct wide {

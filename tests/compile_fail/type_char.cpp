@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: BSL-1.0
-// expect: agentry: char has no JSON Schema
+// expect: agentry: tool<...>: the parameter in field_named<...> is a character type
+// errors: at most 3
 #include <agentry/tool.hpp>
 
 #include <string>

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: BSL-1.0
-// expect: agentry: a map's key type must be std::string
+// expect: agentry: tool<...>: the parameter in field_named<...> is a map whose key type is not a string, an integer or an enum
+// errors: at most 3
 #include <agentry/tool.hpp>
 
 #include <map>

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: BSL-1.0
-// expect: agentry: std::optional<std::optional<T>> has no JSON Schema
+// expect: agentry: tool<...>: the parameter in field_named<...> is std::optional<std::optional<T>>
+// errors: at most 3
 #include <agentry/tool.hpp>
 
 #include <optional>

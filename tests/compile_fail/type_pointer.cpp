@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: BSL-1.0
-// expect: agentry: a pointer has no JSON Schema
+// expect: agentry: tool<...>: the parameter in field_named<...> is a pointer, which has no JSON Schema
+// errors: at most 3
 #include <agentry/tool.hpp>
 
 #include <optional>

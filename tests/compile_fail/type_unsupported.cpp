@@ -1,19 +1,25 @@
 // SPDX-License-Identifier: BSL-1.0
-// expect: agentry: this type has no JSON Schema
-#include <agentry/tool.hpp>
+// expect: agentry: tool<...>: the parameter in field_named<...> has a type with no JSON Schema; use bool
+// errors: at most 3
+#include <agentry/registry.hpp>
 
-#include <complex>
 #include <string>
+#include <vector>
 
-struct query {
+struct stop {
+    std::string name;
 #ifdef AGENTRY_COMPILE_FAIL
-    std::complex<double> value;
+    long double weird_field;
 #else
-    std::string value;
+    double weird_field;
 #endif
 };
 
-int run(const query&) { return 0; }
-constexpr auto t = agentry::tool<"run", "Runs a query.">(run);
+struct trip {
+    std::vector<stop> stops;
+};
 
-int main() { return t.parameters_schema().empty(); }
+int plan(const trip&) { return 0; }
+constexpr agentry::registry tools{agentry::tool<"plan_trip", "Plans a trip.">(plan)};
+
+int main() { return tools.definitions().empty(); }

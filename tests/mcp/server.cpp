@@ -247,7 +247,7 @@ TEST_CASE("tools/call: unknown tools and malformed params are protocol errors") 
     CHECK(r(R"({"jsonrpc":"2.0","id":3,"method":"tools/call"})") ==
           R"({"jsonrpc":"2.0","id":3,"error":{"code":-32602,"message":"Invalid params: /name: missing required property"}})");
     CHECK(r(call("4", R"({"name":"add","name":"add"})")) ==
-          R"({"jsonrpc":"2.0","id":4,"error":{"code":-32602,"message":"Invalid params: /name: duplicate property"}})");
+          R"({"jsonrpc":"2.0","id":4,"error":{"code":-32600,"message":"Invalid Request: /params/name: duplicate property"}})");
 }
 
 TEST_CASE("tools/call: a result cut at the cap") {

@@ -6,6 +6,8 @@
 #include <doctest/doctest.h>
 
 #include <string>
+#include <string_view>
+#include <variant>
 
 using agentry::json::error_kind;
 using agentry::json::read;
@@ -223,7 +225,8 @@ TEST_CASE("reader: maps, variants, raw JSON") {
     CHECK(std::get<fixtures::square>(v.value.shape).side == 2);
     CHECK(std::get<int>(v.value.label) == 7);
     CHECK(errors_of<fixtures::draw>(R"({"shape":{"sides":2},"label":null})") ==
-          "/shape: matches none of the allowed forms; got an object {\"sides\":2}");
+          "/shape: matches none of the allowed forms; as circle: /sides unknown property; allowed: radius, missing "
+          "/radius; as square: /sides unknown property; did you mean \"side\"?, missing /side");
     const auto raw = read<fixtures::raw_payload>(R"({"kind":"k","payload": [1, {"x":null}] })");
     REQUIRE(raw.ok());
     CHECK(raw.value.payload.text() == R"([1, {"x":null}])");
@@ -257,6 +260,9 @@ TEST_CASE("reader: limits on size, depth and the number of errors") {
     shallow.max_depth = 2;
     CHECK(errors_of<nested>(R"({"grid":[[1]]})", shallow) == "/grid/0: nesting deeper than 2 levels");
     CHECK(errors_of<agentry::raw_json>(std::string(100, '[') + std::string(100, ']')) == "nesting deeper than 64 levels");
+    // Too deep where another type is expected: the type, then the depth (valid JSON, over a limit).
+    CHECK(errors_of<fixtures::weather_query>(R"({"city":[[1]]})", shallow) ==
+          "/city: expected a string, got an array [[1]] | /city: nesting deeper than 2 levels");
     read_options few;
     few.max_errors = 3;
     const auto r = read<std::vector<bool>>("[1,2,3,4,5,6]", few);
@@ -339,4 +345,141 @@ TEST_CASE("reader: unknown properties skipped on request") {
           "/bad: invalid JSON at byte 25: unexpected character");
     CHECK(errors_of<fixtures::weather_query>(R"({"city":"Paris","x":1})") ==
           "/x: unknown property; allowed: city, unit");
+}
+
+namespace {
+
+// Every message is valid UTF-8, whatever bytes the arguments held.
+bool valid_utf8(std::string_view s) {
+    for (std::size_t i = 0; i < s.size();) {
+        const std::size_t n = agentry::detail::utf8_char_length(s.substr(i));
+        if (n == 0) return false;
+        i += n;
+    }
+    return true;
+}
+
+struct card {
+    agentry::matching<"^[0-9]{4}$"> last4;
+};
+struct voucher {
+    std::string code;
+};
+struct checkout {
+    std::variant<card, voucher> payment;
+};
+struct choice {
+    std::variant<std::monostate, int, std::variant<bool, voucher>> value;
+};
+struct catastrophic {
+    agentry::matching<"^(a|a)*$"> text;
+};
+
+} // namespace
+
+TEST_CASE("reader: text that is not JSON gets one syntax error and no quoted bytes") {
+    for (std::string_view text : {"not json", "Lx", "nul", "\xff\xfe", "{\"city\":Lx}", "{\"city\":\"Paris\",\"unit\":nope}",
+                                  "-", "[1", "{\"city\":\"a\"} \xff"}) {
+        INFO(text);
+        const auto r = read<fixtures::weather_query>(text);
+        REQUIRE(r.errors.size() == 1);
+        CHECK(r.errors[0].kind == error_kind::syntax);
+        CHECK(r.errors[0].message.starts_with("invalid JSON at byte "));
+        CHECK(valid_utf8(r.errors[0].to_string()));
+    }
+    CHECK(errors_of<fixtures::weather_query>("not json") == "invalid JSON at byte 0: unexpected character");
+    CHECK(errors_of<fixtures::weather_query>("Lx") == "invalid JSON at byte 0: unexpected character");
+    CHECK(errors_of<fixtures::weather_query>(R"({"city":Lx})") == "/city: invalid JSON at byte 8: unexpected character");
+    CHECK(errors_of<fixtures::weather_query>("\xff") == "invalid JSON at byte 0: unexpected character");
+    // A value of the wrong type is still a type error, with a printable excerpt.
+    CHECK(errors_of<fixtures::weather_query>("null") == "must not be null; expected an object");
+    CHECK(errors_of<fixtures::weather_query>("[1,\n2]") == "expected an object, got an array [1,\\x0A2]");
+    CHECK(errors_of<fixtures::weather_query>(R"({"city":["\u00e9\u00e9\u00e9\u00e9\u00e9\u00e9\u00e9\u00e9"]})") ==
+          R"(/city: expected a string, got an array ["\u00e9\u00e9\u00e9\u00e9\u00e9\u00e9\u...)");
+    const auto long_value = read<fixtures::weather_query>("{\"city\":[\"" + std::string(13, '\xC3') + "\"]}");
+    REQUIRE(long_value.errors.size() == 1);
+    CHECK(valid_utf8(long_value.errors[0].message));
+}
+
+TEST_CASE("reader: raw JSON is kept only when it is interoperable JSON") {
+    const auto big = read<fixtures::raw_payload>(R"({"kind":"k","payload":[1,{"x":1e999}]})");
+    REQUIRE(big.errors.size() == 1);
+    CHECK(big.errors[0].kind == error_kind::out_of_range);
+    CHECK(agentry::json::keyword_of(big.errors[0].kind) == "range");
+    CHECK(big.errors[0].to_string() ==
+          "/payload/1/x: 1e999 is beyond the range of a double (magnitude at most 1.7976931348623157e308)");
+    CHECK(errors_of<fixtures::raw_payload>(R"({"kind":"k","payload":-2E+400})") ==
+          "/payload: -2E+400 is beyond the range of a double (magnitude at most 1.7976931348623157e308)");
+    const auto twice = read<fixtures::raw_payload>(R"({"kind":"k","payload":{"a":{"b":1,"b":2},"a":3}})");
+    REQUIRE(twice.errors.size() == 2);
+    CHECK(twice.errors[0].to_string() == "/payload/a/b: duplicate property");
+    CHECK(twice.errors[0].kind == error_kind::duplicate_property);
+    CHECK(twice.errors[1].to_string() == "/payload/a: duplicate property");
+    // Keys compare after unescaping: "\u0061" is "a".
+    CHECK(errors_of<fixtures::raw_payload>(R"({"kind":"k","payload":{"a":1,"\u0061":2}})") == "/payload/a: duplicate property");
+    // Within range, underflow (read as 0, as JSON.parse does), the largest double, and equal keys in
+    // different objects are kept, as sent.
+    constexpr std::string_view fine = R"({"b":[1e-999, -1.7976931348623157e308, 1E308],"a":{"b":{}},"c":[{"a":1},{"a":2}]})";
+    const auto kept = read<agentry::raw_json>(fine);
+    REQUIRE(kept.ok());
+    CHECK(kept.value.text() == fine);
+    // Syntax errors inside raw JSON stop reading as elsewhere.
+    CHECK(errors_of<agentry::raw_json>(R"({"a":[1,]})") == "invalid JSON at byte 8: unexpected character");
+    CHECK(errors_of<fixtures::raw_payload>(R"({"kind":"k","payload":{"a":tru}})") ==
+          "/payload: invalid JSON at byte 27: unexpected character");
+    CHECK(errors_of<agentry::raw_json>("") == "invalid JSON at byte 0: unexpected end of input");
+    CHECK(errors_of<agentry::raw_json>(R"({"a":01})") == "invalid JSON at byte 6: unexpected character");
+}
+
+TEST_CASE("reader: a variant that fails says why each alternative failed, the closest first") {
+    CHECK(errors_of<checkout>(R"({"payment":{"last4":"12a4"}})") ==
+          "/payment: matches none of the allowed forms; as card: /last4 must match the regular expression "
+          "^[0-9]{4}$; as voucher: /last4 unknown property; allowed: code, missing /code");
+    CHECK(errors_of<checkout>(R"({"payment":{}})") ==
+          "/payment: matches none of the allowed forms; as card: missing /last4; as voucher: missing /code");
+    CHECK(errors_of<checkout>(R"({"payment":{"code":7}})") ==
+          "/payment: matches none of the allowed forms; as voucher: /code expected a string, got a number 7; as card: "
+          "/code unknown property; allowed: last4, missing /last4");
+    CHECK(errors_of<checkout>(R"({"payment":"VISA"})") ==
+          "/payment: matches none of the allowed forms; got a string \"VISA\", expected card or voucher");
+    CHECK(errors_of<fixtures::draw>(R"({"shape":{"side":1},"label":true})") ==
+          "/label: matches none of the allowed forms; got a boolean true, expected null, an integer or a string");
+    const auto r = read<checkout>(R"({"payment":{"code":"X1"}})");
+    REQUIRE(r.ok());
+    CHECK(std::get<voucher>(r.value.payment).code == "X1");
+    // Nested variants explain themselves at their own level; other types by their JSON type.
+    CHECK(errors_of<choice>(R"({"value":{"code":1}})") ==
+          "/value: matches none of the allowed forms; as a boolean or voucher: matches none of the allowed forms; as "
+          "voucher: /code expected a string, got a number 1; not a boolean: got an object; not null or an integer: got "
+          "an object");
+    CHECK(errors_of<choice>(R"({"value":"s"})") == "/value: matches none of the allowed forms; got a string \"s\", "
+                                                   "expected null, an integer or a boolean or voucher");
+}
+
+TEST_CASE("reader: a pattern the engine gives up on says so") {
+    const std::string text = std::string(40, 'a') + "!";
+    const auto r = read<catastrophic>(R"({"text":")" + text + R"("})");
+    REQUIRE(r.errors.size() == 1);
+    CHECK(r.errors[0].kind == error_kind::pattern);
+    CHECK(r.errors[0].to_string() ==
+          "/text: could not be checked against the regular expression ^(a|a)*$: the match needs more than 1000000 "
+          "steps; send a shorter or simpler value");
+    CHECK(errors_of<catastrophic>(R"({"text":"aab"})") == "/text: must match the regular expression ^(a|a)*$");
+    CHECK(read<catastrophic>(R"({"text":"aaaa"})").ok());
+}
+
+TEST_CASE("text helpers: case, UTF-8 cuts, trimming, printable excerpts") {
+    using namespace agentry::detail;
+    static_assert(equal_ignoring_case("Content-Type", "content-TYPE"));
+    static_assert(!equal_ignoring_case("abc", "abd") && !equal_ignoring_case("abc", "ab"));
+    static_assert(utf8_cut("a\xC3\xA9", 2) == 1 && utf8_cut("a\xC3\xA9", 3) == 3 && utf8_cut("abc", 10) == 3);
+    static_assert(utf8_cut("\xE2\x82\xAC", 2) == 0);
+    static_assert(trim(" \t a b\r\n") == "a b" && trim(" \t ").empty() && trim(" a\t", " ") == "a\t");
+    static_assert(utf8_char_length("\xF0\x9F\x98\x80") == 4 && utf8_char_length("\xED\xA0\x80") == 0 &&
+                  utf8_char_length("\xC0\xAF") == 0 && utf8_char_length("\xF4\x90\x80\x80") == 0 &&
+                  utf8_char_length("\xE2\x82") == 0);
+    CHECK(printable("caf\xC3\xA9\n\xff\x7f") == "caf\xC3\xA9\\x0A\\xFF\\x7F");
+    CHECK(printable(std::string(50, 'x'), 40) == std::string(40, 'x') + "...");
+    CHECK(printable("ab\xE2\x82\xAC", 4) == "ab...");
+    CHECK(valid_utf8(printable("\xC3")));
 }

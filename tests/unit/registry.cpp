@@ -3,6 +3,7 @@
 
 #include <doctest/doctest.h>
 
+#include <optional>
 #include <string>
 
 namespace {
@@ -166,6 +167,17 @@ TEST_CASE("call: an unknown tool lists the names, with a suggestion") {
                        "get_forecast, add, shout, forget, fail.");
     CHECK(service.call("", "{}").content ==
           "unknown tool \"\". Available tools: get_forecast, add, shout, forget, fail.");
+    // A name that is not UTF-8 is shown with its bytes escaped, and cut.
+    CHECK(service.call("get\xff\x01", "{}").content.starts_with("unknown tool \"get\\xFF\\x01\". Available"));
+    CHECK(service.call(std::string(100, 'q'), "{}").content.starts_with("unknown tool \"" + std::string(64, 'q') + "...\""));
+}
+
+TEST_CASE("call: a message that ends with a question is not followed by a stray full stop") {
+    const auto r = service.call("get_forecast", R"({"city":"Oslo","days":2,"unitz":"celsius"})");
+    CHECK(r.content == "get_forecast: invalid arguments: /unitz: unknown property; did you mean \"units\"? Fix the "
+                       "arguments and call get_forecast again.");
+    CHECK(service.call("add", "not json").content ==
+          "add: invalid arguments: invalid JSON at byte 0: unexpected character. Fix the arguments and call add again.");
 }
 
 TEST_CASE("call: exceptions become tool_error with their message") {
@@ -269,4 +281,80 @@ TEST_CASE("300 tools: lookup at run time and definitions") {
                                 R"({"type":"object","properties":{"x":{"type":"integer","minimum":)"
                                 R"(-2147483648,"maximum":2147483647}},"required":["x"],)"
                                 R"("additionalProperties":false}}])"));
+}
+
+// The README quick start's tools, called as each dialect's definitions ask the model to leave
+// out an optional parameter: left out, or (every property required) sent as null.
+namespace quick_start {
+
+enum class temperature_unit { celsius, fahrenheit };
+
+struct weather_query {
+    std::string city;
+    std::optional<temperature_unit> unit;
+};
+
+struct weather {
+    double temperature;
+    std::string condition;
+};
+
+weather get_weather(const weather_query& q) { return {18.5, q.city == "Paris" ? "rain" : "sun"}; }
+
+constexpr agentry::registry tools{
+    agentry::tool<"get_weather", "Current weather for a city.">(get_weather),
+    agentry::tool<"add", "Add two integers", "a", "b">(+[](int a, int b) { return a + b; }),
+};
+
+// How the definitions of D tell the model to leave out `unit`, read from the definitions.
+template <class D>
+std::string omitted_unit_arguments() {
+    const std::string_view definitions = tools.definitions<D>();
+    const bool required = definitions.find(R"("required":["city","unit"])") != std::string_view::npos;
+    const bool nullable = definitions.find(R"("type":["string","null"])") != std::string_view::npos;
+    CHECK(required == D::rules.all_required);
+    CHECK(nullable == D::rules.all_required);
+    return required ? R"({"city":"Paris","unit":null})" : R"({"city":"Paris"})";
+}
+
+template <class D>
+void check_dialect() {
+    INFO("dialect ", D::rules.name);
+    const std::string arguments = omitted_unit_arguments<D>();
+    for (const agentry::tool_result& r :
+         {tools.call("get_weather", arguments), tools.call<D>("get_weather", arguments)}) {
+        CHECK(r.status == agentry::tool_status::ok);
+        CHECK(r.content == R"({"temperature":18.5,"condition":"rain"})");
+    }
+    const agentry::tool_result bad = tools.call<D>("get_weather", R"({"city":"Paris","unit":"kelvin"})");
+    CHECK(bad.status == agentry::tool_status::invalid_arguments);
+}
+
+} // namespace quick_start
+
+TEST_CASE("call: the quick start in every dialect, with that dialect's way of leaving out an optional") {
+    quick_start::check_dialect<agentry::dialect::standard>();
+    quick_start::check_dialect<agentry::dialect::openai>();
+    quick_start::check_dialect<agentry::dialect::openai_strict>();
+    quick_start::check_dialect<agentry::dialect::anthropic>();
+    quick_start::check_dialect<agentry::dialect::anthropic_strict>();
+    quick_start::check_dialect<agentry::dialect::gemini>();
+    quick_start::check_dialect<agentry::dialect::mcp>();
+}
+
+TEST_CASE("call<D>: null for an optional is an error where D's definitions do not allow it") {
+    constexpr std::string_view with_null = R"({"city":"Paris","unit":null})";
+    const agentry::tool_result r = quick_start::tools.call<agentry::dialect::anthropic>("get_weather", with_null);
+    CHECK(r.status == agentry::tool_status::invalid_arguments);
+    REQUIRE(r.errors.size() == 1);
+    CHECK(r.errors[0].to_string() == "/unit: must not be null; leave the property out, or give a string");
+    // The registry's own options may still accept it.
+    const auto lenient = quick_start::tools.with_options({.arguments = {.null_as_absent = true}});
+    CHECK(lenient.call<agentry::dialect::anthropic>("get_weather", with_null).ok());
+    // A required parameter is never null, whatever the dialect.
+    const agentry::tool_result required = quick_start::tools.call<agentry::dialect::openai_strict>(
+        "get_weather", R"({"city":null,"unit":null})");
+    CHECK(required.status == agentry::tool_status::invalid_arguments);
+    CHECK(quick_start::tools.call<agentry::dialect::openai_strict>("nope", "{}").status ==
+          agentry::tool_status::unknown_tool);
 }

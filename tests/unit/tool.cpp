@@ -3,7 +3,12 @@
 
 #include <doctest/doctest.h>
 
+#include <cstddef>
+#include <map>
+#include <optional>
 #include <string>
+#include <variant>
+#include <vector>
 
 namespace {
 
@@ -109,3 +114,71 @@ TEST_CASE("tool names: the characters every provider accepts") {
     CHECK_FALSE(agentry::detail::valid_parameter_name("1st"));
     CHECK_FALSE(agentry::detail::valid_parameter_name("page-size"));
 }
+
+// What tool<...>(f) checks before anything reads the parameter types: the first value with no
+// JSON Schema and the path to it, which its diagnostic names (tests/compile_fail/type_*.cpp).
+namespace unsupported_check {
+
+struct named {
+    std::string name;
+};
+struct derived : named {
+    int age;
+};
+struct with_constructor {
+    explicit with_constructor(int) {}
+};
+struct stop {
+    std::string name;
+    std::optional<std::vector<std::map<std::string, long double>>> when;
+};
+struct trip {
+    std::vector<stop> stops;
+    std::variant<int, std::byte> tag;
+};
+struct good_stop {
+    std::string name;
+    std::optional<std::vector<std::map<std::string, double>>> when;
+};
+struct fine {
+    std::vector<good_stop> stops;
+    std::variant<int, std::string> tag;
+};
+struct node {
+    std::string label;
+    std::vector<node> children;
+};
+
+using agentry::detail::first_unsupported;
+using agentry::detail::unsupported;
+
+static_assert(first_unsupported<trip>::reason == unsupported::other);
+static_assert(std::is_same_v<first_unsupported<trip>::type, long double>);
+static_assert(first_unsupported<trip>::path.view() == "stops[].when[][]");
+static_assert(first_unsupported<std::variant<int, std::byte>>::reason == unsupported::byte);
+static_assert(first_unsupported<derived>::reason == unsupported::base_class);
+static_assert(first_unsupported<std::optional<derived>>::reason == unsupported::base_class);
+static_assert(first_unsupported<std::vector<with_constructor>>::reason == unsupported::not_aggregate);
+static_assert(first_unsupported<std::vector<with_constructor>>::path.view() == "[]");
+static_assert(first_unsupported<const char*>::reason == unsupported::pointer);
+static_assert(first_unsupported<std::optional<std::optional<int>>>::reason == unsupported::nested_optional);
+static_assert(first_unsupported<std::map<double, int>>::reason == unsupported::map_key);
+static_assert(first_unsupported<char>::reason == unsupported::character);
+static_assert(first_unsupported<fine>::reason == unsupported::none);
+static_assert(first_unsupported<node>::reason == unsupported::none);  // recursion is bounded
+static_assert(first_unsupported<named>::reason == unsupported::none);
+using named_params = agentry::named_parameters<agentry::reflect::type_list<int, const stop&>, "count", "at">;
+static_assert(first_unsupported<named_params>::path.view() == "at.when[][]");
+
+// A function object with a const operator() is a tool; one that changes itself is refused.
+struct counter {
+    int operator()(int by) { return by; }
+};
+static_assert(agentry::detail::const_callable<scaler, agentry::reflect::type_list<int>>);
+static_assert(!agentry::detail::const_callable<counter, agentry::reflect::type_list<int>>);
+static_assert(agentry::detail::problem_of<counter, "by">() == agentry::detail::parameter_problem::mutable_callable);
+static_assert(agentry::detail::problem_of<int (*)(int, int)>() == agentry::detail::parameter_problem::form);
+static_assert(agentry::detail::problem_of<int (*)(const trip&)>() == agentry::detail::parameter_problem::type);
+static_assert(agentry::detail::problem_of<int (*)(const fine&)>() == agentry::detail::parameter_problem::none);
+
+} // namespace unsupported_check

@@ -5,6 +5,7 @@
 // One tool call: read the arguments, call, write the result; every failure becomes a
 // tool_result the model can act on.
 
+#include <agentry/detail/text.hpp>
 #include <agentry/json/reader.hpp>
 #include <agentry/json/writer.hpp>
 #include <agentry/outcome.hpp>
@@ -27,7 +28,9 @@ inline std::string invalid_arguments_text(std::string_view tool, const std::vect
         if (i != 0) text += "; ";
         text += errors[i].to_string();
     }
-    text += ". Fix the arguments and call ";
+    // A message may end a sentence itself ("did you mean \"max_results\"?").
+    if (!text.ends_with('?') && !text.ends_with('.')) text += '.';
+    text += " Fix the arguments and call ";
     text += tool;
     text += " again.";
     return text;
@@ -40,9 +43,7 @@ inline bool cut_text(std::string& text, std::size_t cap) {
     std::string marker(json::truncation_marker);
     marker += std::to_string(cap);
     marker += json::truncation_marker_end;
-    std::size_t keep = cap > marker.size() ? cap - marker.size() : 0;
-    while (keep > 0 && (static_cast<unsigned char>(text[keep]) & 0xC0) == 0x80) --keep;
-    text.resize(keep);
+    text.resize(utf8_cut(text, cap > marker.size() ? cap - marker.size() : 0));
     text += marker;
     return true;
 }

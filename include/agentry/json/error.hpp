@@ -12,7 +12,7 @@
 namespace agentry::json {
 
 enum class error_kind : unsigned char {
-    syntax,              // not JSON
+    syntax,              // not JSON (the only error for text that is not JSON)
     too_large,           // over read_options::max_size
     too_deep,            // over read_options::max_depth
     type,                // wrong JSON type
@@ -21,7 +21,7 @@ enum class error_kind : unsigned char {
     unknown_property,    // not in the schema (additionalProperties:false)
     duplicate_property,  // the same key twice
     enum_value,          // not one of the enum names
-    out_of_range,        // outside the natural range of an integer type, or of a double
+    out_of_range,        // in free-form JSON (raw_json): a number beyond the range of a double
     minimum,
     exclusive_minimum,
     maximum,

@@ -12,6 +12,7 @@
 // Reading never throws except std::bad_alloc, and never recurses deeper than
 // read_options::max_depth.
 
+#include <agentry/detail/text.hpp>
 #include <agentry/json/detail/canonical.hpp>
 #include <agentry/json/detail/decimal.hpp>
 #include <agentry/json/detail/formats.hpp>
@@ -23,6 +24,7 @@
 #include <agentry/reflect/fields.hpp>
 #include <agentry/schema/constraints.hpp>
 #include <agentry/schema/detail/classify.hpp>
+#include <agentry/schema/detail/defs.hpp>
 #include <agentry/schema/detail/diagnostics.hpp>
 #include <agentry/schema/raw_json.hpp>
 
@@ -34,9 +36,11 @@
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <limits>
 #include <memory>
 #include <optional>
+#include <set>
 #include <string>
 #include <string_view>
 #include <tuple>
@@ -102,14 +106,6 @@ public:
 
     cursor in;
     std::size_t depth = 0;
-    /// The text of the last number read, for exact bounds and multipleOf.
-    std::string_view last_number;
-    /// Holds the text of a number sent as a string (number_in_string), which last_number views.
-    std::string number_holder;
-    /// The last floating-point number read, before any rounding to float.
-    double last_double = 0;
-    /// The text of the last value a constraint is checked on (an array, for uniqueItems).
-    std::string_view last_value;
     /// Where std::string_view values that cannot view the input are copied (read_result::owned_text).
     std::vector<std::unique_ptr<char[]>>* owned_text = nullptr;
     /// The input outlives the value read (false for text decoded by a repair).
@@ -242,18 +238,13 @@ inline std::string_view json_type_at(const cursor& in) noexcept {
     }
 }
 
-/// The value at the cursor as text, cut to a readable length; the cursor does not move.
+/// The value at the cursor as text, cut to a readable length, with bytes that are not
+/// printable UTF-8 written as \xNN; the cursor does not move.
 inline std::string excerpt_at(const cursor& in) {
-    constexpr std::size_t limit = 40;
     cursor probe = in;
-    std::size_t depth = 0;
     const char* start = probe.p;
-    if (!skip_value(probe, depth, 64)) probe.p = probe.end;
-    const std::size_t n = std::size_t(probe.p - start);
-    if (n <= limit) return std::string(start, n);
-    std::size_t cut = limit;
-    while (cut > 0 && (static_cast<unsigned char>(start[cut]) & 0xC0) == 0x80) --cut;
-    return std::string(start, cut) + "...";
+    if (!skip_value(probe, 0, 64)) probe.p = probe.end;
+    return agentry::detail::printable(std::string_view(start, std::size_t(probe.p - start)));
 }
 
 template <class T>
@@ -283,14 +274,17 @@ struct object_access;
 template <class P>
 void read_object(reader& r, typename object_access<P>::storage& out);
 
+// The value at the cursor is not a T. Text that is not JSON there is a syntax error, alone:
+// a type would describe bytes that are no value.
 template <class T>
 void type_error(reader& r) {
     type_error_as(r, expected_name<T>());
 }
 
 inline void type_error_as(reader& r, std::string_view expected) {
-    if (r.in.at_end()) {
-        r.in.fail(lex_error::end_of_input);
+    cursor after = r.in;
+    if (!skip_value(after, r.depth, r.options().max_depth) && after.error != lex_error::too_deep) {
+        r.in = after;
         r.syntax_error();
         return;
     }
@@ -299,7 +293,8 @@ inline void type_error_as(reader& r, std::string_view expected) {
     else
         r.error(error_kind::type, "expected " + std::string(expected) + ", got " +
                                       std::string(json_type_at(r.in)) + " " + excerpt_at(r.in));
-    r.skip();
+    if (after.error == lex_error::too_deep) r.skip();  // reports the depth
+    else r.in = after;
 }
 
 // ---- reading values ------------------------------------------------------------------------
@@ -381,8 +376,8 @@ bool number_at(reader& r, number_token& token, std::string& holder) {
 template <class T>
 void read_integer(reader& r, T& out) {
     number_token token;
-    if (!number_at<T>(r, token, r.number_holder)) return;
-    r.last_number = token.text;
+    std::string holder;
+    if (!number_at<T>(r, token, holder)) return;
     const auto too_small = [&] {
         r.error(error_kind::minimum, "must be at least " + std::to_string(std::numeric_limits<T>::min()));
     };
@@ -458,8 +453,8 @@ inline long long decimal_magnitude(std::string_view text) noexcept {
 template <class T>
 void read_floating(reader& r, T& out) {
     number_token token;
-    if (!number_at<T>(r, token, r.number_holder)) return;
-    r.last_number = token.text;
+    std::string holder;
+    if (!number_at<T>(r, token, holder)) return;
     double d = 0;
     const auto [end, ec] = std::from_chars(token.text.data(), token.text.data() + token.text.size(), d);
     constexpr double top = std::numeric_limits<T>::max();
@@ -475,7 +470,6 @@ void read_floating(reader& r, T& out) {
             return token.negative ? r.error(error_kind::minimum, "must be at least -" + std::string(limit))
                                   : r.error(error_kind::maximum, "must be at most " + std::string(limit));
     }
-    r.last_double = d;
     out = T(d);
 }
 
@@ -501,7 +495,7 @@ void read_enum(reader& r, E& out) {
     }
     if (r.options().repairs.enum_case) {
         for (const auto& [value, text] : reflect::enum_entries<E>) {
-            if (equal_ignoring_case(text, name)) {
+            if (agentry::detail::equal_ignoring_case(text, name)) {
                 out = value;
                 r.repaired("\"" + std::string(name) + "\" was read as \"" + std::string(text) + "\"");
                 return;
@@ -532,6 +526,10 @@ inline std::size_t code_points(std::string_view s) noexcept {
     return n;
 }
 
+/// Steps of the pattern engine a search may take before it gives up (no catastrophic
+/// backtracking); a value that needs more is reported as too complex to check.
+inline constexpr std::size_t pattern_step_limit = 1'000'000;
+
 template <fixed_string Pattern>
 const std::optional<regex>& compiled_pattern() {
     static const std::optional<regex> compiled = regex::compile(Pattern.view());
@@ -547,137 +545,169 @@ const double bound_as_double = [] {
     return d;
 }();
 
+// A constrained value as it was sent, which the checks of its constraints read.
+struct sent_value {
+    /// Its JSON text; for a value sent inside a JSON string (the number_in_string and
+    /// json_in_string repairs), the string's content.
+    std::string_view text;
+    /// For a number: the nearest double to `text`, before any rounding to float.
+    double number = 0;
+};
+
+template <class C>
+std::string bound_text() {
+    return std::string(C::value.view());
+}
+
+// minimum, maximum, their exclusive forms, multipleOf. Integers against integral bounds compare
+// exactly; otherwise the nearest doubles decide and, when equal, the exact decimal texts.
 template <class C, class T>
-void check_constraint(reader& r, T& v) {
+void check_number_constraint(reader& r, T& v, const sent_value& sent) {
     constexpr constraint_keyword k = C::keyword;
-    if constexpr (C::target == constraint_target::number) {
-        constexpr number_literal bound = C::value;
-        const auto text = [] { return std::string(C::value.view()); };
-        if constexpr (k == constraint_keyword::multiple_of) {
-            bool multiple = true;
-            if constexpr (std::is_integral_v<T> && bound.integral) {
-                multiple = (unsigned long long)(v < 0 ? 0 - (unsigned long long)v : (unsigned long long)v) %
-                               bound.magnitude == 0;
-            } else {
-                std::optional<bool> exact;
-                if (!r.last_number.empty()) exact = decimal_multiple(r.last_number, bound.view());
-                if (exact) {
-                    multiple = *exact;
-                } else {
-                    const double q = (std::is_floating_point_v<T> ? r.last_double : double(v)) / bound_as_double<C>;
-                    multiple = std::isfinite(q) && q == std::floor(q);
-                }
-            }
-            if (!multiple) r.error(error_kind::multiple_of, "must be a multiple of " + text());
+    constexpr number_literal bound = C::value;
+    if constexpr (k == constraint_keyword::multiple_of) {
+        bool multiple = true;
+        if constexpr (std::is_integral_v<T> && bound.integral) {
+            multiple = (unsigned long long)(v < 0 ? 0 - (unsigned long long)v : (unsigned long long)v) %
+                           bound.magnitude == 0;
+        } else if (const std::optional<bool> exact = decimal_multiple(sent.text, bound.view())) {
+            multiple = *exact;
         } else {
-            // Compare exactly for integers, in double otherwise.
-            int order = 0;  // sign of v - bound
-            if constexpr (std::is_integral_v<T> && bound.integral) {
-                if constexpr (std::is_signed_v<T>) {
-                    const long long b = bound.negative ? -(long long)bound.magnitude : (long long)bound.magnitude;
-                    order = (long long)v < b ? -1 : ((long long)v > b ? 1 : 0);
-                } else {
-                    const unsigned long long b = bound.magnitude;
-                    order = bound.negative ? 1 : ((unsigned long long)v < b ? -1 : ((unsigned long long)v > b ? 1 : 0));
-                }
-            } else {
-                // The nearest doubles decide when they differ (rounding keeps order); when they
-                // are equal, the exact texts do. Floats compare as read, before rounding to float.
-                const double x = std::is_floating_point_v<T> ? r.last_double : double(v);
-                const double b = bound_as_double<C>;
-                order = x < b ? -1 : (x > b ? 1 : 0);
-                if (order == 0 && !r.last_number.empty()) order = decimal_compare(r.last_number, bound.view());
-            }
-            if constexpr (k == constraint_keyword::minimum) {
-                if (order < 0) r.error(error_kind::minimum, "must be at least " + text());
-            } else if constexpr (k == constraint_keyword::exclusive_minimum) {
-                if (order <= 0) r.error(error_kind::exclusive_minimum, "must be greater than " + text());
-                else if constexpr (std::is_same_v<T, double>) {
-                    // Above the bound, but rounded onto it (0.1000000000000000001 > 0.1): the
-                    // next double up, so that the tool sees a value its bound admits.
-                    if (v <= bound_as_double<C>) v = std::nextafter(bound_as_double<C>, HUGE_VAL);
-                }
-            } else if constexpr (k == constraint_keyword::maximum) {
-                if (order > 0) r.error(error_kind::maximum, "must be at most " + text());
-            } else {
-                if (order >= 0) r.error(error_kind::exclusive_maximum, "must be less than " + text());
-                else if constexpr (std::is_same_v<T, double>) {
-                    if (v >= bound_as_double<C>) v = std::nextafter(bound_as_double<C>, -HUGE_VAL);
-                }
-            }
+            const double q = sent.number / bound_as_double<C>;
+            multiple = std::isfinite(q) && q == std::floor(q);
         }
-    } else if constexpr (C::target == constraint_target::string) {
-        if constexpr (k == constraint_keyword::min_length) {
-            if (code_points(v) < C::value)
-                r.error(error_kind::min_length, "must be at least " + std::to_string(C::value) +
-                                                    (C::value == 1 ? " character long" : " characters long"));
-        } else if constexpr (k == constraint_keyword::max_length) {
-            if (code_points(v) > C::value)
-                r.error(error_kind::max_length, "must be at most " + std::to_string(C::value) +
-                                                    (C::value == 1 ? " character long" : " characters long"));
-        } else if constexpr (k == constraint_keyword::pattern) {
-            const auto& compiled = compiled_pattern<fixed_string<C::value.size()>(C::value)>();
-            if (!compiled || !compiled->search(v))
-                r.error(error_kind::pattern, "must match the regular expression " + std::string(C::value));
+        if (!multiple) r.error(error_kind::multiple_of, "must be a multiple of " + bound_text<C>());
+        return;
+    }
+    int order = 0;  // sign of v - bound
+    if constexpr (std::is_integral_v<T> && bound.integral) {
+        if constexpr (std::is_signed_v<T>) {
+            const long long b = bound.negative ? -(long long)bound.magnitude : (long long)bound.magnitude;
+            order = (long long)v < b ? -1 : ((long long)v > b ? 1 : 0);
         } else {
-            if (!valid_format(C::value, v))
-                r.error(error_kind::format, "must be a valid " + std::string(format_name(C::value)));
+            const unsigned long long b = bound.magnitude;
+            order = bound.negative ? 1 : ((unsigned long long)v < b ? -1 : ((unsigned long long)v > b ? 1 : 0));
         }
     } else {
-        if constexpr (k == constraint_keyword::min_items) {
-            if (v.size() < C::value)
-                r.error(error_kind::min_items, "must have at least " + std::to_string(C::value) +
-                                                   (C::value == 1 ? " item" : " items"));
-        } else if constexpr (k == constraint_keyword::max_items) {
-            if (v.size() > C::value)
-                r.error(error_kind::max_items, "must have at most " + std::to_string(C::value) +
-                                                   (C::value == 1 ? " item" : " items"));
-        } else {
-            // Uniqueness of JSON values, as JSON Schema compares them: 1 and 1.0 are equal,
-            // key order does not matter, and an absent member differs from a present one.
-            std::string repaired;  // an array sent as a JSON string: its content
-            std::string_view text = r.last_value;
-            if (!text.empty() && text.front() == '"') {
-                cursor in;
-                in.begin = in.p = text.data();
-                in.end = text.data() + text.size();
-                read_string(in, &repaired);
-                text = repaired;
-            }
-            const std::vector<std::string> items = canonical_elements(text);
-            // Sorted by (text, index): equal items are adjacent, the first of each run is the
-            // earliest. Report the earliest item that has a later equal, and its next equal.
-            std::vector<std::size_t> order(items.size());
-            for (std::size_t i = 0; i != order.size(); ++i) order[i] = i;
-            std::sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
-                const int c = items[a].compare(items[b]);
-                return c != 0 ? c < 0 : a < b;
-            });
-            std::size_t first = items.size(), second = 0;
-            for (std::size_t j = 1; j < order.size(); ++j) {
-                if (items[order[j]] == items[order[j - 1]] && (j == 1 || items[order[j - 2]] != items[order[j - 1]]) &&
-                    order[j - 1] < first) {
-                    first = order[j - 1];
-                    second = order[j];
-                }
-            }
-            if (first != items.size())
-                r.error(error_kind::unique_items, "items must be unique; items " + std::to_string(first) + " and " +
-                                                      std::to_string(second) + " are equal");
+        const double b = bound_as_double<C>;
+        order = sent.number < b ? -1 : (sent.number > b ? 1 : 0);
+        if (order == 0) order = decimal_compare(sent.text, bound.view());
+    }
+    if constexpr (k == constraint_keyword::minimum) {
+        if (order < 0) r.error(error_kind::minimum, "must be at least " + bound_text<C>());
+    } else if constexpr (k == constraint_keyword::exclusive_minimum) {
+        if (order <= 0) r.error(error_kind::exclusive_minimum, "must be greater than " + bound_text<C>());
+        else if constexpr (std::is_same_v<T, double>) {
+            // Above the bound, but rounded onto it (0.1000000000000000001 > 0.1): the next
+            // double up, so that the tool sees a value its bound admits.
+            if (v <= bound_as_double<C>) v = std::nextafter(bound_as_double<C>, HUGE_VAL);
+        }
+    } else if constexpr (k == constraint_keyword::maximum) {
+        if (order > 0) r.error(error_kind::maximum, "must be at most " + bound_text<C>());
+    } else {
+        if (order >= 0) r.error(error_kind::exclusive_maximum, "must be less than " + bound_text<C>());
+        else if constexpr (std::is_same_v<T, double>) {
+            if (v >= bound_as_double<C>) v = std::nextafter(bound_as_double<C>, -HUGE_VAL);
         }
     }
+}
+
+// minLength, maxLength (in code points), pattern, format.
+template <class C>
+void check_string_constraint(reader& r, const std::string& v) {
+    constexpr constraint_keyword k = C::keyword;
+    const auto characters = [](std::size_t n) {
+        return std::to_string(n) + (n == 1 ? " character long" : " characters long");
+    };
+    if constexpr (k == constraint_keyword::min_length) {
+        if (code_points(v) < C::value) r.error(error_kind::min_length, "must be at least " + characters(C::value));
+    } else if constexpr (k == constraint_keyword::max_length) {
+        if (code_points(v) > C::value) r.error(error_kind::max_length, "must be at most " + characters(C::value));
+    } else if constexpr (k == constraint_keyword::pattern) {
+        const auto& compiled = compiled_pattern<fixed_string<C::value.size()>(C::value)>();
+        const regex::match_result m = compiled ? compiled->search_bounded(v, pattern_step_limit)
+                                               : regex::match_result::no_match;
+        if (m == regex::match_result::too_complex)
+            r.error(error_kind::pattern, "could not be checked against the regular expression " +
+                                             std::string(C::value) + ": the match needs more than " +
+                                             std::to_string(pattern_step_limit) +
+                                             " steps; send a shorter or simpler value");
+        else if (m == regex::match_result::no_match)
+            r.error(error_kind::pattern, "must match the regular expression " + std::string(C::value));
+    } else {
+        if (!valid_format(C::value, v)) r.error(error_kind::format, "must be a valid " + std::string(format_name(C::value)));
+    }
+}
+
+// The earliest item that has a later equal item, and that later item; {n, n} when all differ.
+// Equality of JSON values, as JSON Schema compares them: 1 and 1.0 are equal, key order does
+// not matter, and an absent member differs from a present one.
+inline std::pair<std::size_t, std::size_t> first_repeated(std::string_view array) {
+    const std::vector<std::string> items = canonical_elements(array);
+    // Sorted by (text, index): equal items are adjacent, the first of each run is the earliest.
+    std::vector<std::size_t> order(items.size());
+    for (std::size_t i = 0; i != order.size(); ++i) order[i] = i;
+    std::sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
+        const int c = items[a].compare(items[b]);
+        return c != 0 ? c < 0 : a < b;
+    });
+    std::size_t first = items.size(), second = items.size();
+    for (std::size_t i = 1; i < order.size(); ++i) {
+        if (items[order[i]] == items[order[i - 1]] && (i == 1 || items[order[i - 2]] != items[order[i - 1]]) &&
+            order[i - 1] < first) {
+            first = order[i - 1];
+            second = order[i];
+        }
+    }
+    return {first, second};
+}
+
+// minItems, maxItems, uniqueItems.
+template <class C, class T>
+void check_items_constraint(reader& r, const T& v, const sent_value& sent) {
+    constexpr constraint_keyword k = C::keyword;
+    const auto items = [](std::size_t n) { return std::to_string(n) + (n == 1 ? " item" : " items"); };
+    if constexpr (k == constraint_keyword::min_items) {
+        if (v.size() < C::value) r.error(error_kind::min_items, "must have at least " + items(C::value));
+    } else if constexpr (k == constraint_keyword::max_items) {
+        if (v.size() > C::value) r.error(error_kind::max_items, "must have at most " + items(C::value));
+    } else {
+        const auto [first, second] = first_repeated(sent.text);
+        if (first != second)
+            r.error(error_kind::unique_items, "items must be unique; items " + std::to_string(first) + " and " +
+                                                  std::to_string(second) + " are equal");
+    }
+}
+
+template <class C, class T>
+void check_constraint(reader& r, T& v, const sent_value& sent) {
+    if constexpr (C::target == constraint_target::number) check_number_constraint<C>(r, v, sent);
+    else if constexpr (C::target == constraint_target::string) check_string_constraint<C>(r, v);
+    else check_items_constraint<C>(r, v, sent);
 }
 
 template <class T, class... C>
 void read_constrained(reader& r, T& out, reflect::type_list<C...>) {
     const std::size_t before = r.error_count();
-    r.last_number = {};
     r.in.skip_ws();
     const char* start = r.in.p;
     read_value(r, out);
     if (r.error_count() != before || r.stopped()) return;
-    r.last_value = std::string_view(start, std::size_t(r.in.p - start));
-    (check_constraint<C>(r, out), ...);
+    sent_value sent{std::string_view(start, std::size_t(r.in.p - start))};
+    std::string content;  // a number or an array sent as a JSON string (a repair): its content
+    if (kind_of<T>() != kind::string && sent.text.starts_with('"')) {
+        cursor in;
+        in.begin = in.p = sent.text.data();
+        in.end = sent.text.data() + sent.text.size();
+        read_string(in, &content);
+        sent.text = agentry::detail::trim(content);
+    }
+    if constexpr (std::is_arithmetic_v<T>) {
+        if constexpr (std::is_floating_point_v<T>)
+            std::from_chars(sent.text.data(), sent.text.data() + sent.text.size(), sent.number);
+        else sent.number = double(out);
+    }
+    (check_constraint<C>(r, out, sent), ...);
 }
 
 // ---- containers ----------------------------------------------------------------------------
@@ -1016,6 +1046,10 @@ void read_member(reader& r, typename Access::storage& out) {
     auto& member = Access::template member<I>(out);
     using M = std::remove_cvref_t<decltype(member)>;
     if constexpr (is_optional_member<M>) {
+        if (r.in.peek() == 'n' && !cursor(r.in).literal("null")) {
+            read_literal(r, "null");  // not JSON: a syntax error, alone
+            return;
+        }
         if (r.in.peek() == 'n' && admits_null<typename M::value_type>()) {
             // The member's own schema allows null (raw JSON, a variant with std::monostate).
             if (!member.has_value()) member.emplace();
@@ -1115,7 +1149,168 @@ void read_object(reader& r, typename object_access<P>::storage& out) {
     }
 }
 
+// ---- free-form JSON ------------------------------------------------------------------------
+
+// A well-formed value of any type (agentry::raw_json), checked for what interoperable JSON
+// (RFC 8259 section 4 and 6, I-JSON) rules out and a strict client rejects: a number beyond the
+// range of a double, a key twice in one object. The text is kept as sent, so it passes on
+// unchanged.
+inline void check_any(reader& r) {
+    r.in.skip_ws();
+    const char c = r.in.peek();
+    if (c == '{') {
+        if (!open_container(r, '{')) return;
+        std::set<std::string, std::less<>> keys;
+        read_members(r, [&](std::string_view key) {
+            if (!keys.emplace(key).second) {
+                r.error(error_kind::duplicate_property, "duplicate property");
+                r.skip();
+                return;
+            }
+            check_any(r);
+        });
+    } else if (c == '[') {
+        if (!open_container(r, '[')) return;
+        read_elements(r, [&](std::size_t) { check_any(r); });
+    } else if (c == '"') {
+        if (!read_string(r.in, nullptr)) r.syntax_error();
+    } else if (c == '-' || (c >= '0' && c <= '9')) {
+        number_token token;
+        if (!read_number(r.in, token)) return r.syntax_error();
+        double d = 0;
+        const auto [end, ec] = std::from_chars(token.text.data(), token.text.data() + token.text.size(), d);
+        if (ec == std::errc::result_out_of_range && decimal_magnitude(token.text) > 0)
+            r.error(error_kind::out_of_range, agentry::detail::printable(token.text) +
+                                                  " is beyond the range of a double (magnitude at most " +
+                                                  std::string(floating_maximum_text<double>) + ")");
+    } else if (c == 't') {
+        read_literal(r, "true");
+    } else if (c == 'f') {
+        read_literal(r, "false");
+    } else if (c == 'n') {
+        read_literal(r, "null");
+    } else {
+        r.in.fail(r.in.at_end() ? lex_error::end_of_input : lex_error::unexpected_character);
+        r.syntax_error();
+    }
+}
+
+inline void read_any(reader& r, raw_json& out) {
+    const char* start = r.in.p;
+    // Syntax and depth first, without recursion: their errors point at the raw_json itself.
+    cursor end = r.in;
+    if (!skip_value(end, r.depth, r.options().max_depth)) {
+        r.in = end;
+        r.syntax_error();
+        return;
+    }
+    const std::size_t before = r.error_count();
+    check_any(r);
+    if (r.error_count() == before && !r.stopped()) out = raw_json(std::string(start, std::size_t(r.in.p - start)));
+}
+
 // ---- variants ------------------------------------------------------------------------------
+
+// How an alternative of a variant is named in a message: a struct by its name ("card"), a
+// variant by its alternatives ("a boolean or voucher"), any other type by its JSON type.
+template <class A>
+std::string alternative_name() {
+    if constexpr (kind_of<A>() == kind::object && std::is_class_v<A>) {
+        return std::string(schema::detail::short_type_name_text<A>.view());
+    } else if constexpr (kind_of<A>() == kind::variant) {
+        return []<class... B>(std::variant<B...>*) {
+            std::string names;
+            ((names += (names.empty() ? "" : " or ") + alternative_name<std::remove_cv_t<B>>()), ...);
+            return names;
+        }(static_cast<A*>(nullptr));
+    } else {
+        return std::string(expected_name<A>());
+    }
+}
+
+// Whether a value of type A can start with `c` (the first byte of a JSON value), repairs
+// included: false means the value is not even of A's JSON type.
+template <class A>
+bool admits_start(char c, const read_options& options) noexcept {
+    constexpr kind k = kind_of<A>();
+    if constexpr (k == kind::constrained || k == kind::optional) {
+        return (k == kind::optional && c == 'n') || admits_start<typename A::value_type>(c, options);
+    } else if constexpr (k == kind::variant) {
+        return [&]<class... B>(std::variant<B...>*) {
+            return (admits_start<std::remove_cv_t<B>>(c, options) || ...);
+        }(static_cast<A*>(nullptr));
+    } else if constexpr (k == kind::boolean) {
+        return c == 't' || c == 'f';
+    } else if constexpr (k == kind::integer || k == kind::number) {
+        return c == '-' || (c >= '0' && c <= '9') || (c == '"' && options.repairs.number_in_string);
+    } else if constexpr (k == kind::string || k == kind::enumeration) {
+        return c == '"';
+    } else if constexpr (k == kind::fixed_array || k == kind::set || k == kind::array) {
+        return c == '[' || (c == '"' && options.repairs.json_in_string);
+    } else if constexpr (k == kind::map || k == kind::object) {
+        return c == '{' || (c == '"' && options.repairs.json_in_string);
+    } else if constexpr (k == kind::null) {
+        return c == 'n';
+    } else {
+        return true;
+    }
+}
+
+// Why one alternative did not fit: its errors, with pointers relative to the variant.
+struct alternative_failure {
+    std::string name;
+    std::vector<read_error> errors;
+    /// The value is not even of the alternative's JSON type: the farthest from fitting.
+    bool wrong_type = false;
+};
+
+// "matches none of the allowed forms; as card: /last4 must match ...; as voucher: missing
+// /code": the reasons of each alternative of the value's JSON type, the fewest errors first,
+// then the alternatives of other types ("not null or an integer: got an object"). `got` is the
+// value's JSON type and an excerpt.
+inline std::string explain_no_alternative(std::vector<alternative_failure>& failures, std::string_view type,
+                                          std::string_view excerpt) {
+    constexpr std::size_t shown_per_alternative = 2;
+    std::stable_sort(failures.begin(), failures.end(), [](const alternative_failure& a, const alternative_failure& b) {
+        if (a.wrong_type != b.wrong_type) return b.wrong_type;
+        return a.errors.size() < b.errors.size();
+    });
+    const auto names = [&](std::string_view separator, std::string_view last_separator) {
+        std::string out;
+        std::size_t count = 0, total = 0;
+        for (const alternative_failure& f : failures) total += f.wrong_type;
+        for (const alternative_failure& f : failures) {
+            if (!f.wrong_type) continue;
+            if (count != 0) out += count + 1 == total ? last_separator : separator;
+            out += f.name;
+            ++count;
+        }
+        return out;
+    };
+    std::string text = "matches none of the allowed forms";
+    if (failures.empty() || failures.front().wrong_type)
+        return text + "; got " + std::string(type) + " " + std::string(excerpt) + ", expected " + names(", ", " or ");
+    for (const alternative_failure& f : failures) {
+        if (f.wrong_type) break;
+        text += "; as ";
+        text += f.name;
+        text += ": ";
+        for (std::size_t i = 0; i != f.errors.size() && i != shown_per_alternative; ++i) {
+            const read_error& e = f.errors[i];
+            if (i != 0) text += ", ";
+            if (e.kind == error_kind::required) {
+                text += "missing " + e.pointer;
+                continue;
+            }
+            if (!e.pointer.empty()) text += e.pointer + " ";
+            text += e.message;
+        }
+        if (f.errors.size() > shown_per_alternative)
+            text += " (and " + std::to_string(f.errors.size() - shown_per_alternative) + " more)";
+    }
+    if (failures.back().wrong_type) text += "; not " + names(", ", " or ") + ": got " + std::string(type);
+    return text;
+}
 
 template <class V, class... A>
 void read_variant(reader& r, V& out, reflect::type_list<A...>) {
@@ -1152,12 +1347,30 @@ void read_variant(reader& r, V& out, reflect::type_list<A...>) {
         (attempt(std::type_identity<std::remove_cv_t<A>>{}, &strict), ...);
         (attempt(std::type_identity<std::remove_cv_t<A>>{}, nullptr), ...);
     }
-    if (!matched) {
-        r.in = start;
-        r.error(error_kind::no_alternative, "matches none of the allowed forms; got " +
-                                                std::string(json_type_at(r.in)) + " " + excerpt_at(r.in));
+    if (matched) return;
+    r.in = start;
+    if (r.quiet()) {  // only the count matters: an enclosing variant is probing
+        r.error(error_kind::no_alternative, std::string());
         r.skip();
+        return;
     }
+    // Read each alternative again, recording its errors relative to the variant.
+    std::vector<alternative_failure> failures;
+    const auto explain = [&]<class Alternative>(std::type_identity<Alternative>) {
+        alternative_failure& f = failures.emplace_back();
+        f.name = alternative_name<Alternative>();
+        f.wrong_type = !admits_start<Alternative>(r.in.peek(), r.options());
+        if (f.wrong_type) return;
+        std::vector<std::string> repairs;
+        reader inner(text, r.options(), f.errors, repairs);
+        inner.depth = r.depth;
+        Alternative value{};
+        read_value(inner, value);
+    };
+    (explain(std::type_identity<std::remove_cv_t<A>>{}), ...);
+    std::string message = explain_no_alternative(failures, json_type_at(r.in), excerpt_at(r.in));
+    r.error(error_kind::no_alternative, std::move(message));
+    r.skip();
 }
 
 template <class V>
@@ -1195,9 +1408,7 @@ void read_value(reader& r, T& out) {
     } else if constexpr (k == kind::constrained) {
         read_constrained(r, out.value, typename T::constraints{});
     } else if constexpr (k == kind::any) {
-        const char* start = r.in.p;
-        if (!skip_value(r.in, r.depth, r.options().max_depth)) return r.syntax_error();
-        out = raw_json(std::string(start, std::size_t(r.in.p - start)));
+        read_any(r, out);
     } else if constexpr (k == kind::optional) {
         if (r.in.peek() == 'n') {
             if (read_literal(r, "null")) out.reset();

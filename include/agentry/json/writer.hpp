@@ -71,6 +71,7 @@
 // `out` is then restored to its size at the call (when exceptions are enabled). `value` must
 // not be, or view, `out` itself.
 
+#include <agentry/detail/text.hpp>
 #include <agentry/json/detail/lexer.hpp>
 #include <agentry/reflect/enum.hpp>
 #include <agentry/reflect/fields.hpp>
@@ -520,9 +521,8 @@ inline void cut(std::string& out, std::size_t start, std::size_t cap) {
     char digits[24];
     const std::size_t digit_count = static_cast<std::size_t>(std::to_chars(digits, digits + sizeof digits, cap).ptr - digits);
     const std::size_t marker_size = truncation_marker.size() + digit_count + truncation_marker_end.size();
-    std::size_t at = start + (cap > marker_size ? cap - marker_size : 0);
-    while (at > start && (static_cast<unsigned char>(out[at]) & 0xC0) == 0x80) --at;
-    out.resize(at);
+    const std::string_view added = std::string_view(out).substr(start);
+    out.resize(start + agentry::detail::utf8_cut(added, cap > marker_size ? cap - marker_size : 0));
     out.append(truncation_marker);
     out.append(digits, digit_count);
     out.append(truncation_marker_end);

@@ -100,7 +100,7 @@ private:
 
     static bool http_url(std::string_view url) noexcept {
         const auto scheme = [&](std::string_view s) {
-            return json::detail::equal_ignoring_case(url.substr(0, s.size()), s);
+            return agentry::detail::equal_ignoring_case(url.substr(0, s.size()), s);
         };
         return scheme("http://") || scheme("https://");
     }

@@ -12,7 +12,7 @@
 //   };
 //   static_assert(agentry::transport<my_transport>);
 
-#include <agentry/json/detail/suggest.hpp>
+#include <agentry/detail/text.hpp>
 
 #include <atomic>
 #include <chrono>
@@ -45,7 +45,7 @@ struct http_request {
 
 /// Header names compare without regard to ASCII case.
 inline bool same_header_name(std::string_view a, std::string_view b) noexcept {
-    return json::detail::equal_ignoring_case(a, b);
+    return agentry::detail::equal_ignoring_case(a, b);
 }
 
 /// The value of header `name`; empty when absent.

@@ -4,20 +4,16 @@
 
 // "Did you mean": the closest candidate by edit distance, ignoring letter case.
 
+#include <agentry/detail/text.hpp>
+
 #include <algorithm>
 #include <cstddef>
 #include <string_view>
 
 namespace agentry::json::detail {
 
-constexpr char lower(char c) noexcept { return c >= 'A' && c <= 'Z' ? char(c - 'A' + 'a') : c; }
-
-constexpr bool equal_ignoring_case(std::string_view a, std::string_view b) noexcept {
-    if (a.size() != b.size()) return false;
-    for (std::size_t i = 0; i != a.size(); ++i)
-        if (lower(a[i]) != lower(b[i])) return false;
-    return true;
-}
+using agentry::detail::ascii_lower;
+using agentry::detail::equal_ignoring_case;
 
 // Optimal string alignment distance (insertions, deletions, substitutions, adjacent
 // transpositions), case-insensitive; gives up past `limit` and for long inputs.
@@ -32,9 +28,9 @@ constexpr std::size_t edit_distance(std::string_view a, std::string_view b, std:
         current[0] = i;
         std::size_t row_min = current[0];
         for (std::size_t j = 1; j <= b.size(); ++j) {
-            const std::size_t cost = lower(a[i - 1]) == lower(b[j - 1]) ? 0 : 1;
+            const std::size_t cost = ascii_lower(a[i - 1]) == ascii_lower(b[j - 1]) ? 0 : 1;
             std::size_t v = std::min({previous[j] + 1, current[j - 1] + 1, previous[j - 1] + cost});
-            if (i > 1 && j > 1 && lower(a[i - 1]) == lower(b[j - 2]) && lower(a[i - 2]) == lower(b[j - 1]))
+            if (i > 1 && j > 1 && ascii_lower(a[i - 1]) == ascii_lower(b[j - 2]) && ascii_lower(a[i - 2]) == ascii_lower(b[j - 1]))
                 v = std::min(v, before[j - 2] + 1);
             current[j] = v;
             row_min = std::min(row_min, v);

@@ -8,6 +8,7 @@
 // obsolete folded lines join the previous value; lines after the final head (trailers of a
 // chunked body) are ignored.
 
+#include <agentry/detail/text.hpp>
 #include <agentry/transport/transport.hpp>
 
 #include <string_view>
@@ -36,13 +37,13 @@ public:
             if (!response_.headers.empty()) {
                 std::string& value = response_.headers.back().value;
                 if (!value.empty()) value.push_back(' ');
-                value.append(trim(line));
+                value.append(agentry::detail::trim(line, " \t"));
             }
             return false;
         }
         const std::size_t colon = line.find(':');
         if (colon == std::string_view::npos || colon == 0) return false;
-        response_.headers.push_back({std::string(line.substr(0, colon)), std::string(trim(line.substr(colon + 1)))});
+        response_.headers.push_back({std::string(line.substr(0, colon)), std::string(agentry::detail::trim(line.substr(colon + 1), " \t"))});
         return false;
     }
 
@@ -54,12 +55,6 @@ public:
     const http_response& response() const noexcept { return response_; }
 
 private:
-    static std::string_view trim(std::string_view s) noexcept {
-        while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) s.remove_prefix(1);
-        while (!s.empty() && (s.back() == ' ' || s.back() == '\t')) s.remove_suffix(1);
-        return s;
-    }
-
     // "HTTP/1.1 200 OK", "HTTP/2 200": the three digits after the first space; 0 if absent.
     static int status_of(std::string_view line) noexcept {
         const std::size_t space = line.find(' ');
