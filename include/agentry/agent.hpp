@@ -402,7 +402,9 @@ private:
     // The policy of the call's tool before it runs: its rate limit, then its approval. Returns
     // the arguments to run (the approver may change them), or nothing when the call is not run:
     // `out` then holds what the model is told. Only an approver that throws makes it throw.
-    std::optional<std::string> admit(const tool_call& call, std::string_view model_text, tool_result& out) {
+    // The approver is asked under `approving` (null: the calls run one at a time).
+    std::optional<std::string> admit(const tool_call& call, std::string_view model_text, tool_result& out,
+                                     std::mutex* approving) {
         const std::size_t index = policy_->find(call.name);
         if (index == policy_->table.size()) return call.arguments;  // the registry answers
         const tool_policy& policy = policy_->table[index];
@@ -410,7 +412,7 @@ private:
             std::chrono::nanoseconds wait = bucket->try_take(clock::now());
             if constexpr (!config_.max_rate_wait.is_zero()) {
                 const auto until = detail::deadline_after(clock::now(), config_.max_rate_wait.get());
-                while (wait.count() != 0 && clock::now() + wait <= until &&
+                while (wait.count() != 0 && wait <= until - clock::now() &&
                        detail::sleep_unless(std::chrono::ceil<std::chrono::milliseconds>(wait), cancel_))
                     wait = bucket->try_take(clock::now());
             }
@@ -434,7 +436,12 @@ private:
         const std::optional<std::string> canonical = detail::canonical_json(call.arguments);
         if (!canonical) return call.arguments;  // not JSON: the registry rejects it without running it
         const approval_request request{call.id, call.name, *canonical, model_text, policy.level};
-        approval decision = detail::invoke_callback("approver", approver_, request);
+        approval decision;
+        {
+            std::unique_lock<std::mutex> lock;
+            if (approving) lock = std::unique_lock<std::mutex>(*approving);
+            decision = detail::invoke_callback("approver", approver_, request);
+        }
         switch (decision.kind) {
         case approval_kind::approve: return call.arguments;
         case approval_kind::edit: return std::move(decision.arguments);
@@ -522,12 +529,8 @@ private:
                 if (!policy_) {
                     o.first = run_call(calls[i], turn, o.second);
                 } else {
-                    std::optional<std::string> arguments;
-                    {
-                        std::unique_lock lock(mutex, std::defer_lock);
-                        if (parallel) lock.lock();
-                        arguments = admit(calls[i], model_text, o.second);
-                    }
+                    std::optional<std::string> arguments =
+                        admit(calls[i], model_text, o.second, parallel ? &mutex : nullptr);
                     if (!arguments) {
                         o.first = not_run_step(calls[i], turn, o.second);
                     } else if (*arguments == calls[i].arguments) {

@@ -44,6 +44,14 @@ constexpr agentry::registry tools{
         agentry::tool<"echo", "Echoes its text", "text">(+[](std::string t) { return t; })),
 };
 
+// One call per 20 ms, for the bounded wait.
+constexpr agentry::registry quick_refill{agentry::with_policy<agentry::tool_policy{.rate = {.calls = 1, .per_ms = 20}}>(
+    agentry::tool<"add", "Add two integers", "a", "b">(+[](int a, int b) { return static_cast<long long>(a) + b; }))};
+
+// One call per hour, for a wait that only cancel() ends.
+constexpr agentry::registry slow_refill{agentry::with_policy<agentry::tool_policy{.rate = {.calls = 1, .per_ms = 3'600'000}}>(
+    agentry::tool<"add", "Add two integers", "a", "b">(+[](int a, int b) { return static_cast<long long>(a) + b; }))};
+
 constexpr agentry::loop_config read_only_ceiling{.max_permission = agentry::permission::read_only};
 
 template <agentry::loop_config Config = read_only_ceiling>
@@ -256,6 +264,39 @@ TEST_CASE("policy: a bounded wait for the rate limit that is too short answers r
     const agentry::run_result r = f.agent.run("go");
     REQUIRE(r.steps.size() == 3);
     CHECK(r.steps[2].status == agentry::tool_status::rate_limited);
+}
+
+TEST_CASE("policy: with max_rate_wait a call waits for its rate limit, then runs") {
+    auto s = std::make_shared<scripted::script>();
+    agentry::agent<agentry::loop_config{.max_rate_wait = std::chrono::seconds(30)}> agent{
+        scripted::model{s}, quick_refill, "You are a test.", scripted::quiet_transport{}};
+    s->turns = {calls({call("1", "add", R"({"a":1,"b":2})"), call("2", "add", R"({"a":2,"b":3})")}), answer("done")};
+    const agentry::run_result r = agent.run("go");
+    CHECK(r.stop == agentry::stop_reason::completed);
+    REQUIRE(r.steps.size() == 2);
+    CHECK(r.steps[0].status == agentry::tool_status::ok);
+    CHECK(r.steps[1].status == agentry::tool_status::ok);
+    CHECK(s->requests[1].messages.back().text == "5");
+}
+
+TEST_CASE("policy: cancel() ends a wait for the rate limit") {
+    auto s = std::make_shared<scripted::script>();
+    agentry::agent<agentry::loop_config{.max_rate_wait = std::chrono::hours(1)}> agent{
+        scripted::model{s}, slow_refill, "You are a test.", scripted::quiet_transport{}};
+    s->turns = {calls({call("1", "add", R"({"a":1,"b":2})"), call("2", "add", R"({"a":2,"b":3})")}), answer("never")};
+    std::thread canceller([&] {
+        // Cancel once the first call has run (the second is then waiting, or about to).
+        for (int i = 0; i != 20000 && s->requests.size() < 1; ++i) std::this_thread::sleep_for(std::chrono::milliseconds(1));
+        std::this_thread::sleep_for(std::chrono::milliseconds(50));
+        agent.cancel();
+    });
+    const agentry::run_result r = agent.run("go");
+    canceller.join();
+    CHECK(r.stop == agentry::stop_reason::cancelled);
+    // The second call was cut short in its wait, or (on a slow machine) not started.
+    REQUIRE(r.steps.size() >= 1);
+    CHECK(r.steps[0].status == agentry::tool_status::ok);
+    if (r.steps.size() == 2) CHECK(r.steps[1].status == agentry::tool_status::rate_limited);
 }
 
 TEST_CASE("policy: the rate limit holds across turns and runs of one agent") {

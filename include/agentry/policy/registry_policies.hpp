@@ -31,8 +31,16 @@ struct tool_above_ceiling {
 
 } // namespace detail
 
+/// Another type used as a registry declares no policies.
 template <class Registry>
-struct registry_policies;
+struct registry_policies {
+    static constexpr bool any = false;
+    static constexpr bool any_rate = false;
+    template <permission>
+    static consteval bool within() noexcept {
+        return true;
+    }
+};
 
 template <class... Tools>
 struct registry_policies<registry<Tools...>> {
