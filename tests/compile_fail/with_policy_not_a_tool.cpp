@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: BSL-1.0
-// expect: agentry: with_policy<policy>(t): t must be one tool made with agentry::tool<"name", "description">(f), given a policy once
+// expect: agentry: with_policy<policy>(t): t must be one tool made with agentry::tool<
 #include <agentry/policy/tool_policy.hpp>
 
 // A policy is given once, to a tool.
