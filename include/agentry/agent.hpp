@@ -25,6 +25,9 @@
 #include <agentry/loop/detect.hpp>
 #include <agentry/loop/fixed_duration.hpp>
 #include <agentry/loop/result.hpp>
+#include <agentry/policy/approval.hpp>
+#include <agentry/policy/registry_policies.hpp>
+#include <agentry/policy/token_bucket.hpp>
 #include <agentry/provider/message.hpp>
 #include <agentry/provider/provider.hpp>
 #include <agentry/json/reader.hpp>
@@ -155,6 +158,14 @@ constexpr bool valid_config_time(fixed_duration d) noexcept { return d.ms >= 0 &
 template <class>
 inline constexpr bool no_default_transport = false;
 
+/// What the agent keeps of its registry's tool policies (only when some tool declares one).
+struct policy_state {
+    std::span<const tool_policy> table;
+    std::size_t (*find)(std::string_view) noexcept;
+    /// Per tool: its bucket, or null when it has no rate limit.
+    std::vector<std::unique_ptr<token_bucket>> buckets;
+};
+
 } // namespace detail
 
 template <loop_config Config>
@@ -172,6 +183,8 @@ class agent {
                       detail::valid_config_time(config_.retry.max_server_delay),
                   "agentry: loop_config::retry: initial_backoff, max_backoff and max_server_delay must be between 0 "
                   "and 100 years");
+    static_assert(detail::valid_config_time(config_.max_rate_wait),
+                  "agentry: loop_config::max_rate_wait must be between 0 (none) and 100 years");
     static_assert(config_.max_tool_calls_per_turn >= 1,
                   "agentry: loop_config::max_tool_calls_per_turn must be at least 1 (the calls past it are not run)");
 
@@ -191,6 +204,19 @@ public:
         call_ = [registry = tools.with_options(options)](std::string_view name, std::string_view arguments) {
             return registry.template call<typename P::dialect>(name, arguments);
         };
+        using policies = registry_policies<Registry>;
+        static_assert(policies::template within<config_.max_permission>());
+        if constexpr (policies::any) {
+            auto state = std::make_shared<detail::policy_state>();
+            state->table = policies::table;
+            state->find = &Registry::find;
+            state->buckets.resize(policies::size);
+            if constexpr (policies::any_rate)
+                for (std::size_t i = 0; i != policies::size; ++i)
+                    if (policies::table[i].rate.limited())
+                        state->buckets[i] = std::make_unique<token_bucket>(policies::table[i].rate);
+            policy_ = std::move(state);
+        }
         if (!system_prompt.empty()) history_.push_back(message::system(std::move(system_prompt)));
     }
 
@@ -268,6 +294,11 @@ public:
 
     /// Called with each request and response, API keys redacted.
     void set_trace(trace_hook hook) { trace_ = std::move(hook); }
+
+    /// Decides on the calls of tools whose policy needs approval, before they run (one at a
+    /// time, also with parallel tool calls). Without an approver such calls are denied. An
+    /// exception from it stops the run with stop_reason::callback_error.
+    void set_approver(approver decide) { approver_ = std::move(decide); }
 
 private:
     using turn_fn = std::function<turn_result(const chat_request&, const stream_events&, const trace_hook&)>;
@@ -357,6 +388,72 @@ private:
         return out;
     }
 
+    static step not_run_step(const tool_call& call, std::uint32_t turn, const tool_result& out) {
+        step s;
+        s.turn = turn;
+        s.id = call.id;
+        s.tool = call.name;
+        s.arguments = call.arguments;
+        s.status = out.status;
+        s.result_excerpt = detail::excerpt(out.content);
+        return s;
+    }
+
+    // The policy of the call's tool before it runs: its rate limit, then its approval. Returns
+    // the arguments to run (the approver may change them), or nothing when the call is not run:
+    // `out` then holds what the model is told. Only an approver that throws makes it throw.
+    // The approver is asked under `approving` (null: the calls run one at a time).
+    std::optional<std::string> admit(const tool_call& call, std::string_view model_text, tool_result& out,
+                                     std::mutex* approving) {
+        const std::size_t index = policy_->find(call.name);
+        if (index == policy_->table.size()) return call.arguments;  // the registry answers
+        const tool_policy& policy = policy_->table[index];
+        if (token_bucket* bucket = policy_->buckets[index].get()) {
+            std::chrono::nanoseconds wait = bucket->try_take(clock::now());
+            if constexpr (!config_.max_rate_wait.is_zero()) {
+                const auto until = detail::deadline_after(clock::now(), config_.max_rate_wait.get());
+                while (wait.count() != 0 && wait <= until - clock::now() &&
+                       detail::sleep_unless(std::chrono::ceil<std::chrono::milliseconds>(wait), cancel_))
+                    wait = bucket->try_take(clock::now());
+            }
+            if (wait.count() != 0) {
+                const auto ms = std::chrono::ceil<std::chrono::milliseconds>(wait).count();
+                out.status = tool_status::rate_limited;
+                out.content = "rate_limited: " + call.name + " may be called at most " +
+                              std::to_string(policy.rate.calls) + " times per " + std::to_string(policy.rate.per_ms) +
+                              " ms; it was not run. Try again in " + std::to_string(ms) +
+                              " ms, or go on without it.";
+                return std::nullopt;
+            }
+        }
+        if (!policy.needs_approval) return call.arguments;
+        if (!approver_) {
+            out.status = tool_status::denied;
+            out.content = call.name + " needs approval and no one can approve it here; it was not run. Go on "
+                                      "without it, or tell the user what you would have done.";
+            return std::nullopt;
+        }
+        const std::optional<std::string> canonical = detail::canonical_json(call.arguments);
+        if (!canonical) return call.arguments;  // not JSON: the registry rejects it without running it
+        const approval_request request{call.id, call.name, *canonical, model_text, policy.level};
+        approval decision;
+        {
+            std::unique_lock<std::mutex> lock;
+            if (approving) lock = std::unique_lock<std::mutex>(*approving);
+            decision = detail::invoke_callback("approver", approver_, request);
+        }
+        switch (decision.kind) {
+        case approval_kind::approve: return call.arguments;
+        case approval_kind::edit: return std::move(decision.arguments);
+        case approval_kind::deny: break;
+        }
+        out.status = tool_status::denied;
+        out.content = "The user denied this call of " + call.name +
+                      (decision.reason.empty() ? std::string(".") : ": " + decision.reason + ".") +
+                      " It was not run; do not make it again unchanged.";
+        return std::nullopt;
+    }
+
     // Runs one call, within the tool timeout when there is one. Does not throw.
     step run_call(const tool_call& call, std::uint32_t turn, tool_result& out) const noexcept {
         step s;
@@ -415,7 +512,8 @@ private:
         std::exception_ptr failure;
     };
 
-    calls_done run_calls(std::span<const tool_call> calls, std::uint32_t turn, const agent_events& events) {
+    calls_done run_calls(std::span<const tool_call> calls, std::uint32_t turn, std::string_view model_text,
+                         const agent_events& events) {
         calls_done out;
         out.done.resize(calls.size());
         std::atomic<bool> failed{false};
@@ -428,7 +526,25 @@ private:
                     detail::invoke_callback("on_tool_start", events.on_tool_start, calls[i]);
                 }
                 std::pair<step, tool_result>& o = out.done[i].emplace();
-                o.first = run_call(calls[i], turn, o.second);
+                if (!policy_) {
+                    o.first = run_call(calls[i], turn, o.second);
+                } else {
+                    std::optional<std::string> arguments =
+                        admit(calls[i], model_text, o.second, parallel ? &mutex : nullptr);
+                    if (!arguments) {
+                        o.first = not_run_step(calls[i], turn, o.second);
+                    } else if (*arguments == calls[i].arguments) {
+                        o.first = run_call(calls[i], turn, o.second);
+                    } else {
+                        tool_call edited = calls[i];
+                        edited.arguments = std::move(*arguments);
+                        o.first = run_call(edited, turn, o.second);
+                        o.first.arguments_edited = true;
+                        o.second.content = "(Run with arguments changed by the user to " + edited.arguments + ")\n" +
+                                           o.second.content;
+                        o.first.result_excerpt = detail::excerpt(o.second.content);
+                    }
+                }
                 if (events.on_tool_end) {
                     std::unique_lock lock(mutex, std::defer_lock);
                     if (parallel) lock.lock();
@@ -566,7 +682,7 @@ private:
                 return;
             }
             const std::size_t run = calls.size() - (over != 0 ? 1 : 0);
-            calls_done done = run_calls(std::span(calls).first(run), result.turns, events);
+            calls_done done = run_calls(std::span(calls).first(run), result.turns, history_.back().text, events);
             std::map<std::string, bool, std::less<>> invalid_this_round;
             bool looping = false;
             const std::string not_run =
@@ -638,6 +754,8 @@ private:
     token_estimator estimate_ = estimate_tokens;
     trace_hook trace_;
     std::atomic<bool> cancel_{false};
+    std::shared_ptr<detail::policy_state> policy_;  // null when no tool declares a policy
+    approver approver_;
     std::shared_ptr<detail::running_calls> running_ = std::make_shared<detail::running_calls>();
 };
 

@@ -20,6 +20,8 @@ enum class tool_status : unsigned char {
     invalid_arguments,  // the arguments broke the schema; content says how, errors list it
     unknown_tool,       // no tool has that name; content lists the names
     tool_error,         // the tool threw or returned a failure; content carries the message
+    denied,             // not run: the approver refused it (or there was no approver); content says why
+    rate_limited,       // not run: the tool's rate limit was reached; content says when to try again
 };
 
 constexpr std::string_view to_string(tool_status s) noexcept {
@@ -28,6 +30,8 @@ constexpr std::string_view to_string(tool_status s) noexcept {
     case tool_status::invalid_arguments: return "invalid_arguments";
     case tool_status::unknown_tool: return "unknown_tool";
     case tool_status::tool_error: return "tool_error";
+    case tool_status::denied: return "denied";
+    case tool_status::rate_limited: return "rate_limited";
     }
     return "unknown";
 }

@@ -14,6 +14,7 @@
 // duration that converts to milliseconds without loss); zero means "no limit" where it says so.
 
 #include <agentry/loop/fixed_duration.hpp>
+#include <agentry/policy/tool_policy.hpp>
 #include <agentry/provider/message.hpp>
 
 #include <chrono>
@@ -77,6 +78,13 @@ struct loop_config {
     std::size_t context_budget_tokens = 0;
     /// Output token limit per model turn; 0: the provider's default.
     std::uint32_t max_output_tokens = 0;
+    /// The highest permission level of a tool the agent may call without approval: an agent
+    /// whose registry holds a tool above it that does not need approval does not compile
+    /// (a tool without a policy counts as destructive).
+    permission max_permission = permission::destructive;
+    /// Longest wait for a rate-limited tool (tool_policy::rate) before the call answers the
+    /// model with tool_status::rate_limited; 0: answer at once.
+    fixed_duration max_rate_wait{};
 };
 
 } // namespace agentry

@@ -56,6 +56,8 @@ struct step {
     std::chrono::microseconds duration{0};
     /// The call passed loop_config::tool_timeout and was abandoned.
     bool timed_out = false;
+    /// The approver changed the arguments; `arguments` are the ones run.
+    bool arguments_edited = false;
 };
 
 struct run_result {

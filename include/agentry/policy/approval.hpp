@@ -1,0 +1,69 @@
+// SPDX-License-Identifier: BSL-1.0
+#ifndef AGENTRY_POLICY_APPROVAL_HPP
+#define AGENTRY_POLICY_APPROVAL_HPP
+
+// Human approval of tool calls: what the approver sees (approval_request) and what it answers
+// (approval). The agent asks its approver (agent::set_approver) before each call of a tool
+// whose policy says needs_approval.
+
+#include <agentry/json/detail/canonical.hpp>
+#include <agentry/json/reader.hpp>
+#include <agentry/policy/tool_policy.hpp>
+#include <agentry/schema/raw_json.hpp>
+
+#include <functional>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <utility>
+
+namespace agentry {
+
+/// One call waiting for a decision.
+struct approval_request {
+    std::string_view call_id;
+    std::string_view tool;
+    /// The arguments in canonical form: members sorted by key, no spaces, numbers as exact
+    /// decimals (so that equal arguments read the same whatever the model's spelling).
+    std::string_view arguments;
+    /// What the model wrote in the turn that made the call (often its reason); may be empty.
+    std::string_view model_text;
+    permission level = permission::destructive;
+};
+
+enum class approval_kind : unsigned char { approve, deny, edit };
+
+/// The approver's answer.
+struct approval {
+    approval_kind kind = approval_kind::deny;
+    /// deny: why, sent to the model with the denial.
+    std::string reason;
+    /// edit: the arguments to run instead (JSON), validated against the tool's schema again.
+    std::string arguments;
+
+    static approval approve() { return {approval_kind::approve, {}, {}}; }
+    static approval deny(std::string reason) { return {approval_kind::deny, std::move(reason), {}}; }
+    static approval edit(std::string arguments) { return {approval_kind::edit, {}, std::move(arguments)}; }
+};
+
+using approver = std::function<approval(const approval_request&)>;
+
+namespace detail {
+
+/// The canonical text of JSON `text`, or nothing when it is not one JSON value within the
+/// reader's default size and depth limits.
+inline std::optional<std::string> canonical_json(std::string_view text) {
+    if (!json::read<raw_json>(text).ok()) return std::nullopt;
+    json::detail::cursor in;
+    in.begin = in.p = text.data();
+    in.end = text.data() + text.size();
+    std::string out;
+    if (!json::detail::canonical_value(in, out)) return std::nullopt;
+    return out;
+}
+
+} // namespace detail
+
+} // namespace agentry
+
+#endif

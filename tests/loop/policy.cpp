@@ -1,0 +1,318 @@
+// SPDX-License-Identifier: BSL-1.0
+// Tool policies through the agent loop: approval (approve, deny, edit, edit to invalid
+// arguments, no approver, a throwing approver), the permission ceiling and rate limits.
+#include "scripted.hpp"
+
+#include <agentry/agent.hpp>
+#include <agentry/policy/tool_policy.hpp>
+#include <agentry/registry.hpp>
+
+#include <doctest/doctest.h>
+
+#include <algorithm>
+#include <atomic>
+#include <memory>
+#include <stdexcept>
+#include <string>
+#include <thread>
+#include <vector>
+
+using scripted::answer;
+using scripted::call;
+using scripted::calls;
+
+namespace {
+
+std::vector<std::string> deleted;  // what delete_file removed, in order
+
+std::string delete_file(const std::string& path) {
+    deleted.push_back(path);
+    return "deleted " + path;
+}
+
+constexpr agentry::tool_policy needs_approval{.level = agentry::permission::destructive, .needs_approval = true};
+constexpr agentry::tool_policy twice_a_minute{.level = agentry::permission::read_only,
+                                              .rate = {.calls = 2, .per_ms = 60'000},
+                                              .idempotent = true};
+
+constexpr agentry::registry tools{
+    agentry::with_policy<needs_approval>(
+        agentry::tool<"delete_file", "Deletes a file", "path">(delete_file)),
+    agentry::with_policy<twice_a_minute>(
+        agentry::tool<"add", "Add two integers", "a", "b">(+[](int a, int b) { return static_cast<long long>(a) + b; })),
+    agentry::with_policy<agentry::tool_policy{}>(
+        agentry::tool<"echo", "Echoes its text", "text">(+[](std::string t) { return t; })),
+};
+
+// One call per 20 ms, for the bounded wait.
+constexpr agentry::registry quick_refill{agentry::with_policy<agentry::tool_policy{.rate = {.calls = 1, .per_ms = 20}}>(
+    agentry::tool<"add", "Add two integers", "a", "b">(+[](int a, int b) { return static_cast<long long>(a) + b; }))};
+
+// One call per hour, for a wait that only cancel() ends.
+constexpr agentry::registry slow_refill{agentry::with_policy<agentry::tool_policy{.rate = {.calls = 1, .per_ms = 3'600'000}}>(
+    agentry::tool<"add", "Add two integers", "a", "b">(+[](int a, int b) { return static_cast<long long>(a) + b; }))};
+
+constexpr agentry::loop_config read_only_ceiling{.max_permission = agentry::permission::read_only};
+
+template <agentry::loop_config Config = read_only_ceiling>
+struct fixture {
+    std::shared_ptr<scripted::script> s = std::make_shared<scripted::script>();
+    agentry::agent<Config> agent{scripted::model{s}, tools, "You are a test.", scripted::quiet_transport{}};
+    fixture() { deleted.clear(); }
+};
+
+agentry::turn_result calls_with_text(std::string text, std::vector<agentry::tool_call> c) {
+    agentry::turn_result r = calls(std::move(c));
+    r.value->reply.text = std::move(text);
+    return r;
+}
+
+} // namespace
+
+TEST_CASE("policy: an approved call runs; the approver sees the canonical call and the model's text") {
+    fixture f;
+    std::vector<std::string> seen;
+    f.agent.set_approver([&](const agentry::approval_request& r) {
+        seen.push_back(std::string(r.call_id) + "|" + std::string(r.tool) + "|" + std::string(r.arguments) + "|" +
+                       std::string(r.model_text) + "|" + std::string(agentry::to_string(r.level)));
+        return agentry::approval::approve();
+    });
+    f.s->turns = {calls_with_text("Removing the old log.", {call("c1", "delete_file", R"({ "path" : "old.log" })")}),
+                  answer("Done.")};
+    const agentry::run_result r = f.agent.run("Clean up");
+    CHECK(r.stop == agentry::stop_reason::completed);
+    REQUIRE(seen.size() == 1);
+    CHECK(seen[0] == R"(c1|delete_file|{"path":"old.log"}|Removing the old log.|destructive)");
+    CHECK(deleted == std::vector<std::string>{"old.log"});
+    REQUIRE(r.steps.size() == 1);
+    CHECK(r.steps[0].status == agentry::tool_status::ok);
+    CHECK_FALSE(r.steps[0].arguments_edited);
+    CHECK(f.s->requests[1].messages.back().text == "deleted old.log");
+}
+
+TEST_CASE("policy: a denial reaches the model as a tool result and the run goes on") {
+    fixture f;
+    int asked = 0;
+    f.agent.set_approver([&](const agentry::approval_request&) {
+        ++asked;
+        return agentry::approval::deny("keep the logs until Friday");
+    });
+    f.s->turns = {calls({call("c1", "delete_file", R"({"path":"old.log"})"), call("c2", "echo", R"({"text":"hi"})")}),
+                  answer("I kept the log.")};
+    const agentry::run_result r = f.agent.run("Clean up");
+    CHECK(r.stop == agentry::stop_reason::completed);
+    CHECK(r.text == "I kept the log.");
+    CHECK(asked == 1);  // echo needs no approval
+    CHECK(deleted.empty());
+    REQUIRE(r.steps.size() == 2);
+    CHECK(r.steps[0].status == agentry::tool_status::denied);
+    CHECK(r.steps[0].arguments == R"({"path":"old.log"})");
+    CHECK(r.steps[1].status == agentry::tool_status::ok);
+    const auto& sent = f.s->requests[1].messages;
+    REQUIRE(sent.size() == 5);
+    CHECK(sent[3].tool_call_id == "c1");
+    CHECK(sent[3].is_error);
+    CHECK(sent[3].text ==
+          "The user denied this call of delete_file: keep the logs until Friday. It was not run; do not make it "
+          "again unchanged.");
+    CHECK(sent[4].text == "hi");
+}
+
+TEST_CASE("policy: a denial without a reason") {
+    fixture f;
+    f.agent.set_approver([](const agentry::approval_request&) { return agentry::approval::deny(""); });
+    f.s->turns = {calls({call("c1", "delete_file", R"({"path":"a"})")}), answer("ok")};
+    const agentry::run_result r = f.agent.run("go");
+    CHECK(r.stop == agentry::stop_reason::completed);
+    CHECK(f.s->requests[1].messages.back().text ==
+          "The user denied this call of delete_file. It was not run; do not make it again unchanged.");
+}
+
+TEST_CASE("policy: edited arguments run instead, and the model is told") {
+    fixture f;
+    f.agent.set_approver([](const agentry::approval_request&) {
+        return agentry::approval::edit(R"({"path":"tmp/old.log"})");
+    });
+    f.s->turns = {calls({call("c1", "delete_file", R"({"path":"old.log"})")}), answer("Done.")};
+    const agentry::run_result r = f.agent.run("Clean up");
+    CHECK(r.stop == agentry::stop_reason::completed);
+    CHECK(deleted == std::vector<std::string>{"tmp/old.log"});
+    REQUIRE(r.steps.size() == 1);
+    CHECK(r.steps[0].arguments_edited);
+    CHECK(r.steps[0].arguments == R"({"path":"tmp/old.log"})");
+    CHECK(r.steps[0].status == agentry::tool_status::ok);
+    const auto& sent = f.s->requests[1].messages;
+    CHECK(sent[2].tool_calls[0].arguments == R"({"path":"old.log"})");  // the model's call as made
+    CHECK(sent.back().text == "(Run with arguments changed by the user to {\"path\":\"tmp/old.log\"})\ndeleted tmp/old.log");
+    CHECK_FALSE(sent.back().is_error);
+}
+
+TEST_CASE("policy: edited arguments are validated again; invalid ones do not run") {
+    fixture f;
+    f.agent.set_approver([](const agentry::approval_request&) { return agentry::approval::edit(R"({"path":7})"); });
+    f.s->turns = {calls({call("c1", "delete_file", R"({"path":"old.log"})")}), answer("Gave up.")};
+    const agentry::run_result r = f.agent.run("Clean up");
+    CHECK(r.stop == agentry::stop_reason::completed);
+    CHECK(deleted.empty());
+    REQUIRE(r.steps.size() == 1);
+    CHECK(r.steps[0].status == agentry::tool_status::invalid_arguments);
+    CHECK(r.steps[0].arguments_edited);
+    const auto& sent = f.s->requests[1].messages;
+    CHECK(sent.back().is_error);
+    CHECK(sent.back().text ==
+          "(Run with arguments changed by the user to {\"path\":7})\ndelete_file: invalid arguments: /path: expected "
+          "a string, got a number 7. Fix the arguments and call delete_file again.");
+}
+
+TEST_CASE("policy: without an approver a call that needs approval is denied") {
+    fixture f;
+    f.s->turns = {calls({call("c1", "delete_file", R"({"path":"old.log"})")}), answer("Not deleted.")};
+    const agentry::run_result r = f.agent.run("Clean up");
+    CHECK(r.stop == agentry::stop_reason::completed);
+    CHECK(deleted.empty());
+    REQUIRE(r.steps.size() == 1);
+    CHECK(r.steps[0].status == agentry::tool_status::denied);
+    CHECK(f.s->requests[1].messages.back().text ==
+          "delete_file needs approval and no one can approve it here; it was not run. Go on without it, or tell the "
+          "user what you would have done.");
+}
+
+TEST_CASE("policy: arguments that are not JSON go to the registry unapproved and do not run") {
+    fixture f;
+    int asked = 0;
+    f.agent.set_approver([&](const agentry::approval_request&) {
+        ++asked;
+        return agentry::approval::approve();
+    });
+    f.s->turns = {calls({call("c1", "delete_file", R"({"path":)")}), answer("oops")};
+    const agentry::run_result r = f.agent.run("go");
+    CHECK(asked == 0);
+    CHECK(deleted.empty());
+    REQUIRE(r.steps.size() == 1);
+    CHECK(r.steps[0].status == agentry::tool_status::invalid_arguments);
+}
+
+TEST_CASE("policy: an approver that throws stops the run with callback_error") {
+    fixture f;
+    f.agent.set_approver([](const agentry::approval_request&) -> agentry::approval {
+        throw std::runtime_error("console closed");
+    });
+    f.s->turns = {calls({call("c1", "delete_file", R"({"path":"old.log"})")}), answer("never")};
+    const agentry::run_result r = f.agent.run("Clean up");
+    CHECK(r.stop == agentry::stop_reason::callback_error);
+    CHECK(r.text == "agentry: the approver callback threw: console closed; the run stopped");
+    CHECK(deleted.empty());
+    // The history stays valid: the call has a result.
+    CHECK(f.agent.conversation().back().role == agentry::role::tool);
+}
+
+TEST_CASE("policy: approvals of parallel calls are asked one at a time") {
+    fixture<agentry::loop_config{.parallel_tool_calls = true,
+                                 .max_parallelism = 3,
+                                 .max_permission = agentry::permission::read_only}>
+        f;
+    std::atomic<int> inside{0};
+    std::atomic<int> most{0};
+    f.agent.set_approver([&](const agentry::approval_request& r) {
+        const int now = ++inside;
+        most.store(std::max(most.load(), now));
+        std::this_thread::yield();
+        --inside;
+        return r.arguments == R"({"path":"b"})" ? agentry::approval::deny("no") : agentry::approval::approve();
+    });
+    f.s->turns = {calls({call("1", "delete_file", R"({"path":"a"})"), call("2", "delete_file", R"({"path":"b"})"),
+                         call("3", "delete_file", R"({"path":"c"})")}),
+                  answer("done")};
+    const agentry::run_result r = f.agent.run("go");
+    CHECK(r.stop == agentry::stop_reason::completed);
+    CHECK(most.load() == 1);
+    REQUIRE(r.steps.size() == 3);
+    CHECK(r.steps[0].status == agentry::tool_status::ok);
+    CHECK(r.steps[1].status == agentry::tool_status::denied);
+    CHECK(r.steps[2].status == agentry::tool_status::ok);
+}
+
+TEST_CASE("policy: past its rate limit a call answers rate_limited and the run goes on") {
+    fixture f;
+    f.s->turns = {calls({call("1", "add", R"({"a":1,"b":2})"), call("2", "add", R"({"a":2,"b":3})"),
+                         call("3", "add", R"({"a":3,"b":4})")}),
+                  answer("done")};
+    const agentry::run_result r = f.agent.run("go");
+    CHECK(r.stop == agentry::stop_reason::completed);
+    REQUIRE(r.steps.size() == 3);
+    CHECK(r.steps[0].status == agentry::tool_status::ok);
+    CHECK(r.steps[1].status == agentry::tool_status::ok);
+    CHECK(r.steps[2].status == agentry::tool_status::rate_limited);
+    const std::string& text = f.s->requests[1].messages.back().text;
+    CHECK(f.s->requests[1].messages.back().is_error);
+    // One token comes every 30 s (two per minute): the wait is at most that.
+    CHECK(text.starts_with("rate_limited: add may be called at most 2 times per 60000 ms; it was not run. Try "
+                           "again in "));
+    CHECK(text.ends_with(" ms, or go on without it."));
+    const std::string ms = text.substr(text.find("Try again in ") + 13);
+    const long wait = std::stol(ms);
+    CHECK(wait > 0);
+    CHECK(wait <= 30'000);
+}
+
+TEST_CASE("policy: a bounded wait for the rate limit that is too short answers rate_limited at once") {
+    // The next token comes in about 30 s, past the 1 ms the config allows: no wait happens.
+    fixture<agentry::loop_config{.max_permission = agentry::permission::read_only, .max_rate_wait = std::chrono::milliseconds(1)}> f;
+    f.s->turns = {calls({call("1", "add", R"({"a":1,"b":2})"), call("2", "add", R"({"a":2,"b":3})"),
+                         call("3", "add", R"({"a":3,"b":4})")}),
+                  answer("done")};
+    const agentry::run_result r = f.agent.run("go");
+    REQUIRE(r.steps.size() == 3);
+    CHECK(r.steps[2].status == agentry::tool_status::rate_limited);
+}
+
+TEST_CASE("policy: with max_rate_wait a call waits for its rate limit, then runs") {
+    auto s = std::make_shared<scripted::script>();
+    agentry::agent<agentry::loop_config{.max_rate_wait = std::chrono::seconds(30)}> agent{
+        scripted::model{s}, quick_refill, "You are a test.", scripted::quiet_transport{}};
+    s->turns = {calls({call("1", "add", R"({"a":1,"b":2})"), call("2", "add", R"({"a":2,"b":3})")}), answer("done")};
+    const agentry::run_result r = agent.run("go");
+    CHECK(r.stop == agentry::stop_reason::completed);
+    REQUIRE(r.steps.size() == 2);
+    CHECK(r.steps[0].status == agentry::tool_status::ok);
+    CHECK(r.steps[1].status == agentry::tool_status::ok);
+    CHECK(s->requests[1].messages.back().text == "5");
+}
+
+TEST_CASE("policy: cancel() ends a wait for the rate limit") {
+    auto s = std::make_shared<scripted::script>();
+    agentry::agent<agentry::loop_config{.max_rate_wait = std::chrono::hours(1)}> agent{
+        scripted::model{s}, slow_refill, "You are a test.", scripted::quiet_transport{}};
+    s->turns = {calls({call("1", "add", R"({"a":1,"b":2})"), call("2", "add", R"({"a":2,"b":3})")}), answer("never")};
+    std::thread canceller([&] {
+        // Cancel once the first call has run (the second is then waiting, or about to).
+        for (int i = 0; i != 20000 && s->requests.size() < 1; ++i) std::this_thread::sleep_for(std::chrono::milliseconds(1));
+        std::this_thread::sleep_for(std::chrono::milliseconds(50));
+        agent.cancel();
+    });
+    const agentry::run_result r = agent.run("go");
+    canceller.join();
+    CHECK(r.stop == agentry::stop_reason::cancelled);
+    // The second call was cut short in its wait, or (on a slow machine) not started.
+    REQUIRE(r.steps.size() >= 1);
+    CHECK(r.steps[0].status == agentry::tool_status::ok);
+    if (r.steps.size() == 2) CHECK(r.steps[1].status == agentry::tool_status::rate_limited);
+}
+
+TEST_CASE("policy: the rate limit holds across turns and runs of one agent") {
+    fixture f;
+    f.s->turns = {calls({call("1", "add", R"({"a":1,"b":2})")}), calls({call("2", "add", R"({"a":1,"b":2})")}),
+                  answer("first"), calls({call("3", "add", R"({"a":1,"b":2})")}), answer("second")};
+    CHECK(f.agent.run("one").steps.size() == 2);
+    const agentry::run_result r = f.agent.run("two");
+    REQUIRE(r.steps.size() == 1);
+    CHECK(r.steps[0].status == agentry::tool_status::rate_limited);
+}
+
+TEST_CASE("policy: an unknown tool in a registry with policies is answered by the registry") {
+    fixture f;
+    f.s->turns = {calls({call("1", "remove", R"({})")}), answer("ok")};
+    const agentry::run_result r = f.agent.run("go");
+    REQUIRE(r.steps.size() == 1);
+    CHECK(r.steps[0].status == agentry::tool_status::unknown_tool);
+}
