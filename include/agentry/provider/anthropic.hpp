@@ -362,7 +362,7 @@ inline turn_result anthropic::parse(const http_response& response) const {
         c.reply.tool_calls.pop_back();
         c.incomplete_tool_call = true;
     }
-    if (auto bad = detail::settle_tool_calls("anthropic", c.reply.tool_calls))
+    if (auto bad = detail::settle_tool_calls("anthropic response", c.reply.tool_calls))
         return {std::nullopt, detail::malformed(std::move(*bad))};
     return {std::move(c), {}};
 }

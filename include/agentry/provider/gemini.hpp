@@ -337,7 +337,7 @@ inline turn_result gemini::parse(const http_response& response) const {
     turn.add(read.value);
     if (!turn.any())
         return {std::nullopt, detail::malformed("gemini: unreadable response: no candidate and no promptFeedback.blockReason")};
-    return turn.take("gemini");
+    return turn.take("gemini response");
 }
 
 inline gemini::stream gemini::start_stream(stream_events events) const {

@@ -285,7 +285,7 @@ inline turn_result ollama::parse(const http_response& response) const {
     if (!read.value.message) return {std::nullopt, detail::malformed("ollama: unreadable response: /message: missing required property")};
     detail::ollama_turn turn;
     turn.add(read.value);
-    return turn.take("ollama");
+    return turn.take("ollama response");
 }
 
 inline ollama::stream ollama::start_stream(stream_events events) const {

@@ -31,7 +31,7 @@
 //   may return false; either ends the request with transport_error_kind::cancelled and closes
 //   its connection.
 // - Size: a body (streamed or whole) past http_request::max_body, else curl_options::max_body
-//   (8 MiB), or a head past 1 MiB, ends the exchange with transport_error_kind::too_large.
+//   (8 MiB), or a head past 256 KiB, ends the exchange with transport_error_kind::too_large.
 // - Errors: libcurl's codes are mapped to transport_error_kind, with libcurl's message. A
 //   failed request's response holds the final head if it had arrived (and what had come of a
 //   body it returns), otherwise nothing.
@@ -154,7 +154,7 @@ private:
         } else if (x.too_large) {
             r.error.kind = transport_error_kind::too_large;
             r.error.message = x.head_bytes > detail::curl_exchange::max_head
-                                  ? "agentry: the response head passed 1 MiB"
+                                  ? "agentry: the response head passed 256 KiB"
                                   : "agentry: the response body passed its limit of " + std::to_string(x.max_body) +
                                         " bytes; raise the provider's limits.max_body (http_request::max_body)";
         } else if (x.stopped_by_handler) {

@@ -99,7 +99,7 @@ inline turn_result read_completion(const http_response& r) {
         calls.push_back({{}, std::move(m.function_call->name).value_or(std::string{}), plain_text(m.function_call->arguments), {}});
     add_usage(c.usage, body.usage);
     conclude(c, choice->finish_reason.value_or(std::string{}), std::move(calls));
-    if (auto bad = settle_tool_calls("OpenAI", c.reply.tool_calls)) return {std::nullopt, detail::malformed(std::move(*bad))};
+    if (auto bad = settle_tool_calls("OpenAI response", c.reply.tool_calls)) return {std::nullopt, detail::malformed(std::move(*bad))};
     return {std::move(c), {}};
 }
 

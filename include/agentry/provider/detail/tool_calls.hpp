@@ -24,12 +24,13 @@
 
 namespace agentry::detail {
 
-/// Applies the rule to `calls`; the message of a malformed turn ("<provider>: ..."), or empty.
-inline std::optional<std::string> settle_tool_calls(std::string_view provider, std::vector<tool_call>& calls) {
+/// Applies the rule to `calls`; the message of a malformed turn, or empty. `source` names what
+/// was read: "OpenAI response", "anthropic stream", ...
+inline std::optional<std::string> settle_tool_calls(std::string_view source, std::vector<tool_call>& calls) {
     for (std::size_t i = 0; i != calls.size(); ++i) {
         tool_call& call = calls[i];
         if (call.name.empty())
-            return "agentry: " + std::string(provider) + " response: tool call " + std::to_string(i) +
+            return "agentry: " + std::string(source) + ": tool call " + std::to_string(i) +
                    (call.id.empty() ? std::string{} : " (id " + call.id + ")") +
                    " has no function name; a call must name its tool";
         if (call.id.empty()) call.id = "call_" + std::to_string(i);

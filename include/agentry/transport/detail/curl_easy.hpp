@@ -121,7 +121,7 @@ struct curl_exchange {
     bool too_large = false;
 
     /// The head lines of one response, interim ones included, may take this many bytes.
-    static constexpr std::size_t max_head = std::size_t(1) << 20;
+    static constexpr std::size_t max_head = std::size_t(256) << 10;
 
     bool streaming_body() const noexcept {
         const int s = head.response().status;
