@@ -47,8 +47,10 @@ constexpr bool token_char(char c) noexcept {
 /// Case-insensitive find of `word` in `text` from `from`.
 inline std::size_t find_ignoring_case(std::string_view text, std::string_view word, std::size_t from = 0) noexcept {
     if (word.empty() || text.size() < word.size()) return std::string_view::npos;
+    const char first = json::detail::lower(word.front());
     for (std::size_t i = from; i + word.size() <= text.size(); ++i)
-        if (json::detail::equal_ignoring_case(text.substr(i, word.size()), word)) return i;
+        if (json::detail::lower(text[i]) == first && json::detail::equal_ignoring_case(text.substr(i, word.size()), word))
+            return i;
     return std::string_view::npos;
 }
 
