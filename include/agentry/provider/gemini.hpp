@@ -67,16 +67,9 @@ inline bool gemini_assigned_id(std::string_view id) noexcept {
 inline std::optional<std::chrono::milliseconds> gemini_retry_delay(std::string_view delay) noexcept {
     if (delay.size() < 2 || delay.back() != 's') return std::nullopt;
     delay.remove_suffix(1);
-    double seconds = 0;
-    const auto [end, ec] = std::from_chars(delay.data(), delay.data() + delay.size(), seconds);
-    if (end != delay.data() + delay.size()) return std::nullopt;
-    if (ec == std::errc::result_out_of_range)
-        return delay.front() == '-' ? std::nullopt
-               : delay.find_first_of("eE") != std::string_view::npos && delay.find('-') != std::string_view::npos
-                   ? std::optional(std::chrono::milliseconds(0))
-                   : std::optional(max_server_delay);
-    if (ec != std::errc{}) return std::nullopt;
-    return delay_from_seconds(seconds);
+    const auto number = read_server_number(delay);
+    if (!number || number->second != delay.size()) return std::nullopt;
+    return delay_from_seconds(number->first);
 }
 
 /// Gemini's error of a non-2xx response, or of an error object inside a 2xx stream (`error`).
@@ -215,6 +208,9 @@ public:
         if (failed()) return;
         parser_.feed(bytes, [this](const detail::sse_event& e) { on_event(e); });
     }
+
+    /// A line or an event passed max_event: nothing more is read (complete() stops the transfer).
+    bool overflowed() const noexcept { return parser_.overflowed(); }
 
     turn_result finish(const http_response& head) {
         if (head.status < 200 || head.status > 299) return {std::nullopt, detail::gemini_http_error(head)};

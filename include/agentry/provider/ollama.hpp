@@ -161,6 +161,9 @@ public:
         parser_.feed(bytes, [this](std::string_view line) { on_line(line); });
     }
 
+    /// A line or an event passed max_event: nothing more is read (complete() stops the transfer).
+    bool overflowed() const noexcept { return parser_.overflowed(); }
+
     turn_result finish(const http_response& head) {
         if (head.status < 200 || head.status > 299) return {std::nullopt, detail::ollama_http_error(head)};
         if (parser_.overflowed())

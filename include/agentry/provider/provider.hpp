@@ -11,6 +11,9 @@
 //   P::stream    P::start_stream(stream_events) const;       an assembler for a streamed body:
 //       void        feed(std::string_view bytes);              bytes in any split
 //       turn_result finish(const http_response& head);         once the body has ended
+//       bool        overflowed() const;                        optional: a line or an event passed
+//                                                              its limit, so complete() stops the
+//                                                              transfer and lets finish() say so
 
 #include <agentry/provider/detail/redact.hpp>
 #include <agentry/provider/message.hpp>
@@ -23,6 +26,7 @@
 #include <cstddef>
 #include <exception>
 #include <functional>
+#include <limits>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -89,6 +93,24 @@ inline std::optional<std::chrono::milliseconds> delay_from_seconds(double second
     return std::chrono::milliseconds(static_cast<long long>(seconds * 1000));
 }
 
+/// The decimal number a server wrote at the start of `text` (from_chars syntax: "2", "1.5",
+/// "1e300", "inf", "nan"), and where it ends: empty when there is none or it is NaN or
+/// negative; a value past a double's range reads as infinity, one too close to 0 as 0.
+inline std::optional<std::pair<double, std::size_t>> read_server_number(std::string_view text) noexcept {
+    if (text.empty()) return std::nullopt;
+    double value = 0;
+    const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
+    const std::size_t used = std::size_t(end - text.data());
+    if (ec == std::errc::result_out_of_range) {
+        if (text.front() == '-') return std::nullopt;
+        const std::string_view number = text.substr(0, used);
+        const bool tiny = number.find("e-") != std::string_view::npos || number.find("E-") != std::string_view::npos;
+        return std::pair(tiny ? 0.0 : std::numeric_limits<double>::infinity(), used);
+    }
+    if (ec != std::errc{} || !(value >= 0)) return std::nullopt;
+    return std::pair(value, used);
+}
+
 /// The number of `count` ASCII digits at text[at], or -1.
 constexpr int digits_at(std::string_view text, std::size_t at, std::size_t count) noexcept {
     int n = 0;
@@ -108,16 +130,9 @@ inline std::optional<std::chrono::milliseconds> parse_retry_after(std::string_vi
     while (!value.empty() && (value.front() == ' ' || value.front() == '\t')) value.remove_prefix(1);
     while (!value.empty() && (value.back() == ' ' || value.back() == '\t')) value.remove_suffix(1);
     if (value.empty()) return std::nullopt;
-    double seconds = 0;
-    const auto [end, ec] = std::from_chars(value.data(), value.data() + value.size(), seconds);
-    if (end == value.data() + value.size() && (ec == std::errc{} || ec == std::errc::result_out_of_range)) {
-        if (ec == std::errc::result_out_of_range) {  // too large, or too close to 0, for a double
-            if (value.front() == '-') return std::nullopt;
-            const bool tiny = value.find("e-") != std::string_view::npos || value.find("E-") != std::string_view::npos;
-            return tiny ? std::chrono::milliseconds(0) : max_server_delay;
-        }
-        return delay_from_seconds(seconds);
-    }
+    if (const auto number = read_server_number(value); number && number->second == value.size())
+        return delay_from_seconds(number->first);
+    if (value.front() == '-' || (value.front() >= '0' && value.front() <= '9')) return std::nullopt;
     // IMF-fixdate: "Sun, 06 Nov 1994 08:49:37 GMT", 29 characters.
     if (value.size() != 29 || value[3] != ',' || value[4] != ' ' || value[7] != ' ' || value[11] != ' ' ||
         value[16] != ' ' || value[19] != ':' || value[22] != ':' || value.substr(25) != " GMT")
@@ -259,6 +274,7 @@ turn_result complete(const P& p, T& transport, const chat_request& request, cons
             handlers.on_head = [](const http_response&) { return true; };
             std::size_t received = 0;
             bool passed = false;
+            bool overflowed = false;
             handlers.on_chunk = [&](std::string_view bytes) {
                 received += bytes.size();
                 if (over(received)) {
@@ -267,12 +283,15 @@ turn_result complete(const P& p, T& transport, const chat_request& request, cons
                 }
                 if (trace) streamed.append(bytes);
                 assembler.feed(bytes);
-                return true;
+                if constexpr (requires { { std::as_const(assembler).overflowed() } -> std::convertible_to<bool>; })
+                    overflowed = assembler.overflowed();
+                return !overflowed;
             };
             r = transport.stream(http, handlers);
             ok_stream = r.response.status >= 200 && r.response.status <= 299;
             if (passed || (!ok_stream && over(r.response.body.size())))
                 out = {std::nullopt, detail::too_large("the response body", limit)};
+            else if (overflowed) out = assembler.finish(r.response);
             else if (!r.ok()) out = {std::nullopt, detail::transport_failure(r.error)};
             else if (!ok_stream) out = p.parse(r.response);
             else out = assembler.finish(r.response);

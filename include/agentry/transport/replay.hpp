@@ -146,7 +146,8 @@ private:
             received += chunk.size();
             if (request.max_body != 0 && received > request.max_body) {
                 r.error = {transport_error_kind::too_large, "agentry: the response body passed its limit of " +
-                                                                std::to_string(request.max_body) + " bytes"};
+                                                                std::to_string(request.max_body) +
+                                                                " bytes (http_request::max_body)"};
                 return r;
             }
             if (cancelled(request)) {

@@ -188,7 +188,7 @@ TEST_CASE("absurd x-ratelimit-reset and retryDelay values are saturated or ignor
         CAPTURE(value);
         REQUIRE_FALSE(r.ok());
         if (r.error.retry_after) CHECK(*r.error.retry_after == agentry::detail::max_server_delay);
-        else CHECK((value == "infs" || value == "nans" || value == "-1s"));
+        else CHECK((value == "nans" || value == "-1s"));
     }
     for (const std::string value : {"1e300s", "99999999999s", "infs", "nans", "-3s", "1e999s", "xs"}) {
         loopback_server server(answer(429, "", R"({"error":{"code":429,"message":"slow","status":"RESOURCE_EXHAUSTED",)"

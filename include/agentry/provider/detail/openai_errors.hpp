@@ -24,7 +24,6 @@
 #include <algorithm>
 #include <charconv>
 #include <chrono>
-#include <cmath>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -33,17 +32,17 @@ namespace agentry::detail::openai_impl {
 
 namespace wire = openai_wire;
 
-/// OpenAI's reset durations: "1s", "6m0s", "20ms", "1h2m3.5s". Empty when unreadable,
-/// negative, NaN or infinite in a part; a total past max_server_delay saturates to it.
+/// OpenAI's reset durations: "1s", "6m0s", "20ms", "1h2m3.5s". Empty when unreadable, or
+/// negative or NaN in a part; a total past max_server_delay (infinity included) saturates.
 inline std::optional<std::chrono::milliseconds> parse_reset(std::string_view text) {
     text = trim_space(text);
     if (text.empty()) return std::nullopt;
     double total = 0;
     while (!text.empty()) {
-        double amount = 0;
-        const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), amount);
-        if (ec != std::errc{} || !std::isfinite(amount) || amount < 0) return std::nullopt;
-        text.remove_prefix(std::size_t(end - text.data()));
+        const auto number = read_server_number(text);
+        if (!number) return std::nullopt;
+        const double amount = number->first;
+        text.remove_prefix(number->second);
         std::size_t unit_size = 1;
         double unit = 0;
         if (text.starts_with("ms")) {

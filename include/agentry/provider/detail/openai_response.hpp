@@ -116,6 +116,9 @@ public:
         parser_.feed(bytes, [this](const sse_event& e) { on_event(e); });
     }
 
+    /// A line or an event passed max_event: nothing more is read (complete() stops the transfer).
+    bool overflowed() const noexcept { return parser_.overflowed(); }
+
     turn_result finish(const http_response& head) {
         namespace impl = openai_impl;
         if (head.status != 0 && (head.status < 200 || head.status > 299))
