@@ -157,6 +157,9 @@ TEST_CASE("server delays: Retry-After saturates at max_server_delay or is ignore
     CHECK(retry_after("1e300") == max);
     CHECK(retry_after("1e999") == max);
     CHECK(retry_after("1e-999") == ms(0));
+    CHECK(retry_after("0." + std::string(400, '0') + "1") == ms(0));
+    CHECK(retry_after(std::string(400, '9')) == max);
+    CHECK(retry_after("0.5e400") == max);
     CHECK(retry_after("inf") == max);
     CHECK(retry_after("infinity") == max);
     CHECK(retry_after("nan") == std::nullopt);

@@ -103,8 +103,13 @@ inline std::optional<std::pair<double, std::size_t>> read_server_number(std::str
     const std::size_t used = std::size_t(end - text.data());
     if (ec == std::errc::result_out_of_range) {
         if (text.front() == '-') return std::nullopt;
+        // Too close to 0: a negative exponent, or no exponent and no nonzero digit before the point.
         const std::string_view number = text.substr(0, used);
-        const bool tiny = number.find("e-") != std::string_view::npos || number.find("E-") != std::string_view::npos;
+        const std::size_t e = number.find_first_of("eE");
+        const std::size_t digit = number.find_first_not_of('0');
+        const bool tiny = e != std::string_view::npos
+                              ? e + 1 < number.size() && number[e + 1] == '-'
+                              : digit == std::string_view::npos || number[digit] == '.';
         return std::pair(tiny ? 0.0 : std::numeric_limits<double>::infinity(), used);
     }
     if (ec != std::errc{} || !(value >= 0)) return std::nullopt;
