@@ -642,7 +642,7 @@ verdict expect(const node& n, forecast_args& out) {
 template <class T>
 std::string written(const T& value) {
     std::string out;
-    agentry::json::write(out, value, {.max_size = 0});
+    agentry::json::write(out, value);
     return out;
 }
 

@@ -213,6 +213,45 @@ TEST_CASE("429 with Retry-After: status and header, then a retryable rate_limite
     CHECK(s.result.response.body == body);
 }
 
+TEST_CASE("body limits: a body past http_request::max_body, or curl_options::max_body, is too_large") {
+    curl_transport t;
+    http_request at_limit = get(server().http("/big?bytes=100000"));
+    at_limit.max_body = 100000;
+    transport_result r = t.send(at_limit);
+    REQUIRE(r.ok());
+    CHECK(r.response.body.size() == 100000);
+
+    http_request over = get(server().http("/big?bytes=100001"));
+    over.max_body = 100000;
+    r = t.send(over);
+    CHECK(r.error.kind == transport_error_kind::too_large);
+    CHECK(r.error.message.find("100000") != std::string::npos);
+    CHECK(agentry::detail::transport_failure(r.error).kind == provider_error_kind::too_large);
+    CHECK_FALSE(agentry::detail::transport_failure(r.error).retryable);
+
+    // Streamed: the handler never sees more than the limit.
+    const streamed s = stream(t, over);
+    CHECK(s.result.error.kind == transport_error_kind::too_large);
+    CHECK(s.joined().size() <= 100000);
+    // An error body counts too.
+    http_request error_body = get(server().http("/big?bytes=200000&status=500"));
+    error_body.max_body = 100000;
+    CHECK(stream(t, error_body).result.error.kind == transport_error_kind::too_large);
+
+    // The transport's own default, when the request sets none: 8 MiB.
+    CHECK(curl_options{}.max_body == 8u << 20);
+    curl_transport small{{.max_body = 1000}};
+    CHECK(small.send(get(server().http("/big?bytes=1001"))).error.kind == transport_error_kind::too_large);
+    CHECK(small.send(get(server().http("/big?bytes=1000"))).ok());
+}
+
+TEST_CASE("head limit: a response head past 256 KiB is too_large") {
+    curl_transport t;
+    const transport_result r = t.send(get(server().http("/big_head")));
+    CHECK(r.error.kind == transport_error_kind::too_large);
+    CHECK(r.error.message == "agentry: the response head passed 256 KiB");
+}
+
 TEST_CASE("500 and 503: retryable server errors") {
     curl_transport t;
     const transport_result r500 = t.send(post(server().http("/status/500"), "{}"));

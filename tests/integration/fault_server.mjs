@@ -28,6 +28,8 @@
 //   /release/<key>          200 "ok"; releases <key>
 //   /seen/<key>             200 "yes" if a request for /wait/<key> or /reset/<key> has come, else "no"
 //   /proxy_log              200 text/plain: the request lines the proxy received, one a line
+//   /big?bytes=N&status=S   status S (200) text/event-stream, chunked: N bytes of "x" in 64 KiB writes
+//   /big_head               200 with 400 headers of 1 KiB each (a head past 256 KiB)
 // <proxy> is a forward proxy to 127.0.0.1 only: absolute-form requests are forwarded, CONNECT
 // opens a tunnel; each request line is logged for /proxy_log.
 
@@ -136,6 +138,27 @@ function serve(req, res, body) {
         return text(res, 200, 'ok');
     case 'seen':
         return text(res, 200, seen.has(arg) ? 'yes' : 'no');
+    case 'big': {
+        let left = Number(url.searchParams.get('bytes') ?? 0);
+        res.writeHead(Number(url.searchParams.get('status') ?? 200), { 'Content-Type': 'text/event-stream' });
+        const piece = Buffer.alloc(65536, 'x');
+        const next = () => {
+            while (left > 0) {
+                const n = Math.min(left, piece.length);
+                left -= n;
+                if (!res.write(piece.subarray(0, n))) return res.once('drain', next);
+            }
+            res.end();
+        };
+        res.on('close', () => { left = 0; });
+        return next();
+    }
+    case 'big_head': {
+        const headers = [];
+        for (let i = 0; i < 400; ++i) headers.push(`X-Filler-${i}`, 'y'.repeat(1024));
+        res.writeHead(200, headers);
+        return res.end('ok');
+    }
     case 'proxy_log':
         return text(res, 200, proxy_log.map((line) => line + '\n').join(''));
     default:

@@ -19,6 +19,8 @@
 #include <agentry/json/writer.hpp>
 #include <agentry/provider/detail/anthropic_wire.hpp>
 #include <agentry/provider/detail/sse.hpp>
+#include <agentry/provider/detail/tool_calls.hpp>
+#include <agentry/provider/detail/turns.hpp>
 #include <agentry/provider/detail/wire_common.hpp>
 #include <agentry/provider/message.hpp>
 #include <agentry/provider/provider.hpp>
@@ -29,7 +31,6 @@
 #include <chrono>
 #include <cstddef>
 #include <cstdint>
-#include <iterator>
 #include <optional>
 #include <span>
 #include <string>
@@ -108,6 +109,11 @@ struct anthropic {
     std::chrono::milliseconds total_timeout{0};
     /// Copied into every request (see http_request::cancel) unless chat_request::cancel is set.
     const std::atomic<bool>* cancel = nullptr;
+    /// The most a response may make agentry hold (see response_limits).
+    response_limits limits{};
+    /// Send the key (or any credential header) over plain http:// to a host that is not
+    /// loopback; otherwise complete() refuses such a request (provider_error_kind::insecure).
+    bool allow_plain_http_credentials = false;
 
     http_request request(const chat_request& request) const;
     turn_result parse(const http_response& response) const;
@@ -120,15 +126,21 @@ struct anthropic {
 /// turn with that error.
 class anthropic::stream {
 public:
-    explicit stream(stream_events events) : events_(std::move(events)) {}
+    explicit stream(stream_events events, std::size_t max_event = response_limits{}.max_event)
+        : events_(std::move(events)), parser_(max_event) {}
 
     void feed(std::string_view bytes) {
         if (done_ || failed()) return;
         parser_.feed(bytes, [this](const detail::sse_event& e) { on_event(e); });
     }
 
+    /// A line or an event passed max_event: nothing more is read (complete() stops the transfer).
+    bool overflowed() const noexcept { return parser_.overflowed(); }
+
     turn_result finish(const http_response& head) {
         if (head.status < 200 || head.status > 299) return {std::nullopt, detail::anthropic_http_error(head)};
+        if (parser_.overflowed())
+            return {std::nullopt, detail::too_large("an anthropic stream event or line", parser_.max_event(), "max_event")};
         if (!done_ && !failed() && parser_.pending()) {  // the last event may lack its blank line
             at_end_ = true;
             parser_.feed("\n\n", [this](const detail::sse_event& e) { on_event(e); });
@@ -155,6 +167,8 @@ public:
             }
             c.reply.tool_calls.push_back({std::move(b.id), std::move(b.name), std::move(b.input), {}});
         }
+        if (auto bad = detail::settle_tool_calls("anthropic stream", c.reply.tool_calls))
+            return {std::nullopt, detail::malformed(std::move(*bad))};
         return {std::move(c), {}};
     }
 
@@ -171,7 +185,7 @@ private:
         std::string message;
     };
 
-    bool failed() const noexcept { return error_.has_value() || malformed_.has_value(); }
+    bool failed() const noexcept { return error_.has_value() || malformed_.has_value() || parser_.overflowed(); }
 
     tool_block* tool_at(std::uint64_t index) noexcept {
         for (auto it = tools_.rbegin(); it != tools_.rend(); ++it)
@@ -208,8 +222,7 @@ private:
             if (b.type == "text") {
                 text(b.text.value_or(""));
             } else if (b.type == "tool_use") {
-                if (!b.id || !b.name) return missing(kind, "the tool_use id and name");
-                tools_.push_back({*ev.index, std::move(*b.id), std::move(*b.name), {}, false});
+                tools_.push_back({*ev.index, std::move(b.id).value_or(""), std::move(b.name).value_or(""), {}, false});
                 if (events_.on_tool_call) events_.on_tool_call(tools_.back().id, tools_.back().name);
             }
         } else if (kind == "content_block_delta") {
@@ -268,57 +281,30 @@ inline http_request anthropic::request(const chat_request& r) const {
     }
     if (!system.empty()) body.system = system;
 
-    // One entry per wire message: tool_result blocks, which Anthropic wants first, then the rest.
-    struct turn {
-        std::string_view role;
-        std::vector<wire::block_out> results;
-        std::vector<wire::block_out> blocks;
-    };
-    std::vector<turn> turns;
-    const auto add = [&](std::string_view side, wire::block_out block, bool result) {
-        if (turns.empty() || turns.back().role != side) turns.push_back({side, {}, {}});
-        (result ? turns.back().results : turns.back().blocks).push_back(std::move(block));
-    };
-    const std::span<const message> messages = r.messages;
-    for (std::size_t i = 0; i != messages.size();) {
-        const message& m = messages[i];
-        if (m.role == role::tool) {
-            const std::size_t end = detail::end_of_tool_run(messages, i);
-            const auto calls = detail::calls_before(messages, i);
-            for (const message* result : detail::in_call_order(messages.subspan(i, end - i), calls)) {
-                wire::block_out b;
-                b.type = "tool_result";
-                b.tool_use_id = result->tool_call_id;
-                if (!result->text.empty()) b.content = result->text;
-                if (result->is_error) b.is_error = true;
-                add("user", std::move(b), true);
-            }
-            i = end;
-            continue;
-        }
-        if (m.role == role::user && !m.text.empty()) {
-            add("user", wire::text_block(m.text), false);
-        } else if (m.role == role::assistant) {
-            if (!m.text.empty()) add("assistant", wire::text_block(m.text), false);
-            for (const tool_call& call : m.tool_calls) {
-                wire::block_out b;
-                b.type = "tool_use";
-                b.id = call.id;
-                b.name = call.name;
-                b.input = detail::arguments_object(call.arguments);
-                add("assistant", std::move(b), false);
-            }
-        }
-        ++i;
-    }
+    auto turns = detail::group_turns<wire::block_out>(
+        r.messages, "user", "assistant", [](std::string_view text) { return wire::text_block(text); },
+        [](const tool_call& call) {
+            wire::block_out b;
+            b.type = "tool_use";
+            b.id = call.id;
+            b.name = call.name;
+            b.input = detail::arguments_object(call.arguments);
+            return b;
+        },
+        [](const message& result, std::span<const tool_call>) {
+            wire::block_out b;
+            b.type = "tool_result";
+            b.tool_use_id = result.tool_call_id;
+            if (!result.text.empty()) b.content = result.text;
+            if (result.is_error) b.is_error = true;
+            return b;
+        });
     body.messages.reserve(turns.size());
-    for (turn& t : turns) {
-        t.results.insert(t.results.end(), std::make_move_iterator(t.blocks.begin()),
-                         std::make_move_iterator(t.blocks.end()));
-        if (t.results.size() == 1 && t.results.front().type == "text")
-            body.messages.push_back({t.role, *t.results.front().text});
+    for (auto& t : turns) {
+        if (t.parts.size() == 1 && t.parts.front().type == "text")
+            body.messages.push_back({t.role, *t.parts.front().text});
         else
-            body.messages.push_back({t.role, std::move(t.results)});
+            body.messages.push_back({t.role, std::move(t.parts)});
     }
 
     if (!r.tools.empty()) {
@@ -350,6 +336,8 @@ inline http_request anthropic::request(const chat_request& r) const {
     http.connect_timeout = connect_timeout;
     http.total_timeout = total_timeout;
     http.cancel = r.cancel != nullptr ? r.cancel : cancel;
+    http.max_body = limits.max_body;
+    http.allow_plain_http_credentials = allow_plain_http_credentials;
     return http;
 }
 
@@ -368,10 +356,8 @@ inline turn_result anthropic::parse(const http_response& response) const {
         if (b.type == "text") {
             c.reply.text += b.text.value_or("");
         } else if (b.type == "tool_use") {
-            if (!b.id || !b.name)
-                return {std::nullopt, detail::malformed("anthropic: unreadable response: a tool_use block without id or name")};
-            std::string input = b.input ? std::move(b.input->text()) : std::string("{}");
-            c.reply.tool_calls.push_back({std::move(*b.id), std::move(*b.name), std::move(input), {}});
+            std::string input = b.input ? std::move(b.input->text()) : std::string{};
+            c.reply.tool_calls.push_back({std::move(b.id).value_or(""), std::move(b.name).value_or(""), std::move(input), {}});
             last_is_call = true;
         }
     }
@@ -379,10 +365,14 @@ inline turn_result anthropic::parse(const http_response& response) const {
         c.reply.tool_calls.pop_back();
         c.incomplete_tool_call = true;
     }
+    if (auto bad = detail::settle_tool_calls("anthropic response", c.reply.tool_calls))
+        return {std::nullopt, detail::malformed(std::move(*bad))};
     return {std::move(c), {}};
 }
 
-inline anthropic::stream anthropic::start_stream(stream_events events) const { return stream(std::move(events)); }
+inline anthropic::stream anthropic::start_stream(stream_events events) const {
+    return stream(std::move(events), limits.max_event);
+}
 
 } // namespace agentry
 

@@ -21,18 +21,19 @@
 #include <agentry/json/writer.hpp>
 #include <agentry/provider/detail/gemini_wire.hpp>
 #include <agentry/provider/detail/sse.hpp>
+#include <agentry/provider/detail/tool_calls.hpp>
+#include <agentry/provider/detail/turns.hpp>
 #include <agentry/provider/detail/wire_common.hpp>
 #include <agentry/provider/message.hpp>
 #include <agentry/provider/provider.hpp>
 #include <agentry/schema/dialect.hpp>
 #include <agentry/transport/transport.hpp>
 
-#include <charconv>
 #include <atomic>
+#include <charconv>
 #include <chrono>
 #include <cstddef>
 #include <cstdint>
-#include <iterator>
 #include <optional>
 #include <span>
 #include <string>
@@ -61,6 +62,16 @@ inline bool gemini_assigned_id(std::string_view id) noexcept {
     return true;
 }
 
+/// RetryInfo.retryDelay, a protobuf Duration in JSON ("30s", "1.5s"): empty when unreadable,
+/// negative or NaN; past max_server_delay (infinity included) it saturates.
+inline std::optional<std::chrono::milliseconds> gemini_retry_delay(std::string_view delay) noexcept {
+    if (delay.size() < 2 || delay.back() != 's') return std::nullopt;
+    delay.remove_suffix(1);
+    const auto number = read_server_number(delay);
+    if (!number || number->second != delay.size()) return std::nullopt;
+    return delay_from_seconds(number->first);
+}
+
 /// Gemini's error of a non-2xx response, or of an error object inside a 2xx stream (`error`).
 inline provider_error gemini_error(const http_response& response, const gemini_wire::error_in& error) {
     std::string message = error.message.value_or("");
@@ -72,13 +83,7 @@ inline provider_error gemini_error(const http_response& response, const gemini_w
             e.kind = provider_error_kind::authentication;
             e.retryable = false;
         }
-        if (d.retryDelay && !e.retry_after) {  // RetryInfo: "30s", "1.5s"
-            const std::string& delay = *d.retryDelay;
-            double seconds = 0;
-            const auto [end, ec] = std::from_chars(delay.data(), delay.data() + delay.size(), seconds);
-            if (ec == std::errc{} && end == delay.data() + delay.size() - 1 && delay.back() == 's' && seconds >= 0)
-                e.retry_after = std::chrono::milliseconds(static_cast<long long>(seconds * 1000));
-        }
+        if (d.retryDelay && !e.retry_after) e.retry_after = gemini_retry_delay(*d.retryDelay);
     }
     return e;
 }
@@ -99,9 +104,8 @@ inline provider_error gemini_http_error(const http_response& response) {
 /// A completion being assembled from one response or from the chunks of a stream.
 class gemini_turn {
 public:
-    /// Takes one response or chunk, calling `events` (may be null) for its text and calls;
-    /// false, with `error` set, when a part cannot be read.
-    bool add(gemini_wire::response_in& r, const stream_events* events = nullptr) {
+    /// Takes one response or chunk, calling `events` (may be null) for its text and calls.
+    void add(gemini_wire::response_in& r, const stream_events* events = nullptr) {
         if (r.usageMetadata) {
             const gemini_wire::usage_in& u = *r.usageMetadata;
             c_.usage = {u.promptTokenCount.value_or(0), u.candidatesTokenCount.value_or(0) + u.thoughtsTokenCount.value_or(0)};
@@ -111,22 +115,18 @@ public:
             c_.finish = finish_reason::content_filter;
             done_ = true;
         }
-        if (!r.candidates || r.candidates->empty()) return true;
+        if (!r.candidates || r.candidates->empty()) return;
         candidate_ = true;
         gemini_wire::candidate_in& candidate = (*r.candidates)[0];
         if (candidate.content && candidate.content->parts) {
             for (gemini_wire::part_in& p : *candidate.content->parts) {
                 if (p.functionCall) {
-                    if (!p.functionCall->name) {
-                        error = "a functionCall without a name";
-                        return false;
-                    }
                     tool_call call;
                     call.id = p.functionCall->id && !p.functionCall->id->empty() ? std::move(*p.functionCall->id)
                                                                                  : "call_" + std::to_string(calls_);
                     ++calls_;
-                    call.name = std::move(*p.functionCall->name);
-                    call.arguments = p.functionCall->args ? std::move(p.functionCall->args->text()) : std::string("{}");
+                    call.name = std::move(p.functionCall->name).value_or("");
+                    if (p.functionCall->args) call.arguments = std::move(p.functionCall->args->text());
                     call.signature = p.thoughtSignature.value_or("");
                     c_.reply.tool_calls.push_back(std::move(call));
                     if (events && events->on_tool_call)
@@ -142,7 +142,6 @@ public:
             c_.finish = gemini_finish(c_.provider_finish);
             done_ = true;
         }
-        return true;
     }
 
     /// A finishReason or a prompt block has arrived.
@@ -150,12 +149,12 @@ public:
     /// A candidate or a prompt block has arrived.
     bool any() const noexcept { return candidate_ || done_; }
 
-    completion take() {
+    /// The completion, or the error of a malformed tool call.
+    turn_result take(std::string_view source) {
         if (c_.finish == finish_reason::stop && !c_.reply.tool_calls.empty()) c_.finish = finish_reason::tool_calls;
-        return std::move(c_);
+        if (auto bad = settle_tool_calls(source, c_.reply.tool_calls)) return {std::nullopt, malformed(std::move(*bad))};
+        return {std::move(c_), {}};
     }
-
-    std::string error;
 
 private:
     completion c_;
@@ -186,6 +185,11 @@ struct gemini {
     std::chrono::milliseconds total_timeout{0};
     /// Copied into every request (see http_request::cancel) unless chat_request::cancel is set.
     const std::atomic<bool>* cancel = nullptr;
+    /// The most a response may make agentry hold (see response_limits).
+    response_limits limits{};
+    /// Send the key (or any credential header) over plain http:// to a host that is not
+    /// loopback; otherwise complete() refuses such a request (provider_error_kind::insecure).
+    bool allow_plain_http_credentials = false;
 
     http_request request(const chat_request& request) const;
     turn_result parse(const http_response& response) const;
@@ -197,15 +201,21 @@ struct gemini {
 /// next parts; the turn is complete once a finishReason (or a prompt block) has arrived.
 class gemini::stream {
 public:
-    explicit stream(stream_events events) : events_(std::move(events)) {}
+    explicit stream(stream_events events, std::size_t max_event = response_limits{}.max_event)
+        : events_(std::move(events)), parser_(max_event) {}
 
     void feed(std::string_view bytes) {
         if (failed()) return;
         parser_.feed(bytes, [this](const detail::sse_event& e) { on_event(e); });
     }
 
+    /// A line or an event passed max_event: nothing more is read (complete() stops the transfer).
+    bool overflowed() const noexcept { return parser_.overflowed(); }
+
     turn_result finish(const http_response& head) {
         if (head.status < 200 || head.status > 299) return {std::nullopt, detail::gemini_http_error(head)};
+        if (parser_.overflowed())
+            return {std::nullopt, detail::too_large("a gemini stream event or line", parser_.max_event(), "max_event")};
         if (!failed() && parser_.pending()) {  // the last event may lack its blank line
             at_end_ = true;
             parser_.feed("\n\n", [this](const detail::sse_event& e) { on_event(e); });
@@ -218,11 +228,11 @@ public:
         }
         if (malformed_) return {std::nullopt, detail::malformed(std::move(*malformed_))};
         if (!turn_.done()) return {std::nullopt, detail::malformed("gemini: the stream ended before a finishReason")};
-        return {turn_.take(), {}};
+        return turn_.take("gemini stream");
     }
 
 private:
-    bool failed() const noexcept { return error_.has_value() || malformed_.has_value(); }
+    bool failed() const noexcept { return error_.has_value() || malformed_.has_value() || parser_.overflowed(); }
 
     void on_event(const detail::sse_event& e) {
         if (failed()) return;
@@ -236,7 +246,7 @@ private:
             error_ = std::move(*read.value.error);
             return;
         }
-        if (!turn_.add(read.value, &events_)) malformed_ = "gemini: unreadable stream chunk: " + turn_.error;
+        turn_.add(read.value, &events_);
     }
 
     stream_events events_;
@@ -257,58 +267,29 @@ inline http_request gemini::request(const chat_request& r) const {
             body.systemInstruction->parts.push_back(wire::text_part(m.text));
         }
 
-    // One entry per content: functionResponse parts, which go first, then the rest.
-    struct turn {
-        std::string_view role;
-        std::vector<wire::part_out> results;
-        std::vector<wire::part_out> parts;
-    };
-    std::vector<turn> turns;
-    const auto add = [&](std::string_view side, wire::part_out part, bool result) {
-        if (turns.empty() || turns.back().role != side) turns.push_back({side, {}, {}});
-        (result ? turns.back().results : turns.back().parts).push_back(std::move(part));
-    };
-    const std::span<const message> messages = r.messages;
-    for (std::size_t i = 0; i != messages.size();) {
-        const message& m = messages[i];
-        if (m.role == role::tool) {
-            const std::size_t end = detail::end_of_tool_run(messages, i);
-            const auto calls = detail::calls_before(messages, i);
-            for (const message* result : detail::in_call_order(messages.subspan(i, end - i), calls)) {
-                std::string response = result->is_error ? R"({"error":)" : R"({"output":)";
-                if (detail::is_json(result->text)) response += result->text;
-                else json::write(response, std::string_view(result->text));
-                response.push_back('}');
-                wire::function_response_out fr{detail::result_name(*result, calls), raw_json(std::move(response)),
-                                               std::nullopt};
-                if (!result->tool_call_id.empty() && !detail::gemini_assigned_id(result->tool_call_id))
-                    fr.id = result->tool_call_id;
-                wire::part_out p;
-                p.functionResponse = std::move(fr);
-                add("user", std::move(p), true);
-            }
-            i = end;
-            continue;
-        }
-        if (m.role == role::user && !m.text.empty()) {
-            add("user", wire::text_part(m.text), false);
-        } else if (m.role == role::assistant) {
-            if (!m.text.empty()) add("model", wire::text_part(m.text), false);
-            for (const tool_call& call : m.tool_calls) {
-                wire::part_out p;
-                p.functionCall = wire::function_call_out{call.name, detail::arguments_object(call.arguments), std::nullopt};
-                if (!call.id.empty() && !detail::gemini_assigned_id(call.id)) p.functionCall->id = call.id;
-                if (!call.signature.empty()) p.thoughtSignature = call.signature;
-                add("model", std::move(p), false);
-            }
-        }
-        ++i;
-    }
+    auto turns = detail::group_turns<wire::part_out>(
+        r.messages, "user", "model", [](std::string_view text) { return wire::text_part(text); },
+        [](const tool_call& call) {
+            wire::part_out p;
+            p.functionCall = wire::function_call_out{call.name, detail::arguments_object(call.arguments), std::nullopt};
+            if (!call.id.empty() && !detail::gemini_assigned_id(call.id)) p.functionCall->id = call.id;
+            if (!call.signature.empty()) p.thoughtSignature = call.signature;
+            return p;
+        },
+        [](const message& result, std::span<const tool_call> calls) {
+            std::string response = result.is_error ? R"({"error":)" : R"({"output":)";
+            if (detail::is_json(result.text)) response += result.text;
+            else json::write(response, std::string_view(result.text));
+            response.push_back('}');
+            wire::function_response_out fr{detail::result_name(result, calls), raw_json(std::move(response)), std::nullopt};
+            if (!result.tool_call_id.empty() && !detail::gemini_assigned_id(result.tool_call_id))
+                fr.id = result.tool_call_id;
+            wire::part_out p;
+            p.functionResponse = std::move(fr);
+            return p;
+        });
     body.contents.reserve(turns.size());
-    for (turn& t : turns) {
-        t.results.insert(t.results.end(), std::make_move_iterator(t.parts.begin()), std::make_move_iterator(t.parts.end()));
-        body.contents.push_back({t.role, std::move(t.results)});
-    }
+    for (auto& t : turns) body.contents.push_back({t.role, std::move(t.parts)});
 
     if (!r.tools.empty()) {
         body.tools = raw_json(std::string(r.tools));
@@ -337,6 +318,8 @@ inline http_request gemini::request(const chat_request& r) const {
     http.connect_timeout = connect_timeout;
     http.total_timeout = total_timeout;
     http.cancel = r.cancel != nullptr ? r.cancel : cancel;
+    http.max_body = limits.max_body;
+    http.allow_plain_http_credentials = allow_plain_http_credentials;
     return http;
 }
 
@@ -347,13 +330,15 @@ inline turn_result gemini::parse(const http_response& response) const {
         return {std::nullopt, detail::malformed("gemini: unreadable response: " + detail::first_error(read.errors))};
     if (read.value.error) return {std::nullopt, detail::gemini_error(response, *read.value.error)};
     detail::gemini_turn turn;
-    if (!turn.add(read.value)) return {std::nullopt, detail::malformed("gemini: unreadable response: " + turn.error)};
+    turn.add(read.value);
     if (!turn.any())
         return {std::nullopt, detail::malformed("gemini: unreadable response: no candidate and no promptFeedback.blockReason")};
-    return {turn.take(), {}};
+    return turn.take("gemini response");
 }
 
-inline gemini::stream gemini::start_stream(stream_events events) const { return stream(std::move(events)); }
+inline gemini::stream gemini::start_stream(stream_events events) const {
+    return stream(std::move(events), limits.max_event);
+}
 
 } // namespace agentry
 

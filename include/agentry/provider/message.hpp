@@ -122,19 +122,23 @@ enum class provider_error_kind {
     rate_limited,    // 429
     server,          // 5xx (and Anthropic 529 "overloaded")
     malformed,       // a 2xx whose body or stream agentry could not read
+    too_large,       // the response passed response_limits (its body, or one streamed event or line)
+    insecure,        // refused before sending: credentials over plain http:// to a host that is not loopback
 };
 
 struct provider_error {
     provider_error_kind kind = provider_error_kind::malformed;
     /// The HTTP status; 0 for a transport error.
     int status = 0;
-    /// The provider's message (from its error body), or agentry's description.
+    /// The provider's message (from its error body), or agentry's description; credentials
+    /// the request carried, and text shaped like one, are replaced by "[redacted]".
     std::string message;
     /// The provider's error type or code ("rate_limit_error", "invalid_api_key", ...).
     std::string type;
     /// Whether sending the same request again may succeed.
     bool retryable = false;
-    /// From Retry-After (seconds or an HTTP date) or the provider's own hint.
+    /// From Retry-After (seconds or an HTTP date) or the provider's own hint; never negative,
+    /// and at most detail::max_server_delay (24 hours) whatever the server wrote.
     std::optional<std::chrono::milliseconds> retry_after;
 };
 

@@ -20,6 +20,7 @@
 #include <agentry/json/writer.hpp>
 #include <agentry/provider/detail/ollama_wire.hpp>
 #include <agentry/provider/detail/sse.hpp>
+#include <agentry/provider/detail/tool_calls.hpp>
 #include <agentry/provider/detail/wire_common.hpp>
 #include <agentry/provider/message.hpp>
 #include <agentry/provider/provider.hpp>
@@ -82,7 +83,6 @@ public:
                         call.name = in.function->name.value_or("");
                         call.arguments = plain_text(in.function->arguments);
                     }
-                    if (call.arguments.empty()) call.arguments = "{}";
                     c_.reply.tool_calls.push_back(std::move(call));
                     if (events && events->on_tool_call)
                         events->on_tool_call(c_.reply.tool_calls.back().id, c_.reply.tool_calls.back().name);
@@ -98,13 +98,15 @@ public:
     /// The last line (done: true) has arrived.
     bool done() const noexcept { return done_; }
 
-    completion take() {
+    /// The completion, or the error of a malformed tool call.
+    turn_result take(std::string_view source) {
         const std::string_view reason = c_.provider_finish;
         if (reason == "length") c_.finish = finish_reason::max_tokens;
         else if (reason != "stop" && !reason.empty()) c_.finish = finish_reason::other;  // load, unload
         else if (!c_.reply.tool_calls.empty()) c_.finish = finish_reason::tool_calls;
         else c_.finish = finish_reason::stop;
-        return std::move(c_);
+        if (auto bad = settle_tool_calls(source, c_.reply.tool_calls)) return {std::nullopt, malformed(std::move(*bad))};
+        return {std::move(c_), {}};
     }
 
 private:
@@ -135,6 +137,11 @@ struct ollama {
     std::chrono::milliseconds total_timeout{0};
     /// Copied into every request (see http_request::cancel) unless chat_request::cancel is set.
     const std::atomic<bool>* cancel = nullptr;
+    /// The most a response may make agentry hold (see response_limits).
+    response_limits limits{};
+    /// Send a credential header given in `headers` over plain http:// to a host that is not
+    /// loopback; otherwise complete() refuses such a request (provider_error_kind::insecure).
+    bool allow_plain_http_credentials = false;
 
     http_request request(const chat_request& request) const;
     turn_result parse(const http_response& response) const;
@@ -146,15 +153,21 @@ struct ollama {
 /// line {"error": "..."} ends the turn with that error.
 class ollama::stream {
 public:
-    explicit stream(stream_events events) : events_(std::move(events)) {}
+    explicit stream(stream_events events, std::size_t max_event = response_limits{}.max_event)
+        : events_(std::move(events)), parser_(max_event) {}
 
     void feed(std::string_view bytes) {
         if (failed() || turn_.done()) return;
         parser_.feed(bytes, [this](std::string_view line) { on_line(line); });
     }
 
+    /// A line or an event passed max_event: nothing more is read (complete() stops the transfer).
+    bool overflowed() const noexcept { return parser_.overflowed(); }
+
     turn_result finish(const http_response& head) {
         if (head.status < 200 || head.status > 299) return {std::nullopt, detail::ollama_http_error(head)};
+        if (parser_.overflowed())
+            return {std::nullopt, detail::too_large("an ollama stream line", parser_.max_event(), "max_event")};
         if (!failed() && !turn_.done() && !parser_.rest().empty()) {  // the last line may lack its newline
             const std::string rest(parser_.rest());
             at_end_ = true;
@@ -168,11 +181,11 @@ public:
         if (malformed_) return {std::nullopt, detail::malformed(std::move(*malformed_))};
         if (!turn_.done())
             return {std::nullopt, detail::malformed("ollama: the stream ended before its last line (\"done\": true)")};
-        return {turn_.take(), {}};
+        return turn_.take("ollama stream");
     }
 
 private:
-    bool failed() const noexcept { return error_.has_value() || malformed_.has_value(); }
+    bool failed() const noexcept { return error_.has_value() || malformed_.has_value() || parser_.overflowed(); }
 
     void on_line(std::string_view line) {
         if (failed() || turn_.done()) return;
@@ -257,6 +270,8 @@ inline http_request ollama::request(const chat_request& r) const {
     http.connect_timeout = connect_timeout;
     http.total_timeout = total_timeout;
     http.cancel = r.cancel != nullptr ? r.cancel : cancel;
+    http.max_body = limits.max_body;
+    http.allow_plain_http_credentials = allow_plain_http_credentials;
     return http;
 }
 
@@ -273,10 +288,12 @@ inline turn_result ollama::parse(const http_response& response) const {
     if (!read.value.message) return {std::nullopt, detail::malformed("ollama: unreadable response: /message: missing required property")};
     detail::ollama_turn turn;
     turn.add(read.value);
-    return {turn.take(), {}};
+    return turn.take("ollama response");
 }
 
-inline ollama::stream ollama::start_stream(stream_events events) const { return stream(std::move(events)); }
+inline ollama::stream ollama::start_stream(stream_events events) const {
+    return stream(std::move(events), limits.max_event);
+}
 
 } // namespace agentry
 

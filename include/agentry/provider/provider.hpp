@@ -11,20 +11,27 @@
 //   P::stream    P::start_stream(stream_events) const;       an assembler for a streamed body:
 //       void        feed(std::string_view bytes);              bytes in any split
 //       turn_result finish(const http_response& head);         once the body has ended
+//       bool        overflowed() const;                        optional: a line or an event passed
+//                                                              its limit, so complete() stops the
+//                                                              transfer and lets finish() say so
 
+#include <agentry/provider/detail/redact.hpp>
 #include <agentry/provider/message.hpp>
+#include <agentry/transport/detail/url.hpp>
 #include <agentry/transport/transport.hpp>
 
 #include <charconv>
 #include <chrono>
 #include <concepts>
-#include <cstdio>
-#include <ctime>
+#include <cstddef>
 #include <exception>
 #include <functional>
+#include <limits>
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
+#include <vector>
 
 namespace agentry {
 
@@ -49,25 +56,16 @@ using trace_hook = std::function<void(const trace_record&)>;
 
 /// Header names whose values are credentials: replaced by "[redacted]" in traces.
 inline bool is_credential_header(std::string_view name) noexcept {
-    static constexpr std::string_view names[] = {"authorization", "x-api-key", "x-goog-api-key", "api-key",
-                                                 "proxy-authorization", "cookie"};
-    for (std::string_view n : names)
-        if (same_header_name(n, name)) return true;
-    return false;
+    return detail::is_credential_name(name, detail::credential_headers);
 }
 
-/// `request` with every credential header value replaced, and an API key passed in the URL's
-/// query (`key=`) replaced too.
+/// `request` with every credential header value, the URL's userinfo and its credential query
+/// parameters (`key=`, `api_key=`, `token=`, ...) replaced by "[redacted]".
 inline http_request redacted(http_request request) {
     for (http_header& h : request.headers)
-        if (is_credential_header(h.name)) h.value = "[redacted]";
-    for (std::string_view key : {std::string_view("?key="), std::string_view("&key=")}) {
-        const std::size_t at = request.url.find(key);
-        if (at == std::string::npos) continue;
-        const std::size_t from = at + key.size();
-        const std::size_t to = request.url.find('&', from);
-        request.url.replace(from, to == std::string::npos ? std::string::npos : to - from, "[redacted]");
-    }
+        if (is_credential_header(h.name)) h.value = detail::redaction;
+    detail::redact_userinfo(request.url);
+    detail::redact_parameters(request.url);
     return request;
 }
 
@@ -83,42 +81,87 @@ concept provider = requires(const P& p, const chat_request& request, const http_
 
 namespace detail {
 
-/// Retry-After as delay-seconds or an HTTP date (RFC 9110), relative to `now`; empty when
-/// absent or unreadable.
+/// The longest delay agentry takes from a server (Retry-After, Gemini's retryDelay, OpenAI's
+/// x-ratelimit-reset-*): a longer one, however written, is read as this.
+inline constexpr std::chrono::milliseconds max_server_delay = std::chrono::hours(24);
+
+/// `seconds` as a delay: empty for NaN and negative values; infinity and anything past
+/// max_server_delay saturate to it.
+inline std::optional<std::chrono::milliseconds> delay_from_seconds(double seconds) noexcept {
+    if (!(seconds >= 0)) return std::nullopt;
+    if (!(seconds * 1000 < double(max_server_delay.count()))) return max_server_delay;
+    return std::chrono::milliseconds(static_cast<long long>(seconds * 1000));
+}
+
+/// The decimal number a server wrote at the start of `text` (from_chars syntax: "2", "1.5",
+/// "1e300", "inf", "nan"), and where it ends: empty when there is none or it is NaN or
+/// negative; a value past a double's range reads as infinity, one too close to 0 as 0.
+inline std::optional<std::pair<double, std::size_t>> read_server_number(std::string_view text) noexcept {
+    if (text.empty()) return std::nullopt;
+    double value = 0;
+    const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
+    const std::size_t used = std::size_t(end - text.data());
+    if (ec == std::errc::result_out_of_range) {
+        if (text.front() == '-') return std::nullopt;
+        // Too close to 0: a negative exponent, or no exponent and no nonzero digit before the point.
+        const std::string_view number = text.substr(0, used);
+        const std::size_t e = number.find_first_of("eE");
+        const std::size_t digit = number.find_first_not_of('0');
+        const bool tiny = e != std::string_view::npos
+                              ? e + 1 < number.size() && number[e + 1] == '-'
+                              : digit == std::string_view::npos || number[digit] == '.';
+        return std::pair(tiny ? 0.0 : std::numeric_limits<double>::infinity(), used);
+    }
+    if (ec != std::errc{} || !(value >= 0)) return std::nullopt;
+    return std::pair(value, used);
+}
+
+/// The number of `count` ASCII digits at text[at], or -1.
+constexpr int digits_at(std::string_view text, std::size_t at, std::size_t count) noexcept {
+    int n = 0;
+    for (std::size_t i = at; i != at + count; ++i) {
+        if (i >= text.size() || text[i] < '0' || text[i] > '9') return -1;
+        n = n * 10 + (text[i] - '0');
+    }
+    return n;
+}
+
+/// Retry-After (RFC 9110, section 10.2.3) relative to `now`: delay-seconds (a decimal
+/// fraction is accepted too) or an IMF-fixdate ("Sun, 06 Nov 1994 08:49:37 GMT"). Empty when
+/// absent, negative, NaN or unreadable (the obsolete RFC 850 and asctime date forms included);
+/// a date in the past is 0; anything past max_server_delay saturates to it.
 inline std::optional<std::chrono::milliseconds> parse_retry_after(std::string_view value,
                                                                   std::chrono::system_clock::time_point now) {
-    while (!value.empty() && value.front() == ' ') value.remove_prefix(1);
-    while (!value.empty() && value.back() == ' ') value.remove_suffix(1);
+    while (!value.empty() && (value.front() == ' ' || value.front() == '\t')) value.remove_prefix(1);
+    while (!value.empty() && (value.back() == ' ' || value.back() == '\t')) value.remove_suffix(1);
     if (value.empty()) return std::nullopt;
-    double seconds = 0;
-    const auto [end, ec] = std::from_chars(value.data(), value.data() + value.size(), seconds);
-    if (ec == std::errc{} && end == value.data() + value.size()) {
-        if (seconds < 0) return std::nullopt;
-        return std::chrono::milliseconds(static_cast<long long>(seconds * 1000));
-    }
-    // IMF-fixdate: "Sun, 06 Nov 1994 08:49:37 GMT".
-    std::tm tm{};
-    const std::string text(value);
-    static constexpr const char* months[] = {"Jan", "Feb", "Mar", "Apr", "May", "Jun",
-                                             "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"};
-    char month[4] = {};
-    int day = 0, year = 0, hour = 0, minute = 0, second = 0;
-    if (std::sscanf(text.c_str(), "%*3s, %d %3s %d %d:%d:%d GMT", &day, month, &year, &hour, &minute, &second) != 6)
+    if (const auto number = read_server_number(value); number && number->second == value.size())
+        return delay_from_seconds(number->first);
+    if (value.front() == '-' || (value.front() >= '0' && value.front() <= '9')) return std::nullopt;
+    // IMF-fixdate: "Sun, 06 Nov 1994 08:49:37 GMT", 29 characters.
+    if (value.size() != 29 || value[3] != ',' || value[4] != ' ' || value[7] != ' ' || value[11] != ' ' ||
+        value[16] != ' ' || value[19] != ':' || value[22] != ':' || value.substr(25) != " GMT")
         return std::nullopt;
-    int m = -1;
-    for (int i = 0; i != 12; ++i)
-        if (std::string_view(month) == months[i]) m = i;
-    if (m < 0) return std::nullopt;
-    tm.tm_year = year - 1900;
-    tm.tm_mon = m;
-    tm.tm_mday = day;
-    tm.tm_hour = hour;
-    tm.tm_min = minute;
-    tm.tm_sec = second;
-    const std::time_t at = timegm(&tm);
-    const auto when = std::chrono::system_clock::from_time_t(at);
-    if (when <= now) return std::chrono::milliseconds(0);
-    return std::chrono::duration_cast<std::chrono::milliseconds>(when - now);
+    static constexpr std::string_view months[] = {"Jan", "Feb", "Mar", "Apr", "May", "Jun",
+                                                  "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"};
+    unsigned month = 0;
+    for (unsigned i = 0; i != 12; ++i)
+        if (value.substr(8, 3) == months[i]) month = i + 1;
+    const int day = digits_at(value, 5, 2), year = digits_at(value, 12, 4);
+    const int hour = digits_at(value, 17, 2), minute = digits_at(value, 20, 2), second = digits_at(value, 23, 2);
+    if (month == 0 || day < 0 || year < 0 || hour < 0 || hour > 23 || minute < 0 || minute > 59 || second < 0 ||
+        second > 60)
+        return std::nullopt;
+    const std::chrono::year_month_day date{std::chrono::year(year), std::chrono::month(month),
+                                           std::chrono::day(static_cast<unsigned>(day))};
+    if (!date.ok()) return std::nullopt;
+    // In seconds: nanoseconds since 1970 do not reach the year 9999.
+    const std::chrono::sys_seconds when = std::chrono::sys_days(date) + std::chrono::hours(hour) +
+                                          std::chrono::minutes(minute) + std::chrono::seconds(second);
+    const std::chrono::sys_seconds from = std::chrono::floor<std::chrono::seconds>(now);
+    if (when <= from) return std::chrono::milliseconds(0);
+    if (when - from >= max_server_delay) return max_server_delay;
+    return std::chrono::duration_cast<std::chrono::milliseconds>(when - from);
 }
 
 /// The typed error of a non-2xx response: kind and retryability from the status, Retry-After,
@@ -140,15 +183,16 @@ inline provider_error http_error(const http_response& response, std::string mess
         message = response.body.substr(0, 500);
         if (message.empty()) message = "HTTP " + std::to_string(s) + " with an empty body";
     }
-    e.message = std::move(message);
-    e.type = std::move(type);
+    e.message = redacted_text(std::move(message));
+    e.type = redacted_text(std::move(type));
     return e;
 }
 
 inline provider_error transport_failure(const transport_error& error) {
     provider_error e;
-    e.kind = provider_error_kind::transport;
-    e.message = error.message;
+    e.kind = error.kind == transport_error_kind::too_large ? provider_error_kind::too_large
+                                                           : provider_error_kind::transport;
+    e.message = redacted_text(error.message);
     e.retryable = error.kind == transport_error_kind::connect || error.kind == transport_error_kind::timeout ||
                   error.kind == transport_error_kind::reset;
     switch (error.kind) {
@@ -157,6 +201,7 @@ inline provider_error transport_failure(const transport_error& error) {
     case transport_error_kind::reset: e.type = "reset"; break;
     case transport_error_kind::tls: e.type = "tls"; break;
     case transport_error_kind::cancelled: e.type = "cancelled"; break;
+    case transport_error_kind::too_large: e.type = "too_large"; break;
     default: e.type = "other"; break;
     }
     return e;
@@ -165,55 +210,113 @@ inline provider_error transport_failure(const transport_error& error) {
 inline provider_error malformed(std::string message) {
     provider_error e;
     e.kind = provider_error_kind::malformed;
-    e.message = std::move(message);
+    e.message = redacted_text(std::move(message));
+    return e;
+}
+
+/// A response past one of its response_limits: `what` passed `limit`, the provider's
+/// limits.`field`.
+inline provider_error too_large(std::string_view what, std::size_t limit, std::string_view field = "max_body") {
+    provider_error e;
+    e.kind = provider_error_kind::too_large;
+    e.type = "too_large";
+    e.message = "agentry: " + std::string(what) + " passed its limit of " + std::to_string(limit) +
+                " bytes; raise the provider's limits." + std::string(field) + " if the server legitimately sends more";
+    return e;
+}
+
+/// The error of a request that would carry credentials over plain http:// to a host that is
+/// not loopback, unless the request allows it; empty when it may be sent.
+inline std::optional<provider_error> refuse_plain_http(const http_request& request) {
+    if (request.allow_plain_http_credentials) return std::nullopt;
+    const url_parts url = split_url(request.url);
+    if (!json::detail::equal_ignoring_case(url.scheme, "http") || is_loopback_host(url.host) ||
+        !carries_credentials(request))
+        return std::nullopt;
+    provider_error e;
+    e.kind = provider_error_kind::insecure;
+    e.type = "insecure";
+    e.message = "agentry: refusing to send credentials over plain http:// to '" + redacted_text(std::string(url.host)) +
+                "', which is not a loopback address; use https://, or set allow_plain_http_credentials = true on the "
+                "provider if the network path is trusted";
     return e;
 }
 
 } // namespace detail
 
 /// One turn over `transport`: the request of `p`, sent whole or streamed (request.stream),
-/// read into a completion or a typed error; `trace`, when set, sees the exchange. Never throws.
+/// read into a completion or a typed error; `trace`, when set, sees the exchange once it has
+/// ended. Never throws.
+///
+/// Limits: the body may not pass http_request::max_body (the provider's limits.max_body), the
+/// transport's own limit aside; a stream stops there. Secrets: a request with credentials for
+/// plain http:// to a host that is not loopback is refused (provider_error_kind::insecure)
+/// unless allowed; the credentials a request carried are removed from the error and from the
+/// trace record. The trace keeps a stream's bytes (at most max_body) and takes the whole
+/// response by move, so tracing holds no second copy of a whole body.
 template <provider P, transport T>
 turn_result complete(const P& p, T& transport, const chat_request& request, const stream_events& events = {},
                      const trace_hook& trace = {}) noexcept {
     try {
         http_request http = p.request(request);
         if (request.cancel != nullptr) http.cancel = request.cancel;
-        const auto traced = [&](const transport_result& r, std::string streamed) {
-            if (!trace) return;
-            trace_record record{redacted(http), r.response, r.error};
-            if (request.stream && record.response.status >= 200 && record.response.status <= 299)
-                record.response.body = std::move(streamed);
+        const std::vector<std::string> secrets = detail::secrets_of(http);
+        if (std::optional<provider_error> refused = detail::refuse_plain_http(http)) return {std::nullopt, std::move(*refused)};
+        const std::size_t limit = http.max_body;
+        const auto over = [&](std::size_t size) { return limit != 0 && size > limit; };
+        turn_result out;
+        transport_result r;
+        bool ok_stream = false;
+        std::string streamed;
+        if (!request.stream) {
+            r = transport.send(http);
+            if (!r.ok()) out = {std::nullopt, detail::transport_failure(r.error)};
+            else if (over(r.response.body.size())) out = {std::nullopt, detail::too_large("the response body", limit)};
+            else out = p.parse(r.response);
+        } else {
+            typename P::stream assembler = p.start_stream(events);
+            stream_handlers handlers;
+            handlers.on_head = [](const http_response&) { return true; };
+            std::size_t received = 0;
+            bool passed = false;
+            bool overflowed = false;
+            handlers.on_chunk = [&](std::string_view bytes) {
+                received += bytes.size();
+                if (over(received)) {
+                    passed = true;
+                    return false;
+                }
+                if (trace) streamed.append(bytes);
+                assembler.feed(bytes);
+                if constexpr (requires { { std::as_const(assembler).overflowed() } -> std::convertible_to<bool>; })
+                    overflowed = assembler.overflowed();
+                return !overflowed;
+            };
+            r = transport.stream(http, handlers);
+            ok_stream = r.response.status >= 200 && r.response.status <= 299;
+            if (passed || (!ok_stream && over(r.response.body.size())))
+                out = {std::nullopt, detail::too_large("the response body", limit)};
+            else if (overflowed) out = assembler.finish(r.response);
+            else if (!r.ok()) out = {std::nullopt, detail::transport_failure(r.error)};
+            else if (!ok_stream) out = p.parse(r.response);
+            else out = assembler.finish(r.response);
+        }
+        if (!out.ok()) {
+            detail::redact_all(out.error.message, secrets);
+            detail::redact_all(out.error.type, secrets);
+        }
+        if (trace) {
+            trace_record record{redacted(std::move(http)), std::move(r.response), std::move(r.error)};
+            if (ok_stream) record.response.body = std::move(streamed);
+            detail::redact_all(record.response.body, secrets);
+            for (http_header& h : record.response.headers) detail::redact_all(h.value, secrets);
+            detail::redact_all(record.error.message, secrets);
             try {
                 trace(record);
             } catch (...) {  // a failing hook does not fail the turn
             }
-        };
-        if (!request.stream) {
-            transport_result r = transport.send(http);
-            traced(r, {});
-            if (!r.ok()) return {std::nullopt, detail::transport_failure(r.error)};
-            return p.parse(r.response);
         }
-        typename P::stream assembler = p.start_stream(events);
-        http_response head;
-        stream_handlers handlers;
-        handlers.on_head = [&](const http_response& h) {
-            head.status = h.status;
-            head.headers = h.headers;
-            return true;
-        };
-        std::string streamed;
-        handlers.on_chunk = [&](std::string_view bytes) {
-            if (trace) streamed.append(bytes);
-            assembler.feed(bytes);
-            return true;
-        };
-        transport_result r = transport.stream(http, handlers);
-        traced(r, std::move(streamed));
-        if (!r.ok()) return {std::nullopt, detail::transport_failure(r.error)};
-        if (r.response.status < 200 || r.response.status > 299) return p.parse(r.response);
-        return assembler.finish(r.response);
+        return out;
     } catch (const std::exception& e) {
         return {std::nullopt, detail::malformed(std::string("agentry: ") + e.what())};
     } catch (...) {

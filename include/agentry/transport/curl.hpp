@@ -30,6 +30,8 @@
 // - Cancellation: http_request::cancel is checked at least every 50 ms, and a stream handler
 //   may return false; either ends the request with transport_error_kind::cancelled and closes
 //   its connection.
+// - Size: a body (streamed or whole) past http_request::max_body, else curl_options::max_body
+//   (8 MiB), or a head past 256 KiB, ends the exchange with transport_error_kind::too_large.
 // - Errors: libcurl's codes are mapped to transport_error_kind, with libcurl's message. A
 //   failed request's response holds the final head if it had arrived (and what had come of a
 //   body it returns), otherwise nothing.
@@ -45,6 +47,7 @@
 
 #include <atomic>
 #include <chrono>
+#include <cstddef>
 #include <memory>
 #include <mutex>
 #include <optional>
@@ -65,6 +68,9 @@ struct curl_options {
     std::optional<std::string> proxy{};
     /// A PEM file of the CA certificates to trust instead of the system's; empty: the system's.
     std::string ca_file{};
+    /// The most body bytes of one response when a request leaves its max_body at 0; 0 here:
+    /// no limit.
+    std::size_t max_body = response_limits{}.max_body;
 };
 
 class curl_transport {
@@ -133,6 +139,7 @@ private:
 
         detail::curl_exchange x;
         x.handlers = handlers;
+        x.max_body = request.max_body != 0 ? request.max_body : options_.max_body;
         detail::curl_header_list headers;
         CURLcode set = prepare(h, request, x, headers);
         detail::curl_outcome out;
@@ -144,6 +151,12 @@ private:
         if (x.failure) std::rethrow_exception(x.failure);
         if (out.cancelled) {
             r.error = {transport_error_kind::cancelled, "agentry: cancelled by http_request::cancel"};
+        } else if (x.too_large) {
+            r.error.kind = transport_error_kind::too_large;
+            r.error.message = x.head_bytes > detail::curl_exchange::max_head
+                                  ? "agentry: the response head passed 256 KiB"
+                                  : "agentry: the response body passed its limit of " + std::to_string(x.max_body) +
+                                        " bytes; raise the provider's limits.max_body (http_request::max_body)";
         } else if (x.stopped_by_handler) {
             r.error = {transport_error_kind::cancelled, "agentry: cancelled by a stream handler"};
         } else if (out.multi_code != CURLM_OK) {

@@ -18,9 +18,10 @@
 // It behaves as curl_transport does: stream() gives the head to on_head, then a 2xx body to
 // on_chunk piece by piece, and returns any other body whole; http_request::cancel (checked
 // before the head and before each piece) and a handler returning false give
-// transport_error_kind::cancelled. A request with no response left in the script gets
-// transport_error_kind::other. Calls from several threads are safe; the script is consumed in
-// the order the calls arrive.
+// transport_error_kind::cancelled; a body past http_request::max_body (when not 0) gives
+// transport_error_kind::too_large at the piece that passes it. A request with no response left
+// in the script gets transport_error_kind::other. Calls from several threads are safe; the
+// script is consumed in the order the calls arrive.
 
 #include <agentry/transport/transport.hpp>
 
@@ -140,7 +141,15 @@ private:
             r.error = {transport_error_kind::cancelled, "agentry: cancelled by a stream handler"};
             return r;
         }
+        std::size_t received = 0;
         for (const std::string& chunk : next.chunks) {
+            received += chunk.size();
+            if (request.max_body != 0 && received > request.max_body) {
+                r.error = {transport_error_kind::too_large, "agentry: the response body passed its limit of " +
+                                                                std::to_string(request.max_body) +
+                                                                " bytes (http_request::max_body)"};
+                return r;
+            }
             if (cancelled(request)) {
                 r.error = {transport_error_kind::cancelled, "agentry: cancelled by http_request::cancel"};
                 return r;

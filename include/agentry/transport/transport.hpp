@@ -17,12 +17,24 @@
 #include <atomic>
 #include <chrono>
 #include <concepts>
+#include <cstddef>
 #include <functional>
 #include <string>
 #include <string_view>
 #include <vector>
 
 namespace agentry {
+
+/// Bounds on what one response may make agentry hold in memory. Providers carry one
+/// (`limits`), copy max_body into each http_request and give max_event to their stream
+/// readers. Past either, the turn ends with provider_error_kind::too_large, never retried.
+struct response_limits {
+    /// The body of one response, streamed or whole, in bytes (an error body too).
+    std::size_t max_body = std::size_t(8) << 20;
+    /// One streamed event (an SSE event's data lines joined, or one NDJSON line) and any one
+    /// line of a stream, in bytes.
+    std::size_t max_event = std::size_t(1) << 20;
+};
 
 struct http_header {
     std::string name;
@@ -41,6 +53,12 @@ struct http_request {
     /// Set from another thread to abandon the request; the transport then returns
     /// transport_error_kind::cancelled as soon as it can.
     const std::atomic<bool>* cancel = nullptr;
+    /// The most body bytes to receive; past it the exchange ends with
+    /// transport_error_kind::too_large. 0: the transport's default.
+    std::size_t max_body = 0;
+    /// agentry::complete() refuses to send credentials (a credential header, URL userinfo, a
+    /// key in the query) over plain http:// to a host that is not loopback unless this is set.
+    bool allow_plain_http_credentials = false;
 };
 
 /// Header names compare without regard to ASCII case.
@@ -71,6 +89,7 @@ enum class transport_error_kind {
     reset,      // the connection closed or failed mid-exchange
     tls,        // certificate or handshake
     cancelled,  // http_request::cancel, or a stream handler returned false
+    too_large,  // the body passed http_request::max_body
     other,
 };
 

@@ -12,7 +12,7 @@
 int main() {
     for (const auto& s : openai_samples::samples()) {
         std::string line = "{\"name\":";
-        agentry::json::write(line, s.name, {.max_size = 0});
+        agentry::json::write(line, s.name);
         line += ",\"body\":";
         line += s.provider.request(s.request()).body;
         line += "}\n";

@@ -171,7 +171,7 @@ TEST_CASE("response: a 2xx body agentry cannot read is malformed, with the reaso
     check(R"({"choices":[{"index":0,"message":{"content":42}}]})",
           "agentry: OpenAI response is not a chat completion: /choices/0/message/content: expected a string, got a number 42");
     check(R"({"choices":[{"message":{"tool_calls":[{"id":"c","function":{"arguments":"{}"}}]}}]})",
-          "agentry: OpenAI response: /choices/0/message/tool_calls/0 has no function name");
+          "agentry: OpenAI response: tool call 0 (id c) has no function name; a call must name its tool");
     check(R"({"choices":[{"message":{"content":"x"}}]} trailing)",
           "agentry: OpenAI response is not a chat completion: invalid JSON at byte 42: unexpected content after the value");
 }
@@ -295,4 +295,58 @@ TEST_CASE("errors: OpenAI error bodies for each status") {
             CHECK(r.error.retry_after->count() == c.retry_after_ms);
         }
     }
+}
+
+TEST_CASE("errors: an error inside a 2xx body is typed by its documented code, then its type, never by words") {
+    struct in_band {
+        std::string body;
+        provider_error_kind kind;
+        bool retryable;
+    };
+    const std::vector<in_band> cases{
+        // OpenAI's codes (the status each is documented with).
+        {R"({"error":{"message":"Incorrect API key provided: sk-abc***xyz.","type":"invalid_request_error","param":null,"code":"invalid_api_key"}})",
+         provider_error_kind::authentication, false},
+        {R"({"error":{"message":"You exceeded your current quota.","type":"insufficient_quota","param":null,"code":"insufficient_quota"}})",
+         provider_error_kind::rate_limited, false},
+        {R"({"error":{"message":"Rate limit reached for gpt-4o on tokens per min (TPM).","type":"tokens","param":null,"code":"rate_limit_exceeded"}})",
+         provider_error_kind::rate_limited, true},
+        {R"({"error":{"message":"This model's maximum context length is 128000 tokens.","type":"invalid_request_error","param":"messages","code":"context_length_exceeded"}})",
+         provider_error_kind::bad_request, false},
+        {R"({"error":{"message":"The model `gpt-9` does not exist.","type":"invalid_request_error","param":null,"code":"model_not_found"}})",
+         provider_error_kind::bad_request, false},
+        {R"({"error":{"message":"Country, region, or territory not supported","type":"request_forbidden","param":null,"code":"unsupported_country_region_territory"}})",
+         provider_error_kind::permission, false},
+        {R"({"error":{"message":"The server had an error while processing your request.","type":"server_error","param":null,"code":null}})",
+         provider_error_kind::server, true},
+        // llama.cpp's server: the status as a number, or only its type.
+        {R"({"error":{"code":401,"message":"Invalid API Key","type":"authentication_error"}})",
+         provider_error_kind::authentication, false},
+        {R"({"error":{"message":"Loading model","type":"unavailable_error"}})", provider_error_kind::server, true},
+        {R"({"error":{"message":"the request exceeds the available context size","type":"exceed_context_size_error"}})",
+         provider_error_kind::bad_request, false},
+        // vLLM's exception names, without a code: no word in them decides.
+        {R"({"object":"error","message":"The model `x` does not exist.","type":"NotFoundError","param":null})",
+         provider_error_kind::bad_request, false},
+        // Ollama's /v1.
+        {R"({"error":{"message":"model \"x\" not found, try pulling it first","type":"api_error","param":null,"code":null}})",
+         provider_error_kind::server, true},
+        // Unknown type and code: a server error, worth another try.
+        {R"({"error":{"message":"no permission to authenticate the rate_limit","type":"strange","code":"weird"}})",
+         provider_error_kind::server, true},
+    };
+    for (const in_band& c : cases) {
+        CAPTURE(c.body);
+        const auto r = parse(200, c.body);
+        REQUIRE_FALSE(r.ok());
+        CHECK(r.error.kind == c.kind);
+        CHECK(r.error.retryable == c.retryable);
+        CHECK(r.error.status == 200);
+    }
+    // The same classes in a stream.
+    agentry::openai::stream s = gpt.start_stream({});
+    s.feed(R"(data: {"error":{"message":"m","type":"invalid_request_error","code":"invalid_api_key"}})"
+           "\n\n");
+    const auto streamed = s.finish({200, {}, {}});
+    CHECK(streamed.error.kind == provider_error_kind::authentication);
 }

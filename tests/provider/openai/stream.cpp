@@ -388,7 +388,8 @@ TEST_CASE("stream: an unreadable chunk is malformed, naming the event and the me
                               chunk("{}", R"("tool_calls")") + done)
                               .result;
     REQUIRE_FALSE(nameless.ok());
-    CHECK(nameless.error.message == "agentry: OpenAI stream: tool call 0 (call_1) has no function name");
+    CHECK(nameless.error.message ==
+          "agentry: OpenAI stream: tool call 0 (id call_1) has no function name; a call must name its tool");
 }
 
 TEST_CASE("stream: finish with an error status reads the error body") {

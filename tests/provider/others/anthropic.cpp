@@ -189,8 +189,16 @@ TEST_CASE("response: malformed 2xx bodies") {
     CHECK(r.error.message == "anthropic: unreadable response: expected an object, got a number <html>");
     r = claude.parse(response(200, R"({"type":"message","stop_reason":"end_turn"})"));
     CHECK(r.error.message == "anthropic: unreadable response: /content: missing required property");
-    r = claude.parse(response(200, R"({"content":[{"type":"tool_use","name":"f","input":{}}]})"));
-    CHECK(r.error.message == "anthropic: unreadable response: a tool_use block without id or name");
+    r = claude.parse(response(200, R"({"content":[{"type":"tool_use","id":"t","input":{}}]})"));
+    CHECK(r.error.kind == agentry::provider_error_kind::malformed);
+    CHECK(r.error.message == "agentry: anthropic response: tool call 0 (id t) has no function name; a call must name its tool");
+    r = claude.parse(response(200, R"({"content":[{"type":"tool_use","name":"","input":{}}]})"));
+    CHECK(r.error.message == "agentry: anthropic response: tool call 0 has no function name; a call must name its tool");
+    // No id: one is assigned, as for every provider; no input: {}.
+    r = claude.parse(response(200, R"({"content":[{"type":"tool_use","name":"f"}],"stop_reason":"tool_use"})"));
+    REQUIRE(r.ok());
+    CHECK(r.value->reply.tool_calls.at(0).id == "call_0");
+    CHECK(r.value->reply.tool_calls.at(0).arguments == "{}");
     r = claude.parse(response(200, R"({"content":[{"type":"text","text":"x"}],"usage":{"input_tokens":"3"}})"));
     CHECK(r.error.message.substr(0, 51) == "anthropic: unreadable response: /usage/input_tokens");
 }

@@ -186,7 +186,10 @@ TEST_CASE("response: malformed 2xx bodies") {
           "error malformed status=0 type= retryable=0 retry_after=- message=gemini: unreadable response: no candidate and no "
           "promptFeedback.blockReason");
     r = flash.parse(response(200, R"({"candidates":[{"content":{"parts":[{"functionCall":{"args":{}}}]},"finishReason":"STOP"}]})"));
-    CHECK(r.error.message == "gemini: unreadable response: a functionCall without a name");
+    CHECK(r.error.kind == agentry::provider_error_kind::malformed);
+    CHECK(r.error.message == "agentry: gemini response: tool call 0 (id call_0) has no function name; a call must name its tool");
+    r = flash.parse(response(200, R"({"candidates":[{"content":{"parts":[{"functionCall":{"name":""}}]},"finishReason":"STOP"}]})"));
+    CHECK(r.error.kind == agentry::provider_error_kind::malformed);
     r = flash.parse(response(200, R"({"candidates":{}})"));
     CHECK(r.error.message.rfind("gemini: unreadable response: /candidates: expected an array", 0) == 0);
 }

@@ -143,6 +143,12 @@ TEST_CASE("response: malformed 2xx bodies") {
     CHECK(r.error.kind == agentry::provider_error_kind::malformed);
     r = qwen.parse(response(200, R"({"message":{"content":1}})"));
     CHECK(r.error.message == "ollama: unreadable response: /message/content: expected a string, got a number 1");
+    // A nameless call, as OpenAI's parser rejects the same shape.
+    r = qwen.parse(response(200, R"({"message":{"role":"assistant","content":"","tool_calls":[{}]},"done":true})"));
+    CHECK(r.error.kind == agentry::provider_error_kind::malformed);
+    CHECK(r.error.message == "agentry: ollama response: tool call 0 (id call_0) has no function name; a call must name its tool");
+    r = qwen.parse(response(200, R"({"message":{"tool_calls":[{"function":{"name":"","arguments":{}}}]},"done":true})"));
+    CHECK(r.error.kind == agentry::provider_error_kind::malformed);
 }
 
 TEST_CASE("errors: {\"error\": message} with each status") {

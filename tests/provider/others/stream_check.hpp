@@ -28,6 +28,8 @@ inline std::string kind_name(agentry::provider_error_kind k) {
     case agentry::provider_error_kind::rate_limited: return "rate_limited";
     case agentry::provider_error_kind::server: return "server";
     case agentry::provider_error_kind::malformed: return "malformed";
+    case agentry::provider_error_kind::too_large: return "too_large";
+    case agentry::provider_error_kind::insecure: return "insecure";
     }
     return "?";
 }

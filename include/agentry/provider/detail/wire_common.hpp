@@ -31,6 +31,15 @@ inline constexpr json::read_options wire_read_options{
     .ignore_unknown_properties = true,
 };
 
+/// `s` without the JSON white space (space, tab, CR, LF) around it.
+constexpr std::string_view trim_space(std::string_view s) noexcept {
+    while (!s.empty() && (s.front() == ' ' || s.front() == '\t' || s.front() == '\r' || s.front() == '\n'))
+        s.remove_prefix(1);
+    while (!s.empty() && (s.back() == ' ' || s.back() == '\t' || s.back() == '\r' || s.back() == '\n'))
+        s.remove_suffix(1);
+    return s;
+}
+
 /// The first reader error as "pointer: message".
 inline std::string first_error(const std::vector<json::read_error>& errors) {
     return errors.empty() ? std::string("unreadable") : errors.front().to_string();

@@ -113,6 +113,15 @@ struct curl_exchange {
     bool stopped_by_handler = false;
     /// What a handler (or an allocation) threw; rethrown once the transfer is over.
     std::exception_ptr failure;
+    /// The most body bytes to take (0: no limit), the bytes taken so far, and whether the
+    /// body (or the head, past max_head bytes) went over.
+    std::size_t max_body = 0;
+    std::size_t received = 0;
+    std::size_t head_bytes = 0;
+    bool too_large = false;
+
+    /// The head lines of one response, interim ones included, may take this many bytes.
+    static constexpr std::size_t max_head = std::size_t(256) << 10;
 
     bool streaming_body() const noexcept {
         const int s = head.response().status;
@@ -123,6 +132,11 @@ struct curl_exchange {
 inline std::size_t curl_on_header(char* data, std::size_t size, std::size_t count, void* user) noexcept {
     curl_exchange& x = *static_cast<curl_exchange*>(user);
     const std::size_t n = size * count;
+    x.head_bytes += n;
+    if (x.head_bytes > curl_exchange::max_head) {
+        x.too_large = true;
+        return 0;
+    }
     try {
         if (x.head.add_line(std::string_view(data, n)) && x.handlers && x.handlers->on_head &&
             !x.handlers->on_head(static_cast<const http_response&>(x.head.response()))) {
@@ -140,6 +154,11 @@ inline std::size_t curl_on_body(char* data, std::size_t size, std::size_t count,
     curl_exchange& x = *static_cast<curl_exchange*>(user);
     const std::size_t n = size * count;
     if (n == 0) return 0;
+    x.received += n;
+    if (x.max_body != 0 && x.received > x.max_body) {
+        x.too_large = true;
+        return 0;
+    }
     try {
         if (!x.streaming_body()) {
             x.head.response().body.append(data, n);
