@@ -207,15 +207,15 @@ public:
         using policies = registry_policies<Registry>;
         static_assert(policies::template within<config_.max_permission>());
         if constexpr (policies::any) {
-            auto state = std::make_shared<detail::policy_state>();
-            state->table = policies::table;
-            state->find = &Registry::find;
-            state->buckets.resize(policies::size);
+            auto policy = std::make_shared<detail::policy_state>();
+            policy->table = policies::table;
+            policy->find = &Registry::find;
+            policy->buckets.resize(policies::size);
             if constexpr (policies::any_rate)
                 for (std::size_t i = 0; i != policies::size; ++i)
                     if (policies::table[i].rate.limited())
-                        state->buckets[i] = std::make_unique<token_bucket>(policies::table[i].rate);
-            policy_ = std::move(state);
+                        policy->buckets[i] = std::make_unique<token_bucket>(policies::table[i].rate);
+            policy_ = std::move(policy);
         }
         if (!system_prompt.empty()) history_.push_back(message::system(std::move(system_prompt)));
     }

@@ -230,7 +230,7 @@ inline provider_error too_large(std::string_view what, std::size_t limit, std::s
 inline std::optional<provider_error> refuse_plain_http(const http_request& request) {
     if (request.allow_plain_http_credentials) return std::nullopt;
     const url_parts url = split_url(request.url);
-    if (!json::detail::equal_ignoring_case(url.scheme, "http") || is_loopback_host(url.host) ||
+    if (!agentry::detail::equal_ignoring_case(url.scheme, "http") || is_loopback_host(url.host) ||
         !carries_credentials(request))
         return std::nullopt;
     provider_error e;

@@ -13,7 +13,7 @@
 // a URL parser would accept beyond it (userinfo, path, query, fragment, percent-encoding) is
 // exactly what must be refused here.
 
-#include <agentry/json/detail/suggest.hpp>
+#include <agentry/detail/text.hpp>
 
 #include <cstddef>
 #include <optional>
@@ -22,7 +22,7 @@
 
 namespace agentry::mcp::detail {
 
-using json::detail::equal_ignoring_case;
+using agentry::detail::equal_ignoring_case;
 
 inline bool tchar(char c) noexcept {
     return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||

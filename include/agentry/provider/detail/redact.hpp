@@ -11,7 +11,7 @@
 //     "name":"value", and the key formats of OpenAI/Anthropic ("sk-...") and Google ("AIza...").
 // Each credential becomes "[redacted]".
 
-#include <agentry/json/detail/suggest.hpp>
+#include <agentry/detail/text.hpp>
 #include <agentry/transport/detail/url.hpp>
 #include <agentry/transport/transport.hpp>
 
@@ -35,7 +35,7 @@ inline constexpr std::string_view credential_parameters[] = {"key", "api_key", "
 
 inline bool is_credential_name(std::string_view name, std::span<const std::string_view> names) noexcept {
     for (std::string_view n : names)
-        if (json::detail::equal_ignoring_case(n, name)) return true;
+        if (agentry::detail::equal_ignoring_case(n, name)) return true;
     return false;
 }
 
@@ -47,9 +47,9 @@ constexpr bool token_char(char c) noexcept {
 /// Case-insensitive find of `word` in `text` from `from`.
 inline std::size_t find_ignoring_case(std::string_view text, std::string_view word, std::size_t from = 0) noexcept {
     if (word.empty() || text.size() < word.size()) return std::string_view::npos;
-    const char first = json::detail::lower(word.front());
+    const char first = agentry::detail::ascii_lower(word.front());
     for (std::size_t i = from; i + word.size() <= text.size(); ++i)
-        if (json::detail::lower(text[i]) == first && json::detail::equal_ignoring_case(text.substr(i, word.size()), word))
+        if (agentry::detail::ascii_lower(text[i]) == first && agentry::detail::equal_ignoring_case(text.substr(i, word.size()), word))
             return i;
     return std::string_view::npos;
 }

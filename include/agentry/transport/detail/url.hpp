@@ -8,7 +8,7 @@
 // client as it is. (Boost.URL would do this too, but needs its source compiled into one
 // translation unit of the program, which a header-only library cannot arrange.)
 
-#include <agentry/json/detail/suggest.hpp>
+#include <agentry/detail/text.hpp>
 
 #include <cstddef>
 #include <string_view>
@@ -56,8 +56,8 @@ constexpr url_parts split_url(std::string_view url) noexcept {
 /// "localhost" (and names under .localhost, RFC 6761), 127.0.0.0/8 written as four decimal
 /// parts, and ::1. Any other name, even one that resolves to a loopback address, is not.
 constexpr bool is_loopback_host(std::string_view host) noexcept {
-    if (json::detail::equal_ignoring_case(host, "localhost")) return true;
-    if (host.size() > 10 && json::detail::equal_ignoring_case(host.substr(host.size() - 10), ".localhost")) return true;
+    if (agentry::detail::equal_ignoring_case(host, "localhost")) return true;
+    if (host.size() > 10 && agentry::detail::equal_ignoring_case(host.substr(host.size() - 10), ".localhost")) return true;
     if (host == "::1" || host == "0:0:0:0:0:0:0:1") return true;
     // Dotted quad starting with 127.
     int parts = 0;
