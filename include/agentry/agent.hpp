@@ -19,6 +19,7 @@
 // for calls abandoned at loop_config::tool_timeout to end. One agent runs one conversation;
 // run() is not for several threads at once, cancel() is.
 
+#include <agentry/config.hpp>
 #include <agentry/detail/text.hpp>
 #include <agentry/loop/config.hpp>
 #include <agentry/loop/context.hpp>
@@ -170,8 +171,8 @@ struct policy_state {
 
 template <loop_config Config>
 class agent {
-    // Read through a static copy, not the template parameter object: Clang 14 miscompiles reads
-    // of members of a class-type template argument that has padding (and can crash on them).
+    // Read through a static copy, not the template parameter object, on every compiler:
+    // AGENTRY_WORKAROUND_CLASS_NTTP_READS (config.hpp).
     static constexpr loop_config config_ = Config;
 
     static_assert(detail::valid_config_time(config_.max_total_time),

@@ -1086,7 +1086,8 @@ consteval std::uint64_t required_mask() {
 template <class P>
 void read_object(reader& r, typename object_access<P>::storage& out) {
     using access = object_access<P>;
-    static_assert(access::size <= 64);
+    static_assert(access::size <= reflect::detail::max_fields && reflect::detail::max_fields <= 64,
+                  "agentry: a struct is read with one 64-bit mask of the members seen; split a larger one into nested structs");
     using storage = typename access::storage;
     if (!expect_container(r, out, '{', [](reader& inner, storage& v) { read_object<P>(inner, v); })) return;
     std::uint64_t seen = 0;

@@ -11,6 +11,7 @@
 #include <agentry/provider/ollama.hpp>
 #include <agentry/provider/openai.hpp>
 #include <agentry/transport/curl.hpp>
+#include <agentry/transport/replay.hpp>
 
 #include <doctest/doctest.h>
 
@@ -261,16 +262,23 @@ TEST_CASE("URL userinfo and key= parameters are redacted from traces and errors"
 }
 
 TEST_CASE("a key is not sent over plain HTTP to a host that is not loopback unless allowed by name") {
-    // Nothing listens on 192.0.2.1 (TEST-NET-1): a request that went out would fail to connect.
-    agentry::openai p{.model = "m", .base_url = "http://192.0.2.1:9/v1", .api_key = "sk-secret-key-1234",
-                      .connect_timeout = std::chrono::milliseconds(1)};
-    const agentry::turn_result r = turn(p, false);
+    // A replay transport records what would have gone out: nothing leaves this process.
+    agentry::openai p{.model = "m", .base_url = "http://192.0.2.1:9/v1", .api_key = "sk-secret-key-1234"};
+    agentry::replay_transport refused;
+    agentry::chat_request request{.messages = history};
+    const agentry::turn_result r = agentry::complete(p, refused, request, {}, {});
     REQUIRE_FALSE(r.ok());
     CHECK(r.error.kind == provider_error_kind::insecure);
     CHECK_FALSE(r.error.retryable);
     CHECK(r.error.message.find("allow_plain_http_credentials") != std::string::npos);
+    CHECK(r.error.message.find("sk-secret-key-1234") == std::string::npos);
+    CHECK(refused.requests().empty());
+
     p.allow_plain_http_credentials = true;
-    CHECK(turn(p, false).error.kind == provider_error_kind::transport);
+    agentry::replay_transport allowed{{agentry::replay_response::failure(agentry::transport_error_kind::connect)}};
+    CHECK(agentry::complete(p, allowed, request, {}, {}).error.kind == provider_error_kind::transport);
+    REQUIRE(allowed.requests().size() == 1);
+    CHECK(allowed.requests().front().url == "http://192.0.2.1:9/v1/chat/completions");
 }
 
 int main(int argc, char** argv) {
