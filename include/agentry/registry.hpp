@@ -250,6 +250,14 @@ public:
         return call_with(name, arguments, options_.arguments.null_as_absent || D::rules.all_required);
     }
 
+    /// As call(name, arguments), for the tool at `index`, an index that find() returned: for a
+    /// caller that needs the index anyway, so the name is looked up once. An index of size()
+    /// or more is answered as an unknown tool.
+    tool_result call_index(std::size_t index, std::string_view arguments) const noexcept {
+        if (index >= sizeof...(Tools)) return unknown_tool(std::string_view{});
+        return dispatch_[index](*this, arguments, true);
+    }
+
     /// The `tools` payload of dialect D, as a constant.
     template <schema_dialect D = dialect::standard>
     static constexpr std::string_view definitions() noexcept {

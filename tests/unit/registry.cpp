@@ -36,6 +36,18 @@ TEST_CASE("names and size") {
     CHECK(boost::hana::at_c<0>(tools.tools()).callable(lookup{"k"}).value == 1);
 }
 
+TEST_CASE("call_index: the tool found once, called by its index") {
+    const std::size_t index = decltype(tools)::find("find");
+    REQUIRE(index == 0);
+    const agentry::tool_result r = tools.call_index(index, R"({"key":"k"})");
+    CHECK(r.ok());
+    CHECK(r.content == R"({"key":"k","value":1})");
+    CHECK(r.content == tools.call("find", R"({"key":"k"})").content);
+    CHECK(tools.call_index(decltype(tools)::find("ping"), "{}").content == "pong");
+    CHECK(tools.call_index(index, R"({"key":1})").status == agentry::tool_status::invalid_arguments);
+    CHECK(tools.call_index(decltype(tools)::size(), "{}").status == agentry::tool_status::unknown_tool);
+}
+
 TEST_CASE("OpenAI payload") {
     CHECK(tools.definitions<agentry::dialect::openai>() ==
           std::string(R"([{"type":"function","function":{"name":"find","description":"Find an entry.","parameters":)") +

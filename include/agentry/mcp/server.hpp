@@ -340,9 +340,11 @@ private:
         std::string problem;
         if (!detail::read_params(m.params, p, problem)) return error(m.id, error_code::invalid_params, problem);
         const std::string_view arguments = p.arguments ? std::string_view(p.arguments->text()) : "{}";
-        const tool_result r = tools_.call(p.name, arguments);
-        if (r.status == tool_status::unknown_tool) return error(m.id, error_code::invalid_params, r.content);
-        const bool object_result = f.structured_content && table::structured[Registry::find(p.name)];
+        const std::size_t index = Registry::find(p.name);
+        if (index == Registry::size())
+            return error(m.id, error_code::invalid_params, tools_.call(p.name, arguments).content);
+        const tool_result r = tools_.call_index(index, arguments);
+        const bool object_result = f.structured_content && table::structured[index];
         const bool structured = r.ok() && !r.truncated && object_result;
         const bool failed = !r.ok() || (r.truncated && object_result);
         std::string body = R"({"content":[{"type":"text","text":)";
