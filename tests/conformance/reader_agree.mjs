@@ -23,7 +23,8 @@
 //   exclusiveMaximum, multipleOf, type "integer", uniqueItems, and enum/const holding numbers
 //   replaced by custom keywords that decide on the exact decimal value of the instance's number
 //   text (and of the schema's), a number beyond the double range being a number; everything
-//   else is ajv's. Checked first on hand-made cases.
+//   else is ajv's, and an instance holding a number that rounds to Infinity as a double is
+//   invalid, as agentry reads JSON by I-JSON (RFC 7493). Checked first on hand-made cases.
 // The reader must agree with the exact reference on every instance; where it disagrees with
 // plain ajv, the exact reference must disagree with plain ajv too.
 // Output: per-type counts; "reader vs ajv: N instances, M disagreements (K of them where ajv's
@@ -1092,6 +1093,27 @@ const errorsOf = (validate) => (validate.errors ?? []).map((e) => {
     return { keyword, numeric, text: `${e.instancePath || "/"} ${keyword}: ${e.message}` };
 });
 const texts = (errors) => errors.map((e) => e.text);
+// I-JSON (RFC 7493): agentry refuses a number that a double cannot hold (it rounds to
+// Infinity) anywhere, also in a free-form value, where the schema alone would accept it.
+// The first such number's text, outside strings, or undefined.
+function numberBeyondDouble(text) {
+    for (let i = 0; i < text.length;) {
+        const ch = text[i];
+        if (ch === '"') {
+            for (++i; i < text.length && text[i] !== '"'; ++i) if (text[i] === "\\") ++i;
+            ++i;
+            continue;
+        }
+        const m = /^-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?/.exec(text.slice(i, i + 400));
+        if ((ch === "-" || (ch >= "0" && ch <= "9")) && m) {
+            if (!Number.isFinite(Number(m[0]))) return m[0];
+            i += m[0].length;
+            continue;
+        }
+        ++i;
+    }
+    return undefined;
+}
 const stats = new Map(types.map((t) => [t.name, { checked: 0, valid: 0, vsAjv: 0, vsExact: 0 }]));
 const vsAjv = []; // the reader's verdict differs from ajv's
 const vsExact = []; // the reader's verdict differs from the exact reference's
@@ -1102,6 +1124,11 @@ cases.forEach((c, i) => {
         c.ajvErrors = errorsOf(c.type.validate);
         exactOk = validateExact(c.type.exact, c.text);
         c.exactErrors = errorsOf(c.type.exact);
+        const beyond = exactOk ? numberBeyondDouble(c.text) : undefined;
+        if (beyond !== undefined) {
+            exactOk = false;
+            c.exactErrors = [{ keyword: "I-JSON number range", numeric: true, text: `${beyond} is beyond the range of a double (I-JSON)` }];
+        }
     } catch (e) {
         console.error(`reader_agree: ajv failed on ${c.type.name} ${c.text}: ${e.stack}`);
         process.exit(2);

@@ -153,7 +153,7 @@ export async function scenario(client, { McpError, ErrorCode, ListResourcesResul
     assert.equal(
         r.content[0].text,
         'add: invalid arguments: /a: expected an integer, got a string "2"; /b: expected an integer, got 1.5; ' +
-            '/c: unknown property; did you mean "a"?. Fix the arguments and call add again.',
+            '/c: unknown property; did you mean "a"? Fix the arguments and call add again.',
     );
     r = await client.callTool({ name: "add", arguments: { a: 3000000000, b: 1 } });
     assert.match(r.content[0].text, /^add: invalid arguments: \/a: must be at most 2147483647/);
