@@ -93,6 +93,7 @@ void check_call(const registry_t& reg, std::string_view name, std::string_view a
 
     // The same arguments read directly give the same verdict and the same errors.
     agentry::json::read_options read = options.arguments;
+    read.null_as_absent = true;  // registry::call reads null for an optional as absent
     if (tool.repairs) read.repairs = *tool.repairs;
     const auto direct = agentry::json::read<typename tool_type::parameters_type>(args, read);
     fuzz::check_result(direct, read);

@@ -186,7 +186,7 @@ TEST_CASE("response: malformed 2xx bodies") {
     auto r = claude.parse(response(200, "<html>"));
     REQUIRE_FALSE(r.ok());
     CHECK(r.error.kind == agentry::provider_error_kind::malformed);
-    CHECK(r.error.message == "anthropic: unreadable response: expected an object, got a number <html>");
+    CHECK(r.error.message == "anthropic: unreadable response: invalid JSON at byte 0: unexpected character");
     r = claude.parse(response(200, R"({"type":"message","stop_reason":"end_turn"})"));
     CHECK(r.error.message == "anthropic: unreadable response: /content: missing required property");
     r = claude.parse(response(200, R"({"content":[{"type":"tool_use","id":"t","input":{}}]})"));
