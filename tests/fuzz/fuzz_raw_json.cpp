@@ -17,18 +17,22 @@
 
 namespace {
 
+// Raw JSON is read as I-JSON (RFC 7493): JSON with a repeated name or a number beyond a double
+// is refused with that one error.
+template <class Result>
+bool is_i_json_refusal(const Result& r) {
+    return !r.ok() && r.errors.size() == 1 &&
+           (r.errors.front().kind == agentry::json::error_kind::duplicate_property ||
+            r.errors.front().kind == agentry::json::error_kind::out_of_range);
+}
+
 void check_raw(std::string_view text, std::size_t max_depth) {
     agentry::json::read_options options;
     options.max_depth = max_depth;
     const auto r = agentry::json::read<agentry::raw_json>(text, options);
     fuzz::check_result(r, options);
     const bool is_json = fuzz::parse_json(text, max_depth).has_value();
-    // Raw JSON is read as I-JSON (RFC 7493): JSON with a repeated name or a number beyond a
-    // double is refused with that one error.
-    const bool i_json_refusal =
-        !r.ok() && r.errors.size() == 1 &&
-        (r.errors.front().kind == agentry::json::error_kind::duplicate_property ||
-         r.errors.front().kind == agentry::json::error_kind::out_of_range);
+    const bool i_json_refusal = is_i_json_refusal(r);
     FUZZ_CHECK(r.ok() == is_json || (is_json && i_json_refusal),
                std::string(is_json ? "valid JSON rejected: " : "invalid JSON accepted: ") +
                    fuzz::describe_errors(r.errors));
@@ -64,6 +68,7 @@ void check_member(std::string_view text) {
     // Only the payload text can be wrong here; a '}' in it can close the object early, so
     // compare only when the text is JSON by itself.
     if (fuzz::parse_json(text, 63).has_value()) {
+        if (is_i_json_refusal(r)) return;
         FUZZ_CHECK(r.ok(), fuzz::describe_errors(r.errors));
         FUZZ_CHECK(r.value.payload.text() == fuzz::trim_json_ws(text), r.value.payload.text());
         FUZZ_CHECK(r.value.kind == "k", r.value.kind);
