@@ -29,11 +29,8 @@ inline bool tchar(char c) noexcept {
            std::string_view("!#$%&'*+-.^_`|~").find(c) != std::string_view::npos;
 }
 
-inline std::string_view trim_ows(std::string_view s) noexcept {
-    while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) s.remove_prefix(1);
-    while (!s.empty() && (s.back() == ' ' || s.back() == '\t')) s.remove_suffix(1);
-    return s;
-}
+// Optional white space (RFC 9110): spaces and tabs.
+inline std::string_view trim_ows(std::string_view s) noexcept { return agentry::detail::trim(s, " \t"); }
 
 inline bool is_token(std::string_view s) noexcept {
     if (s.empty()) return false;
