@@ -21,6 +21,7 @@
 #include <agentry/detail/name_table.hpp>
 #include <agentry/detail/text.hpp>
 #include <agentry/json/detail/suggest.hpp>
+#include <agentry/reflect/detail/shown_name.hpp>
 #include <agentry/reflect/fixed_string.hpp>
 #include <agentry/schema/detail/sink.hpp>
 #include <agentry/schema/dialect.hpp>
@@ -63,20 +64,33 @@ consteval std::size_t sum_of(const std::array<std::size_t, N>& values) noexcept 
     return sum;
 }
 
-/// Instantiated for a name given to two tools of one registry; the name is its argument.
-template <char... Name>
+/// Instantiated for a name given to two tools of one registry; the name is its argument (see
+/// shown_name).
+template <auto... Name>
 struct duplicate_tool_name {
     static_assert(sizeof...(Name) == 0 && sizeof...(Name) != 0,
                   "agentry: registry: two tools have the same name; tool names must be unique in a registry");
     static constexpr bool ok = true;
 };
 
-template <class D, char First, char... Rest>
-struct tool_name_diagnostic {
-    static_assert(!D::rules.name_starts_with_letter || First == '_' || (First >= 'a' && First <= 'z') ||
-                      (First >= 'A' && First <= 'Z'),
-                  "agentry: Gemini function names must start with a letter or an underscore; rename the tool");
-    static constexpr bool ok = true;
+template <class First, class... Rest>
+consteval char first_character(First first, Rest...) noexcept {
+    if constexpr (std::is_same_v<First, char>) return first;
+    else return first.value[0];
+}
+
+/// The name rules of dialect D; `named<Name...>` is instantiated with a tool's name (see
+/// shown_name).
+template <class D>
+struct tool_name_rules {
+    template <auto... Name>
+    struct named {
+        static constexpr char first = first_character(Name...);
+        static_assert(!D::rules.name_starts_with_letter || first == '_' || (first >= 'a' && first <= 'z') ||
+                          (first >= 'A' && first <= 'Z'),
+                      "agentry: Gemini function names must start with a letter or an underscore; rename the tool");
+        static constexpr bool ok = true;
+    };
 };
 
 template <class T>
@@ -158,9 +172,7 @@ consteval bool check_tool_definition() noexcept {
     using R = std::remove_cvref_t<typename Tool::result_type>;
     constexpr auto name = Tool::name_text;
     bool ok = schema::detail::check_schema<typename Tool::parameters_type, D, name>() &&
-              []<std::size_t... I>(std::index_sequence<I...>) {
-                  return tool_name_diagnostic<D, name.value[I]...>::ok;
-              }(std::make_index_sequence<name.size()>{});
+              decltype(shown_name<name, tool_name_rules<D>::template named>())::ok;
     if constexpr (D::kind == dialect_kind::mcp && is_object_result<typename Tool::result_type>())
         ok = ok && schema::detail::check_schema<R, D, Tool::name_text>();
     return ok;
@@ -209,9 +221,8 @@ private:
         if constexpr (duplicate == sizeof...(Tools)) {
             return true;
         } else {
-            return []<std::size_t... I>(std::index_sequence<I...>) {
-                return detail::duplicate_tool_name<names[duplicate][I]...>::ok;
-            }(std::make_index_sequence<names[duplicate].size()>{});
+            constexpr auto name = detail::fixed_prefix<names[duplicate].size()>(names[duplicate]);
+            return decltype(detail::shown_name<name, detail::duplicate_tool_name>())::ok;
         }
     }
     static_assert(names_unique());

@@ -156,7 +156,7 @@ consteval parameter_problem problem_of() {
 template <fixed_string Name, class F, fixed_string... Params>
 consteval auto report_of() {
     using sig = tool_signature<F>;
-    using tool = decltype(as_characters<Name, tool_named>());
+    using tool = decltype(shown_name<Name, tool_named>());
     constexpr parameter_problem problem = problem_of<F, Params...>();
     if constexpr (problem == parameter_problem::form)
         return std::type_identity<parameter_form_diagnostic<tool, form_of<sig, Params...>()>>{};

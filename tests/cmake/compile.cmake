@@ -3,7 +3,9 @@
 # -DCXX= compiler, -DSOURCE= file, -DMODE=pass|fail, -DINCLUDES= list (the project's own
 # include directory first), -DDEFINE= optional macro, -DFLAGS= optional list of further flags,
 # -DMAX_ERRORS= optional limit on the number of errors a failing compile reports (the
-# diagnostic and its follow-on errors).
+# diagnostic and its follow-on errors), -DNAMES= optional list of names (a tool's, a field
+# path) the failing compile must show as text: GCC prints a name as fixed_string<N>{"name"},
+# Clang 14 as the characters 'n', 'a', 'm', 'e'.
 list(GET INCLUDES 0 project_include)
 set(args -std=c++20 -fsyntax-only -Wall -Wextra -Werror -I${project_include})
 list(LENGTH INCLUDES n)
@@ -31,6 +33,21 @@ if(MODE STREQUAL "fail")
     if(MAX_ERRORS AND error_count GREATER MAX_ERRORS)
         message("AGENTRY-TOO-MANY-ERRORS: ${error_count} errors, more than ${MAX_ERRORS}")
     endif()
+    foreach(name IN LISTS NAMES)
+        if(CXX MATCHES "clang")
+            string(REGEX MATCHALL "." characters "${name}")
+            list(TRANSFORM characters PREPEND "'")
+            list(TRANSFORM characters APPEND "'")
+            list(JOIN characters ", " shown)
+        else()
+            string(LENGTH "${name}" length)
+            set(shown "fixed_string<${length}>{\"${name}\"}")
+        endif()
+        string(FIND "${out}${err}" "${shown}" at)
+        if(at EQUAL -1)
+            message("AGENTRY-NAME-NOT-SHOWN: ${shown}")
+        endif()
+    endforeach()
 elseif(NOT rc EQUAL 0)
     message(FATAL_ERROR "${SOURCE} did not compile")
 endif()

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: BSL-1.0
 // expect: agentry: the enums of this schema have more values in all than this dialect allows
+// names: run code
 #include <agentry/tool.hpp>
 
 #define D10(p) p##0, p##1, p##2, p##3, p##4, p##5, p##6, p##7, p##8, p##9

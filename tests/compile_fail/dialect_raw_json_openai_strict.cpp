@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: BSL-1.0
 // expect: agentry: this dialect cannot express agentry::raw_json
+// names: run value
 #include <agentry/tool.hpp>
 
 struct query {

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: BSL-1.0
 // expect: agentry: this dialect cannot express a recursive type
+// names: walk children[]
 #include <agentry/tool.hpp>
 
 #include <string>

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: BSL-1.0
 // expect: agentry: the schema nests objects and arrays deeper than this dialect allows
+// names: run inner.inner.inner.inner.inner.inner.inner.inner.inner.inner
 #include <agentry/tool.hpp>
 
 template <int N>

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: BSL-1.0
 // expect: agentry: this dialect cannot express std::pair or std::tuple (it has no prefixItems)
+// names: run value
 #include <agentry/tool.hpp>
 
 #include <string>

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: BSL-1.0
 // expect: agentry: field_defaults gives a default to a field (in 'at_field') that is not a std::optional
+// names: text
 #include <agentry/tool.hpp>
 
 #include <optional>

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: BSL-1.0
 // expect: agentry: field_defaults: the default of the field in 'at_field' does not have the field's type
+// names: language
 #include <agentry/tool.hpp>
 
 #include <optional>

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: BSL-1.0
 // expect: agentry: field_docs describes the same field twice
+// names: weather city
 #include <agentry/tool.hpp>
 
 #include <string>

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: BSL-1.0
 // expect: agentry: field_docs names a field the struct does not have
+// names: weather town
 #include <agentry/tool.hpp>
 
 #include <string>

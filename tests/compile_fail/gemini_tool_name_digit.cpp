@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: BSL-1.0
 // expect: agentry: Gemini function names must start with a letter or an underscore
+// names: 3d_render
 #include <agentry/registry.hpp>
 
 int render(int size) { return size; }

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: BSL-1.0
 // expect: agentry: the schema has more than 16 distinct recursive types
+// names: run t16.children[]
 #include <agentry/tool.hpp>
 
 #include <vector>

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: BSL-1.0
 // expect: agentry: registry: two tools have the same name
+// names: add
 #include <agentry/registry.hpp>
 
 int add(int a, int b) { return a + b; }

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: BSL-1.0
 // expect: the only parameter is not an aggregate struct
 // errors: at most 3
+// names: twice
 #include <agentry/tool.hpp>
 
 int twice(int x) { return 2 * x; }

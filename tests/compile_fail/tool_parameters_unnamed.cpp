@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: BSL-1.0
 // expect: the function takes several parameters
 // errors: at most 3
+// names: add
 #include <agentry/tool.hpp>
 
 int add(int a, int b) { return a + b; }

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: BSL-1.0
 // expect: agentry: tool<...>(f): f's operator() is not const (a mutable lambda or a function object that changes its own state)
 // errors: at most 3
+// names: count
 #include <agentry/tool.hpp>
 
 struct counter {

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: BSL-1.0
 // expect: agentry: tool<...>: the struct in field_named<...> has more than 64 fields
 // errors: at most 3
+// names: run
 #include <agentry/tool.hpp>
 
 struct wide {

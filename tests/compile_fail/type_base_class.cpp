@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: BSL-1.0
 // expect: agentry: tool<...>: the struct in field_named<...> has a base class, whose fields cannot be reflected
 // errors: at most 3
+// names: greet who
 #include <agentry/tool.hpp>
 
 #include <string>

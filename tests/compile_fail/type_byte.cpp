@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: BSL-1.0
 // expect: agentry: tool<...>: the parameter in field_named<...> is std::byte, which has no JSON Schema; use std::uint8_t
 // errors: at most 3
+// names: send flags
 #include <agentry/tool.hpp>
 
 #include <cstddef>

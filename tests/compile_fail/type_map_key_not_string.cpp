@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: BSL-1.0
 // expect: agentry: tool<...>: the parameter in field_named<...> is a map whose key type is not a string, an integer or an enum
 // errors: at most 3
+// names: run value
 #include <agentry/tool.hpp>
 
 #include <map>

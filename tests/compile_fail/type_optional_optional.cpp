@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: BSL-1.0
 // expect: agentry: tool<...>: the parameter in field_named<...> is std::optional<std::optional<T>>
 // errors: at most 3
+// names: run values[]
 #include <agentry/tool.hpp>
 
 #include <optional>

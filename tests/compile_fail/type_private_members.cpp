@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: BSL-1.0
 // expect: agentry: tool<...>: the type in field_named<...> is a class with a constructor, private members or virtual functions
 // errors: at most 3
+// names: audit account
 #include <agentry/tool.hpp>
 
 #ifdef AGENTRY_COMPILE_FAIL

@@ -8,6 +8,7 @@
 // fail after it is instantiated.
 
 #include <agentry/reflect/fields.hpp>
+#include <agentry/reflect/detail/shown_name.hpp>
 #include <agentry/reflect/function.hpp>
 #include <agentry/schema/json_schema.hpp>
 
@@ -170,11 +171,10 @@ template <class... A, fixed_string... N, std::size_t Depth>
 struct first_unsupported<named_parameters<reflect::type_list<A...>, N...>, Depth>
     : first_of<named_finding<first_unsupported<std::remove_cvref_t<A>, Depth + 1>, N>...> {};
 
-/// The tool's name, one character each: both compilers print these as characters.
-template <char... C>
+/// The tool's name and the path of field names to the value, as shown_name makes them.
+template <auto... Name>
 struct tool_named {};
-/// The path of field names to the value, one character each.
-template <char... C>
+template <auto... Path>
 struct field_named {};
 
 /// Instantiated for a parameter type with no JSON Schema; the tool, the path to the value and
@@ -229,26 +229,16 @@ struct mutable_callable {
                   "object");
 };
 
-template <fixed_string Name, template <char...> class Holder>
-consteval auto as_characters() noexcept {
-    return []<std::size_t... I>(std::index_sequence<I...>) {
-        return Holder<Name.value[I]...>{};
-    }(std::make_index_sequence<Name.size()>{});
-}
-
 template <field_path Path>
-consteval auto path_characters() noexcept {
-    return []<std::size_t... I>(std::index_sequence<I...>) {
-        return field_named<Path.chars[I]...>{};
-    }(std::make_index_sequence<Path.size>{});
+consteval auto shown_path() noexcept {
+    return shown_name<fixed_prefix<Path.size>(Path.view()), field_named>();
 }
 
 /// The diagnostic for the first value in P with no JSON Schema (P must have one), as a type;
 /// instantiating it shows the diagnostic.
 template <fixed_string Name, class P>
 using unsupported_report =
-    unsupported_parameter<decltype(as_characters<Name, tool_named>()),
-                          decltype(path_characters<first_unsupported<P>::path>()),
+    unsupported_parameter<decltype(shown_name<Name, tool_named>()), decltype(shown_path<first_unsupported<P>::path>()),
                           typename first_unsupported<P>::type, first_unsupported<P>::reason>;
 
 template <class F, class List>

@@ -19,10 +19,10 @@ namespace agentry {
 namespace detail {
 
 /// Instantiated for a tool above loop_config::max_permission without needs_approval; its
-/// argument is the tool's name.
-template <fixed_string Name>
+/// arguments are the tool's name (see shown_name).
+template <auto... Name>
 struct tool_above_ceiling {
-    static_assert(Name.size() == 0 && Name.size() != 0,
+    static_assert(sizeof...(Name) == 0 && sizeof...(Name) != 0,
                   "agentry: loop_config::max_permission: the registry holds a tool (named in the instantiation "
                   "above) whose permission level is above the ceiling and that needs no approval; declare it with "
                   "with_policy<tool_policy{..., .needs_approval = true}>, lower its level, or raise the ceiling");
@@ -69,7 +69,7 @@ struct registry_policies<registry<Tools...>> {
             return true;
         } else {
             using T = std::tuple_element_t<first, std::tuple<Tools...>>;
-            return detail::tool_above_ceiling<T::name_text>::ok;
+            return decltype(detail::shown_name<T::name_text, detail::tool_above_ceiling>())::ok;
         }
     }
 };

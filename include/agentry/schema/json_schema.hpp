@@ -642,10 +642,11 @@ consteval bool check_schema() noexcept {
     using text = schema_text<T, D>;
     if constexpr (text::measured.error != schema_error::none &&
                   text::measured.error != schema_error::unsupported_type) {
-        return []<std::size_t... I, std::size_t... J>(std::index_sequence<I...>, std::index_sequence<J...>) {
-            return schema_diagnostic<D, in_tool<Tool.value[I]...>, at_field<text::measured.error_path[J]...>,
-                                     text::measured.error>::ok;
-        }(std::make_index_sequence<Tool.size()>{}, std::make_index_sequence<text::measured.error_path_size>{});
+        constexpr auto path = agentry::detail::fixed_prefix<text::measured.error_path_size>(
+            std::string_view{text::measured.error_path, text::measured.error_path_size});
+        return schema_diagnostic<D, decltype(agentry::detail::shown_name<Tool, in_tool>()),
+                                 decltype(agentry::detail::shown_name<path, at_field>()),
+                                 text::measured.error>::ok;
     }
     return true;
 }

@@ -175,9 +175,8 @@ consteval bool check_default_entry() noexcept {
     constexpr default_error error = check_default<T, J>();
     if constexpr (error != default_error::none) {
         constexpr std::string_view name = defaults_table<T>().names[J];
-        return [&]<std::size_t... I>(std::index_sequence<I...>) {
-            return field_defaults_diagnostic<at_field<name[I]...>, error>::ok;
-        }(std::make_index_sequence<name.size()>{});
+        constexpr auto field = agentry::detail::fixed_prefix<name.size()>(name);
+        return field_defaults_diagnostic<decltype(agentry::detail::shown_name<field, at_field>()), error>::ok;
     }
     return true;
 }

@@ -5,6 +5,7 @@
 // The compile errors of the schema writer: each is a static_assert in a class template whose
 // template arguments (the type, or the dialect, tool and path) appear in the compiler's note.
 
+#include <agentry/reflect/detail/shown_name.hpp>
 #include <agentry/reflect/enum.hpp>
 #include <agentry/reflect/fields.hpp>
 #include <agentry/schema/detail/classify.hpp>
@@ -54,11 +55,10 @@ struct enum_has_names {
     static constexpr bool value = true;
 };
 
-/// The text of a name as a pack of characters: both compilers print these readably in the
-/// template arguments of a diagnostic.
-template <char... C>
+/// The tool's name and the path of C++ names to a value, as shown_name makes them.
+template <auto... Name>
 struct in_tool {};
-template <char... C>
+template <auto... Path>
 struct at_field {};
 
 /// Instantiated when a schema cannot be written; the dialect, the tool, the path of C++ names to

@@ -151,7 +151,7 @@ struct sink {
     // The path of C++ names from the root to the value being written, for diagnostics.
     constexpr std::size_t push_path(std::string_view segment) noexcept {
         const std::size_t mark = path_size;
-        if (path_size != 0 && path_size < path_capacity) path[path_size++] = '.';
+        if (path_size != 0 && path_size < path_capacity && !segment.starts_with('[')) path[path_size++] = '.';
         for (char c : segment)
             if (path_size < path_capacity) path[path_size++] = c;
         return mark;
