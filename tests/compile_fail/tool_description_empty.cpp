@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: BSL-1.0
 // expect: the description is empty
+// errors: at most 3
 #include <agentry/tool.hpp>
 
 int twice(int x) { return 2 * x; }

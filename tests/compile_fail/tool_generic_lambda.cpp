@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: BSL-1.0
 // expect: agentry: tool<...>(f): the parameters of f cannot be read: its operator() is a template
+// errors: at most 3
 #include <agentry/tool.hpp>
 
 #ifdef AGENTRY_COMPILE_FAIL

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: BSL-1.0
 // expect: a tool name must be 1 to 64 characters from A-Z, a-z, 0-9
+// errors: at most 3
 #include <agentry/tool.hpp>
 
 int twice(int x) { return 2 * x; }

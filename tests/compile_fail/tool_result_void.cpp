@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: BSL-1.0
 // expect: agentry: tool<...>::result_schema: the tool returns void
+// errors: at most 3
 #include <agentry/tool.hpp>
 
 #ifdef AGENTRY_COMPILE_FAIL

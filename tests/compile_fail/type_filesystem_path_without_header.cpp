@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: BSL-1.0
 // expect: agentry: std::filesystem::path needs #include <agentry/schema/adapters/filesystem.hpp>
+// errors: at most 3
 // names: run file
 #include <agentry/tool.hpp>
 #ifndef AGENTRY_COMPILE_FAIL

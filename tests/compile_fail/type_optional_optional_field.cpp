@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: BSL-1.0
 // expect: agentry: std::optional<std::optional<T>> has no JSON Schema; use one std::optional
+// errors: at most 4
 #include <agentry/schema/json_schema.hpp>
 
 #include <optional>
