@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: BSL-1.0
-// expect: agentry: loop_config::max_permission: the registry holds a tool (named in the instantiation above) whose permission level is above the ceiling and that needs no approval
+// expect: agentry: loop_config::max_permission: the registry holds a tool (named by tool_above_ceiling<...>) whose permission level is above the ceiling and that needs no approval
 // names: save_record
 #include <agentry/agent.hpp>
 #include <agentry/policy/tool_policy.hpp>

@@ -23,8 +23,8 @@ namespace detail {
 template <auto... Name>
 struct tool_above_ceiling {
     static_assert(sizeof...(Name) == 0 && sizeof...(Name) != 0,
-                  "agentry: loop_config::max_permission: the registry holds a tool (named in the instantiation "
-                  "above) whose permission level is above the ceiling and that needs no approval; declare it with "
+                  "agentry: loop_config::max_permission: the registry holds a tool (named by "
+                  "tool_above_ceiling<...>) whose permission level is above the ceiling and that needs no approval; declare it with "
                   "with_policy<tool_policy{..., .needs_approval = true}>, lower its level, or raise the ceiling");
     static constexpr bool ok = true;
 };
