@@ -5,6 +5,9 @@
 // The policies of a registry's tools, as constants indexed like registry::find, and the
 // permission ceiling check. A registry whose tools declare no policy has `any == false`, and
 // the agent loop then compiles no policy code at all.
+//
+// with_rate_limit<rate_limit{...}>(registry): the registry with a limit on all its tools' calls
+// together, on top of each tool's own (registry_policies<R>::registry_rate).
 
 #include <agentry/policy/tool_policy.hpp>
 #include <agentry/registry.hpp>
@@ -31,11 +34,37 @@ struct tool_above_ceiling {
 
 } // namespace detail
 
+/// A registry whose tools' calls share one rate limit, `Limit`, besides each tool's own. It is
+/// the registry (a derived class): the same tools, definitions and registry.call.
+template <rate_limit Limit, class Registry>
+class rate_limited_registry : public Registry {
+public:
+    /// The limit on the calls of all the tools together.
+    static constexpr rate_limit registry_rate = Limit;
+
+    explicit constexpr rate_limited_registry(const Registry& tools) : Registry(tools) {}
+
+    /// This registry with other call options, still with its limit.
+    constexpr rate_limited_registry with_options(const call_options& options) const {
+        return rate_limited_registry(Registry::with_options(options));
+    }
+};
+
+/// `tools` with at most Limit.calls calls of all its tools together per Limit.per_ms ms, e.g.
+/// with_rate_limit<rate_limit{.calls = 30, .per_ms = 60'000}>(tools).
+template <rate_limit Limit, class... Tools>
+constexpr rate_limited_registry<Limit, registry<Tools...>> with_rate_limit(const registry<Tools...>& tools) {
+    static_assert(Limit.calls != 0, "agentry: with_rate_limit<rate_limit{...}>: rate_limit::calls must be at least 1");
+    static_assert(Limit.per_ms > 0, "agentry: with_rate_limit<rate_limit{...}>: rate_limit::per_ms must be positive");
+    return rate_limited_registry<Limit, registry<Tools...>>(tools);
+}
+
 /// Another type used as a registry declares no policies.
 template <class Registry>
 struct registry_policies {
     static constexpr bool any = false;
     static constexpr bool any_rate = false;
+    static constexpr rate_limit registry_rate{};
     template <permission>
     static consteval bool within() noexcept {
         return true;
@@ -55,6 +84,8 @@ struct registry_policies<registry<Tools...>> {
             if (p.rate.limited()) return true;
         return false;
     }();
+    /// The limit on all the tools' calls together: none here (see with_rate_limit).
+    static constexpr rate_limit registry_rate{};
 
     /// Every tool is at or below `ceiling`, or needs approval; otherwise a compile error names
     /// the first tool that is not.
@@ -72,6 +103,15 @@ struct registry_policies<registry<Tools...>> {
             return decltype(detail::shown_name<T::name_text, detail::tool_above_ceiling>())::ok;
         }
     }
+};
+
+/// A registry with a shared limit: its tools' policies, and the limit. `any` and `any_rate`
+/// are true, so that the agent keeps a rate_limiter for it.
+template <rate_limit Limit, class Registry>
+struct registry_policies<rate_limited_registry<Limit, Registry>> : registry_policies<Registry> {
+    static constexpr bool any = true;
+    static constexpr bool any_rate = true;
+    static constexpr rate_limit registry_rate = Limit;
 };
 
 } // namespace agentry
