@@ -1,14 +1,22 @@
 // SPDX-License-Identifier: BSL-1.0
 // The agentry cases: read<T> alone (parse + validate) and registry::call (lookup + parse +
 // validate + call + write the result), for both fixtures, and json::write of the results
-// alone for reference.
+// alone for reference. Then the same calls through the policy paths: a tool taking
+// agentry::context<T> and std::stop_token called with a call_scope and a context, a tool with
+// a policy, and a policied call admitted by a rate_limiter first (as the agent does).
 
 #include "alloc_counter.hpp"
 #include "cases.hpp"
 
 #include <agentry/agentry.hpp>
 
+#include <agentry/policy/registry_policies.hpp>
+#include <agentry/policy/token_bucket.hpp>
+
 #include <benchmark/benchmark.h>
+
+#include <chrono>
+#include <stop_token>
 
 namespace bench::agentry_impl {
 
@@ -19,6 +27,40 @@ constexpr agentry::registry tools{
         search_flights),
     agentry::tool<"quote_fare", "Total fare of a group booking, taxes included.">(quote_fare),
 };
+
+/// What a tool taking agentry::context<session> gets from the caller.
+struct session {
+    int calls = 0;
+};
+
+flight_offer search_flights_scoped(agentry::context<session> s, std::stop_token stop, const flight_search& q) {
+    s->calls += stop.stop_requested() ? 0 : 1;
+    return search_flights(q);
+}
+fare_total quote_fare_scoped(const fare_quote& q, agentry::context<session> s, std::stop_token stop) {
+    s->calls += stop.stop_requested() ? 0 : 1;
+    return quote_fare(q);
+}
+
+constexpr agentry::registry scoped_tools{
+    agentry::tool<"search_flights", "Search flight offers from an airport; returns the cheapest matching offer.">(
+        search_flights_scoped),
+    agentry::tool<"quote_fare", "Total fare of a group booking, taxes included.">(quote_fare_scoped),
+};
+
+// Never reached in the benchmark: 10^9 calls per second.
+constexpr agentry::rate_limit generous{.calls = 1'000'000'000, .per_ms = 1000};
+constexpr agentry::tool_policy read_only{.level = agentry::permission::read_only, .rate = generous};
+
+constexpr auto policied_tools = agentry::with_rate_limit<generous>(agentry::registry{
+    agentry::with_policy<read_only>(agentry::tool<"search_flights",
+                                                  "Search flight offers from an airport; returns the cheapest "
+                                                  "matching offer.">(search_flights)),
+    agentry::with_policy<read_only>(
+        agentry::tool<"quote_fare", "Total fare of a group booking, taxes included.">(quote_fare)),
+});
+using policied_type = std::remove_cvref_t<decltype(policied_tools)>;
+using policies = agentry::registry_policies<policied_type>;
 
 template <class T>
 parsed<T> convert(agentry::json::read_result<T>&& r) {
@@ -57,6 +99,37 @@ void write_total_case(benchmark::State& state) {
     });
 }
 
+template <std::string_view const& Name, std::string_view const& Args>
+void call_scoped_case(benchmark::State& state) {
+    session s;
+    std::stop_source source;
+    const agentry::call_scope scope{source.get_token(), {}};
+    measure(state, [&] { return scoped_tools.call(opaque(Name), opaque(Args), scope, s); });
+}
+
+template <std::string_view const& Name, std::string_view const& Args>
+void call_policied_case(benchmark::State& state) {
+    measure(state, [] { return policied_tools.call(opaque(Name), opaque(Args)); });
+}
+
+// The agent's admission of a call of a policied tool (find, its policy, the two buckets at the
+// current time), then the call.
+template <std::string_view const& Name, std::string_view const& Args>
+void call_admitted_case(benchmark::State& state) {
+    agentry::rate_limiter limiter(policies::table, policies::registry_rate);
+    measure(state, [&] {
+        const std::string_view name = opaque(Name);
+        const std::size_t index = policied_type::find(name);
+        if (index == policies::size || policies::table[index].needs_approval ||
+            !limiter.try_take(index, std::chrono::steady_clock::now()))
+            return agentry::tool_result{};
+        return policied_tools.call_index(index, opaque(Args));
+    });
+}
+
+constexpr std::string_view flight_name = "search_flights";
+constexpr std::string_view fare_name = "quote_fare";
+
 } // namespace
 
 parsed<flight_search> read_flight(std::string_view text) { return convert(agentry::json::read<flight_search>(text)); }
@@ -67,6 +140,25 @@ outcome call(std::string_view tool, std::string_view arguments) {
     return {r.ok(), std::move(r.content)};
 }
 
+std::string policy_paths_differ() {
+    session s;
+    const agentry::call_scope scope{};
+    agentry::rate_limiter limiter(policies::table, policies::registry_rate);
+    std::string differences;
+    for (const auto& [name, args] : {std::pair{flight_name, flight_args}, std::pair{fare_name, fare_args}}) {
+        const agentry::tool_result plain = tools.call(name, args);
+        const std::size_t index = policied_type::find(name);
+        if (scoped_tools.call(name, args, scope, s).content != plain.content)
+            differences += " scoped " + std::string(name);
+        if (policied_tools.call(name, args).content != plain.content) differences += " policied " + std::string(name);
+        if (!limiter.try_take(index, std::chrono::steady_clock::now()) ||
+            policied_tools.call_index(index, args).content != plain.content)
+            differences += " admitted " + std::string(name);
+    }
+    if (s.calls != 2) differences += " context not reached";
+    return differences;
+}
+
 void register_benchmarks() {
     benchmark::RegisterBenchmark("agentry/read/flight_search", read_flight_case);
     benchmark::RegisterBenchmark("agentry/call/flight_search", call_flight_case);
@@ -74,6 +166,12 @@ void register_benchmarks() {
     benchmark::RegisterBenchmark("agentry/read/fare_quote", read_fare_case);
     benchmark::RegisterBenchmark("agentry/call/fare_quote", call_fare_case);
     benchmark::RegisterBenchmark("agentry/write/fare_quote", write_total_case);
+    benchmark::RegisterBenchmark("agentry/call_scoped/flight_search", call_scoped_case<flight_name, flight_args>);
+    benchmark::RegisterBenchmark("agentry/call_policied/flight_search", call_policied_case<flight_name, flight_args>);
+    benchmark::RegisterBenchmark("agentry/call_admitted/flight_search", call_admitted_case<flight_name, flight_args>);
+    benchmark::RegisterBenchmark("agentry/call_scoped/fare_quote", call_scoped_case<fare_name, fare_args>);
+    benchmark::RegisterBenchmark("agentry/call_policied/fare_quote", call_policied_case<fare_name, fare_args>);
+    benchmark::RegisterBenchmark("agentry/call_admitted/fare_quote", call_admitted_case<fare_name, fare_args>);
 }
 
 } // namespace bench::agentry_impl

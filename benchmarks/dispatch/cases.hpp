@@ -31,6 +31,9 @@ namespace agentry_impl {
 parsed<flight_search> read_flight(std::string_view text);
 parsed<fare_quote> read_fare(std::string_view text);
 outcome call(std::string_view tool, std::string_view arguments);
+/// The tools called through the policy paths (scope and context, policy, rate_limiter) answer
+/// as registry::call does; the differences, or "".
+std::string policy_paths_differ();
 void register_benchmarks();
 } // namespace agentry_impl
 

@@ -102,6 +102,8 @@ void self_test(const std::vector<bench::many_tools_case>& registries) {
         check_balanced(who + " call flight", [&] { (void)impl.call("search_flights", bench::flight_args); });
         check_balanced(who + " call fare", [&] { (void)impl.call("quote_fare", bench::fare_args); });
     }
+    const std::string differences = bench::agentry_impl::policy_paths_differ();
+    check(differences.empty(), "agentry's policy paths answer like registry::call:" + differences);
     for (const bench::many_tools_case& r : registries) {
         const std::string who = "registry of " + std::to_string(r.size) + " tools";
         const bench::outcome a = r.call("search_flights", bench::flight_args);

@@ -105,6 +105,10 @@ struct registry_policies<registry<Tools...>> {
     }
 };
 
+/// decltype of a constexpr registry is const.
+template <class Registry>
+struct registry_policies<const Registry> : registry_policies<Registry> {};
+
 /// A registry with a shared limit: its tools' policies, and the limit. `any` and `any_rate`
 /// are true, so that the agent keeps a rate_limiter for it.
 template <rate_limit Limit, class Registry>
