@@ -111,7 +111,7 @@ constexpr auto select(const Registry& r) {
             return at.size();
         }();
         if constexpr (unknown != sizeof...(Names)) {
-            using name = decltype(detail::as_characters<detail::nth_name<unknown, Names...>(), detail::tool_named>());
+            using name = decltype(detail::shown_name<detail::nth_name<unknown, Names...>(), detail::tool_named>());
             return detail::bad_selection<detail::select_unknown_tool<name>>{};
         } else {
             return [&]<std::size_t... I>(std::index_sequence<I...>) {

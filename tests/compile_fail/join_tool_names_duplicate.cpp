@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: BSL-1.0
 // expect: agentry: registry: two tools have the same name; tool names must be unique in a registry
+// names: add
 #include <agentry/compose.hpp>
 
-// The name shared by the joined registries is in the instantiation (duplicate_tool_name<'a', 'd', 'd'>).
+// The name shared by the joined registries is in the instantiation of duplicate_tool_name.
 long long add(int a, int b) { return 0LL + a + b; }
 long long sub(int a, int b) { return 0LL + a - b; }
 

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: BSL-1.0
 // expect: agentry: registry::call: the tool named in context_missing<tool_named<...>> takes agentry::context<T> and no context was passed
+// names: whoami
 #include <agentry/registry.hpp>
 
 // With a scope but no context, through call<D> and call_index as well.

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: BSL-1.0
 // expect: agentry: registry: two tools (named in different_contexts<tool_named<...>, tool_named<...>>) take different context types
+// names: whoami count_rows
 #include <agentry/registry.hpp>
 
 struct session {

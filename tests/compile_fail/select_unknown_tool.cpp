@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: BSL-1.0
 // expect: agentry: select<...>(registry): the registry has no tool of the name in select_unknown_tool<tool_named<...>>
 // errors: at most 3
+// names: mul
 #include <agentry/compose.hpp>
 
 long long add(int a, int b) { return 0LL + a + b; }

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: BSL-1.0
 // expect: agentry: tool<...>(f): f takes agentry::context<T>, std::stop_token or agentry::progress by non-const reference
+// names: stopped
 #include <agentry/registry.hpp>
 
 #include <stop_token>

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: BSL-1.0
 // expect: agentry: tool<...>(f): f takes more than one agentry::context<T>
+// names: lookup
 #include <agentry/registry.hpp>
 
 struct session {
