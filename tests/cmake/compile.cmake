@@ -6,6 +6,10 @@
 # diagnostic and its follow-on errors), -DNAMES= optional list of names (a tool's, a field
 # path) the failing compile must show as text: GCC prints a name as fixed_string<N>{"name"},
 # Clang 14 as the characters 'n', 'a', 'm', 'e'.
+# The lists arrive joined with '|'.
+string(REPLACE "|" ";" INCLUDES "${INCLUDES}")
+string(REPLACE "|" ";" FLAGS "${FLAGS}")
+string(REPLACE "|" ";" NAMES "${NAMES}")
 list(GET INCLUDES 0 project_include)
 set(args -std=c++20 -fsyntax-only -Wall -Wextra -Werror -I${project_include})
 list(LENGTH INCLUDES n)
