@@ -79,20 +79,20 @@ inline long long effects_count(const std::string& sql) {
     return n;
 }
 
-inline std::string quoted(std::string_view text) {
+inline std::string sql_text(std::string_view text) {
     std::string out = "'";
     for (char c : text) out += c == '\'' ? std::string("''") : std::string(1, c);
     return out + "'";
 }
 
 inline std::string charge(std::string job, int cents) {
-    effects_exec("INSERT INTO charges VALUES(" + quoted(job) + ", 'c1');");
+    effects_exec("INSERT INTO charges VALUES(" + sql_text(job) + ", 'c1');");
     stop_if("tool:charge");
     return "charged " + std::to_string(cents) + " cents";
 }
 
 inline std::string note(std::string job, std::string text) {
-    effects_exec("INSERT INTO notes VALUES(" + quoted(job) + ", 'c2', 1) ON CONFLICT(job, call) DO UPDATE SET runs = runs + 1;");
+    effects_exec("INSERT INTO notes VALUES(" + sql_text(job) + ", 'c2', 1) ON CONFLICT(job, call) DO UPDATE SET runs = runs + 1;");
     stop_if("tool:note");
     return "noted: " + text;
 }

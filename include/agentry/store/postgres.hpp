@@ -31,9 +31,9 @@ namespace agentry {
 
 struct postgres_options {
     /// A libpq connection string: "host=... port=... dbname=... user=..." or a postgresql:// URI.
-    std::string conninfo;
+    std::string conninfo{};
     /// The lease owner this connection writes; empty: a random name.
-    std::string worker;
+    std::string worker{};
 };
 
 class postgres_store {
@@ -52,6 +52,7 @@ public:
         try {
             // Concurrent first connections may race to make the tables: the lock orders them.
             exec("BEGIN");
+            exec("SET LOCAL client_min_messages = warning");  // no notice for tables that exist
             exec("SELECT pg_advisory_xact_lock(7431009)");
             exec("CREATE TABLE IF NOT EXISTS agentry_runs(id text PRIMARY KEY, n bigserial, status text NOT NULL, "
                  "owner text, lease_until timestamptz)");

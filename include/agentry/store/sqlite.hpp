@@ -29,9 +29,9 @@ namespace agentry {
 
 struct sqlite_options {
     /// The database file; made when missing.
-    std::string path;
+    std::string path{};
     /// The lease owner this connection writes; empty: a random name.
-    std::string worker;
+    std::string worker{};
     /// How long a write waits for another connection's write to end before failing.
     std::chrono::milliseconds busy_timeout{30'000};
     /// Each commit reaches the disk before it returns (synchronous=FULL), so that a checkpoint
