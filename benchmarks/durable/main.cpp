@@ -105,6 +105,13 @@ int main() {
         agentry::postgres_store s{{.conninfo = server->conninfo("bench_turns")}};
         row("postgres_store (127.0.0.1, fsync on, synchronous_commit on)", per_run_durable(s, runs));
     }
+    {
+        // The commit does not wait for the disk: what a checkpoint costs besides the flush.
+        server->create_database("bench_turns_async");
+        agentry::postgres_store s{{.conninfo = server->conninfo("bench_turns_async") +
+                                               " options='-c synchronous_commit=off'"}};
+        row("postgres_store, synchronous_commit=off in the session", per_run_durable(s, runs));
+    }
 
     std::printf("\n| workers | postgres_store runs/s | sqlite_store (NORMAL) runs/s |\n|--:|--:|--:|\n");
     for (int workers : {1, 2, 4}) {
