@@ -25,6 +25,7 @@
 #include <filesystem>
 #include <functional>
 #include <iostream>
+#include <map>
 #include <memory>
 #include <string>
 #include <vector>
@@ -91,6 +92,109 @@ std::vector<agentry::checkpoint_kind> kinds(const std::vector<agentry::checkpoin
     std::vector<agentry::checkpoint_kind> out;
     for (const auto& c : cs) out.push_back(c.kind);
     return out;
+}
+
+// --- the loop's hook (loop/checkpoint.hpp) and agent::continue_run, without a store ---
+
+// Logs what the agent tells it; answers the calls in `kept`; throws from state() when asked.
+struct recorder final : agentry::checkpointer {
+    std::vector<std::string> log;
+    std::map<std::string, std::string> kept;
+    bool fail_state = false;
+
+    void state(std::span<const agentry::message> conversation, const agentry::run_result& progress) override {
+        if (fail_state) throw std::runtime_error("the disk is full");
+        log.push_back("state " + std::to_string(conversation.size()) + " turns " + std::to_string(progress.turns));
+    }
+    std::optional<agentry::tool_result> before_call(const agentry::tool_call& call, bool idempotent) override {
+        log.push_back("before " + call.id + (idempotent ? " idempotent" : ""));
+        const auto it = kept.find(call.id);
+        if (it == kept.end()) return std::nullopt;
+        agentry::tool_result r;
+        r.content = it->second;
+        return r;
+    }
+    void after_call(const agentry::tool_call& call, const agentry::tool_result& result) override {
+        log.push_back("after " + call.id + " " + result.content);
+    }
+};
+
+TEST_CASE("loop: the checkpointer hears every turn and call, and may answer a call") {
+    durable_test::effects_path = (scratch() / (fresh_name("effects") + ".db")).string();
+    auto agent = durable_test::make_agent();
+    recorder r;
+    agent->set_checkpointer(&r);
+    SUBCASE("every turn, every call before and after, every turn's results") {
+        const agentry::run_result result = agent->run("job-h");
+        CHECK(result.text == "done job-h: charged 250 cents; noted: charged");
+        CHECK(r.log == std::vector<std::string>{"state 3 turns 1", "before c1", "after c1 charged 250 cents",
+                                                "before c2 idempotent", "after c2 noted: charged", "state 5 turns 1",
+                                                "state 6 turns 2"});
+        CHECK(effects_count("SELECT count(*) FROM charges") == 1);
+    }
+    SUBCASE("a call it answers is not run") {
+        r.kept["c1"] = "charged earlier";
+        const agentry::run_result result = agent->run("job-h");
+        CHECK(result.text == "done job-h: charged earlier; noted: charged");
+        CHECK(r.log.at(2) == "before c2 idempotent");  // no after c1
+        CHECK(effects_count("SELECT count(*) FROM charges") == 0);
+        REQUIRE(result.steps.size() == 2);
+        CHECK(result.steps[0].result_excerpt == "charged earlier");
+    }
+    SUBCASE("a throw stops the run with its message") {
+        r.fail_state = true;
+        const agentry::run_result result = agent->run("job-h");
+        CHECK(result.stop == agentry::stop_reason::provider_error);
+        CHECK(result.text.find("the disk is full") != std::string::npos);
+        CHECK(effects_count("SELECT count(*) FROM charges") == 0);  // stopped before the calls
+    }
+    durable_test::effects_path.clear();
+}
+
+TEST_CASE("loop: continue_run goes on from a restored conversation") {
+    durable_test::effects_path = (scratch() / (fresh_name("effects") + ".db")).string();
+    auto first = durable_test::make_agent();
+    std::vector<agentry::message> conversation = first->conversation();
+    conversation.push_back(agentry::message::user("job-c"));
+    std::string saved;
+    SUBCASE("the calls of the last turn run first") {
+        conversation.push_back(durable_test::reply(conversation).value->reply);
+        agentry::json::write(saved, conversation);
+        auto agent = durable_test::make_agent();
+        REQUIRE(agent->restore(saved));
+        agentry::run_result so_far;
+        so_far.turns = 1;
+        so_far.usage = {10, 5};
+        const agentry::run_result result = agent->continue_run(so_far);
+        CHECK(result.stop == agentry::stop_reason::completed);
+        CHECK(result.text == "done job-c: charged 250 cents; noted: charged");
+        CHECK(result.turns == 2);  // counted on
+        CHECK(result.usage.input_tokens == 20);
+        CHECK(result.steps.size() == 2);
+        CHECK(effects_count("SELECT count(*) FROM charges") == 1);
+    }
+    SUBCASE("after a user message or results, the model is asked") {
+        agentry::json::write(saved, conversation);
+        auto agent = durable_test::make_agent();
+        REQUIRE(agent->restore(saved));
+        const agentry::run_result result = agent->continue_run();
+        CHECK(result.text == "done job-c: charged 250 cents; noted: charged");
+        CHECK(result.turns == 2);
+    }
+    SUBCASE("a conversation that ends with the answer is not sent again") {
+        conversation.push_back(agentry::message::assistant("already answered"));
+        agentry::json::write(saved, conversation);
+        auto agent = durable_test::make_agent();
+        REQUIRE(agent->restore(saved));
+        recorder r;
+        agent->set_checkpointer(&r);
+        const agentry::run_result result = agent->continue_run();
+        CHECK(result.stop == agentry::stop_reason::completed);
+        CHECK(result.text == "already answered");
+        CHECK(r.log.empty());
+        CHECK(effects_count("SELECT count(*) FROM charges") == 0);
+    }
+    durable_test::effects_path.clear();
 }
 
 // --- the conformance suite: every case runs against both stores ---
