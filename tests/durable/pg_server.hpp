@@ -5,7 +5,8 @@
 // A PostgreSQL server of the test's own: initdb into a temporary folder, listening on
 // 127.0.0.1 only on a free port (and a socket in that folder), stopped and removed when the
 // object goes. initdb refuses to run as root: as root the server runs as the user "nobody"
-// (through runuser). When initdb or pg_ctl cannot be found or the server cannot start,
+// (through runuser). The binaries are looked for in AGENTRY_PG_BIN, /usr/lib/postgresql/*/bin
+// (Debian) and /usr/bin. When initdb or pg_ctl cannot be found or the server cannot start,
 // start() returns nothing and `why` says why.
 
 #include <libpq-fe.h>
@@ -124,10 +125,8 @@ private:
                 best = bin;
         }
         if (best) return best;
-        if (std::system("command -v initdb >/dev/null 2>&1 && command -v pg_ctl >/dev/null 2>&1") == 0) {
-            const std::string here = "/usr/bin";
-            if (std::filesystem::exists(here + "/initdb")) return std::filesystem::path(here);
-        }
+        const std::filesystem::path usr_bin = "/usr/bin";  // other distributions
+        if (std::filesystem::exists(usr_bin / "initdb") && std::filesystem::exists(usr_bin / "pg_ctl")) return usr_bin;
         return std::nullopt;
     }
 
