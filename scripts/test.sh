@@ -3,7 +3,7 @@
 # Builds and runs every test: GCC 12, Clang 14, and Clang 14 with ASan + UBSan.
 # Usage: scripts/test.sh [gcc] [clang] [asan]   (default: all three)
 source "$(dirname "${BASH_SOURCE[0]}")/deps.sh"
-apt_need g++-12 clang-14 cmake make pkgconf libboost1.81-dev libcurl4-openssl-dev doctest-dev nlohmann-json3-dev
+apt_need g++-12 clang-14 cmake make pkgconf libboost1.81-dev libcurl4-openssl-dev doctest-dev nlohmann-json3-dev libsqlite3-dev libpq-dev postgresql
 npm_need
 
 configs=("$@")

@@ -21,6 +21,7 @@
 
 #include <agentry/config.hpp>
 #include <agentry/detail/text.hpp>
+#include <agentry/loop/checkpoint.hpp>
 #include <agentry/loop/config.hpp>
 #include <agentry/loop/context.hpp>
 #include <agentry/loop/detect.hpp>
@@ -267,6 +268,38 @@ public:
         return result;
     }
 
+    /// Goes on with the conversation that restore() gave, without a new user message: runs the
+    /// tool calls of its last model turn when they have no results yet, else asks the model.
+    /// `progress` is the run so far (turns, usage, steps), which the limits count on from. A
+    /// conversation that ends with the model's answer is not sent again: that answer is the result.
+    run_result continue_run(run_result progress = {}, const agent_events& events = {}) noexcept {
+        run_result& result = progress;
+        const auto started = std::chrono::steady_clock::now();
+        try {
+            cancel_.store(false);
+            const bool answered = !history_.empty() && history_.back().role == role::assistant;
+            if (answered && history_.back().tool_calls.empty()) {
+                result.stop = stop_reason::completed;
+                result.text = history_.back().text;
+            } else {
+                execute(result, events, started, answered);
+            }
+        } catch (const detail::callback_error& e) {
+            result.stop = stop_reason::callback_error;
+            result.text = e.what();
+        } catch (const std::exception& e) {
+            result.stop = stop_reason::provider_error;
+            result.error = detail::malformed(std::string("agentry: ") + e.what());
+            result.text = result.error->message;
+        } catch (...) {
+            result.stop = stop_reason::provider_error;
+            result.error = detail::malformed("agentry: unknown exception");
+            result.text = result.error->message;
+        }
+        result.wall_time = detail::elapsed_ms(started);
+        return std::move(result);
+    }
+
     /// Stops a run in progress (from any thread) at the next opportunity: between turns and
     /// tool calls, during a backoff, or mid-request.
     void cancel() noexcept { cancel_.store(true); }
@@ -300,6 +333,10 @@ public:
     /// time, also with parallel tool calls). Without an approver such calls are denied. An
     /// exception from it stops the run with stop_reason::callback_error.
     void set_approver(approver decide) { approver_ = std::move(decide); }
+
+    /// Told the run's state after each model turn and each turn's results, and each tool call
+    /// before and after it runs (loop/checkpoint.hpp); null: none. It must outlive the runs.
+    void set_checkpointer(checkpointer* c) noexcept { checkpoint_ = c; }
 
 private:
     using turn_fn = std::function<turn_result(const chat_request&, const stream_events&, const trace_hook&)>;
@@ -387,6 +424,13 @@ private:
         out.status = tool_status::tool_error;
         out.content = std::move(text);
         return out;
+    }
+
+    // The idempotent flag of the tool's policy; false without one.
+    bool idempotent(std::string_view name) const noexcept {
+        if (!policy_) return false;
+        const std::size_t index = policy_->find(name);
+        return index != policy_->table.size() && policy_->table[index].idempotent;
     }
 
     static step not_run_step(const tool_call& call, std::uint32_t turn, const tool_result& out) {
@@ -527,7 +571,12 @@ private:
                     detail::invoke_callback("on_tool_start", events.on_tool_start, calls[i]);
                 }
                 std::pair<step, tool_result>& o = out.done[i].emplace();
-                if (!policy_) {
+                std::optional<tool_result> kept;
+                if (checkpoint_) kept = checkpoint_->before_call(calls[i], idempotent(calls[i].name));
+                if (kept) {
+                    o.second = std::move(*kept);
+                    o.first = not_run_step(calls[i], turn, o.second);
+                } else if (!policy_) {
                     o.first = run_call(calls[i], turn, o.second);
                 } else {
                     std::optional<std::string> arguments =
@@ -546,6 +595,7 @@ private:
                         o.first.result_excerpt = detail::excerpt(o.second.content);
                     }
                 }
+                if (checkpoint_ && !kept) checkpoint_->after_call(calls[i], o.second);
                 if (events.on_tool_end) {
                     std::unique_lock lock(mutex, std::defer_lock);
                     if (parallel) lock.lock();
@@ -629,6 +679,7 @@ private:
         result.usage += c.usage;
         if (events.on_turn_end) detail::invoke_callback("on_turn_end", events.on_turn_end, result.turns, c.usage);
         history_.push_back(c.reply);
+        if (checkpoint_) checkpoint_->state(history_, result);
     }
 
     // Leaves in `calls` the ones to run and one more, answered with an error in place of all the
@@ -650,38 +701,47 @@ private:
                "next turn, fewer at a time.";
     }
 
-    void execute(run_result& result, const agent_events& events, clock::time_point started) {
+    // With `calls_pending`, the last message holds tool calls without results: they run first.
+    void execute(run_result& result, const agent_events& events, clock::time_point started,
+                 bool calls_pending = false) {
         detail::loop_detector loops(config_.loop_window, config_.loop_threshold);
         std::map<std::string, std::uint32_t, std::less<>> invalid_rounds;
         for (;;) {
             if (stopped(result, started)) return;
-            if (result.turns == config_.max_turns) return finish_at_max_turns(result, events, started);
-            std::vector<message> trimmed;
-            const std::span<const message> sent = context(result, trimmed);
-            std::string why;
-            turn_result r = ask(request_for(sent, config_.tool_choice, events), events, started, why);
-            if (!r.ok()) {
-                if (cancel_.load()) return void(stopped(result, started));
-                result.stop = stop_reason::provider_error;
-                result.text = r.error.message + why;
-                result.error = std::move(r.error);
-                return;
-            }
-            completion& c = *r.value;
-            const std::size_t over = cap_calls(c.reply.tool_calls);
-            result.tool_calls_over_limit += over;
-            record_turn(result, c, events);
-            if (c.finish == finish_reason::refusal) {
-                result.stop = stop_reason::refused;
-                result.text = !c.refusal.empty() ? c.refusal : c.reply.text;
-                return;
+            std::size_t over = 0;
+            if (calls_pending) {
+                calls_pending = false;
+                const std::size_t made = history_.back().tool_calls.size();
+                if (made > config_.max_tool_calls_per_turn) over = made - config_.max_tool_calls_per_turn;
+            } else {
+                if (result.turns == config_.max_turns) return finish_at_max_turns(result, events, started);
+                std::vector<message> trimmed;
+                const std::span<const message> sent = context(result, trimmed);
+                std::string why;
+                turn_result r = ask(request_for(sent, config_.tool_choice, events), events, started, why);
+                if (!r.ok()) {
+                    if (cancel_.load()) return void(stopped(result, started));
+                    result.stop = stop_reason::provider_error;
+                    result.text = r.error.message + why;
+                    result.error = std::move(r.error);
+                    return;
+                }
+                completion& c = *r.value;
+                over = cap_calls(c.reply.tool_calls);
+                result.tool_calls_over_limit += over;
+                record_turn(result, c, events);
+                if (c.finish == finish_reason::refusal) {
+                    result.stop = stop_reason::refused;
+                    result.text = !c.refusal.empty() ? c.refusal : c.reply.text;
+                    return;
+                }
+                if (history_.back().tool_calls.empty()) {
+                    result.stop = stop_reason::completed;
+                    result.text = c.reply.text;
+                    return;
+                }
             }
             const std::vector<tool_call>& calls = history_.back().tool_calls;
-            if (calls.empty()) {
-                result.stop = stop_reason::completed;
-                result.text = c.reply.text;
-                return;
-            }
             const std::size_t run = calls.size() - (over != 0 ? 1 : 0);
             calls_done done = run_calls(std::span(calls).first(run), result.turns, history_.back().text, events);
             std::map<std::string, bool, std::less<>> invalid_this_round;
@@ -708,6 +768,7 @@ private:
             if (over != 0) results.push_back(message::tool_result(calls.back(), over_limit_text(over), true));
             for (message& m : results) history_.push_back(std::move(m));
             if (done.failure) std::rethrow_exception(done.failure);
+            if (checkpoint_) checkpoint_->state(history_, result);
             for (const auto& [name, invalid] : invalid_this_round) {
                 std::uint32_t& n = invalid_rounds[name];
                 n = invalid ? n + 1 : 0;
@@ -758,6 +819,7 @@ private:
     std::shared_ptr<detail::policy_state> policy_;  // null when no tool declares a policy
     approver approver_;
     std::shared_ptr<detail::running_calls> running_ = std::make_shared<detail::running_calls>();
+    checkpointer* checkpoint_ = nullptr;
 };
 
 } // namespace agentry

@@ -62,8 +62,17 @@ consumer(optional_curl ok "REQUIRED;COMPONENTS;mcp;OPTIONAL_COMPONENTS;curl" ${n
 expect_targets(optional_curl present absent)
 consumer(required_curl fail "REQUIRED;COMPONENTS;curl" ${no_curl})
 expect_message(required_curl "CURL")
-consumer(unknown fail "REQUIRED;COMPONENTS;sqlite")
-expect_message(unknown "agentry: no component 'sqlite'; the components are mcp and curl")
+consumer(unknown fail "REQUIRED;COMPONENTS;redis")
+expect_message(unknown "agentry: no component 'redis'; the components are mcp, curl, sqlite and postgres")
+# The run stores, when this build has them.
+if(HAVE_STORES)
+    consumer(stores ok "REQUIRED;COMPONENTS;sqlite;postgres")
+    foreach(target IN ITEMS sqlite postgres)
+        if(NOT stores_out MATCHES "target agentry::${target}: BSL-1.0\n")
+            message(FATAL_ERROR "stores: expected agentry::${target}, got:\n${stores_out}")
+        endif()
+    endforeach()
+endif()
 
 # Neither Threads nor CURL: the core alone.
 consumer(neither ok "REQUIRED" ${no_curl} -DCMAKE_DISABLE_FIND_PACKAGE_Threads=ON)

@@ -20,6 +20,11 @@ set(files include/agentry/agentry.hpp
 if(HAVE_CURL)
     list(APPEND files share/agentry/cmake/agentry-curl-targets.cmake share/pkgconfig/agentry-curl.pc)
 endif()
+# The run stores, when SQLite3 and libpq were found.
+if(HAVE_STORES)
+    list(APPEND files share/agentry/cmake/agentry-sqlite-targets.cmake share/pkgconfig/agentry-sqlite.pc
+                      share/agentry/cmake/agentry-postgres-targets.cmake share/pkgconfig/agentry-postgres.pc)
+endif()
 foreach(file IN LISTS files)
     if(NOT EXISTS ${prefix}/${file})
         message(FATAL_ERROR "not installed: ${file}")

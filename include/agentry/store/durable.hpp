@@ -1,0 +1,235 @@
+// SPDX-License-Identifier: BSL-1.0
+#ifndef AGENTRY_STORE_DURABLE_HPP
+#define AGENTRY_STORE_DURABLE_HPP
+
+// Durable runs: an agent whose run is checkpointed in a run_store after every model turn and
+// every tool result, so that any process can resume it by id after a crash.
+//
+//   agentry::sqlite_store store{{.path = "runs.db"}};
+//   std::string id = agentry::start_run(store, agent, "Book me a table for two.");
+//   agentry::run_result r = agentry::resume_run(store, agent, id);  // here, or in another process
+//
+// Tool effects happen at most once where it matters: each call is recorded as started before
+// it runs and as finished with its result. Resuming after a crash,
+// - a call recorded finished is not run again: the model gets the recorded result;
+// - a call recorded started but not finished is run again when its tool is idempotent
+//   (tool_policy::idempotent), and otherwise not: its outcome is unknown, which the model is
+//   told (durable_options::unknown_outcome) and the application hears
+//   (durable_options::on_unknown_outcome).
+
+#include <agentry/agent.hpp>
+#include <agentry/json/reader.hpp>
+#include <agentry/json/writer.hpp>
+#include <agentry/loop/checkpoint.hpp>
+#include <agentry/loop/result.hpp>
+#include <agentry/schema/adapters/chrono.hpp>
+#include <agentry/store/run_store.hpp>
+
+#include <exception>
+#include <functional>
+#include <map>
+#include <mutex>
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+namespace agentry {
+
+struct durable_options {
+    /// What the model is told, after the tool's name, for a call whose outcome is unknown.
+    std::string unknown_outcome =
+        ": the outcome of this call is unknown. It started before the process running it stopped, and this "
+        "tool is not idempotent, so it was not run again. Find out whether it took effect before calling it again.";
+    /// Called for each such call, with the run's id.
+    std::function<void(std::string_view run, const tool_call& call)> on_unknown_outcome;
+    /// The events of the agent's run.
+    agent_events events;
+};
+
+namespace detail {
+
+inline constexpr json::read_options store_read{.max_size = std::size_t(-1) / 2, .max_depth = 32};
+
+template <class T>
+T read_body(std::string_view body, std::string_view run, std::string_view what) {
+    json::read_result<T> r = json::read<T>(body, store_read);
+    if (!r.ok())
+        throw store_error("agentry: the " + std::string(what) + " checkpoint of run " + std::string(run) +
+                          " is not readable (" + r.errors.front().to_string() +
+                          "); the store holds data this version of agentry did not write");
+    return std::move(r.value);
+}
+
+template <class T>
+std::string write_body(const T& value) {
+    std::string out;
+    json::write(out, value);
+    return out;
+}
+
+inline run_state state_of(std::span<const message> conversation, const run_result& progress) {
+    return {{conversation.begin(), conversation.end()},
+            progress.turns,
+            progress.turn_usage,
+            progress.usage,
+            progress.steps,
+            progress.trimmed_messages,
+            progress.tool_calls_over_limit};
+}
+
+/// The checkpointer a resumed run gives its agent: it appends to the store, and answers the
+/// calls the run's last turn recorded before a crash.
+template <run_store Store>
+class store_checkpointer final : public checkpointer {
+public:
+    struct recorded {
+        bool finished = false;
+        call_outcome outcome;
+    };
+
+    store_checkpointer(Store& store, std::string run, const durable_options& options,
+                       std::map<std::string, recorded, std::less<>> calls)
+        : store_(store), run_(std::move(run)), options_(options), calls_(std::move(calls)) {}
+
+    void state(std::span<const message> conversation, const run_result& progress) override {
+        const std::string body = write_body(state_of(conversation, progress));
+        std::lock_guard lock(mutex_);
+        append(checkpoint_kind::state, body);
+        calls_.clear();  // ids are unique within one turn only
+    }
+
+    std::optional<tool_result> before_call(const tool_call& call, bool idempotent) override {
+        std::lock_guard lock(mutex_);
+        if (const auto it = calls_.find(call.id); it != calls_.end()) {
+            if (it->second.finished) return result_of(it->second.outcome);
+            if (!idempotent) {
+                call_outcome unknown{call.id, tool_status::tool_error, call.name + options_.unknown_outcome, true};
+                append(checkpoint_kind::call_finished, write_body(unknown));
+                it->second = {true, unknown};
+                if (options_.on_unknown_outcome)
+                    detail::invoke_callback("on_unknown_outcome", options_.on_unknown_outcome, std::string_view(run_),
+                                            call);
+                return result_of(unknown);
+            }
+        }
+        append(checkpoint_kind::call_started, write_body(call_record{call.id, call.name, call.arguments}));
+        return std::nullopt;
+    }
+
+    void after_call(const tool_call& call, const tool_result& result) override {
+        const std::string body = write_body(call_outcome{call.id, result.status, result.content, false});
+        std::lock_guard lock(mutex_);
+        append(checkpoint_kind::call_finished, body);
+    }
+
+    /// The first store failure, which stopped the run; null when none.
+    std::exception_ptr failure() const noexcept { return failure_; }
+
+private:
+    // Under mutex_. A failure is kept to be rethrown once the agent returns, and thrown on to
+    // stop the run.
+    void append(checkpoint_kind kind, std::string_view body) {
+        try {
+            store_.append(run_, kind, body);
+        } catch (...) {
+            if (!failure_) failure_ = std::current_exception();
+            throw;
+        }
+    }
+
+    static tool_result result_of(const call_outcome& o) {
+        tool_result r;
+        r.status = o.status;
+        r.content = o.content;
+        return r;
+    }
+
+    Store& store_;
+    std::string run_;
+    const durable_options& options_;
+    std::map<std::string, recorded, std::less<>> calls_;
+    std::mutex mutex_;
+    std::exception_ptr failure_;
+};
+
+} // namespace detail
+
+/// A new runnable run in `store`: the agent's conversation so far (its system prompt) and
+/// `input` as the user's message. Returns the run's id; resume_run runs it.
+template <run_store Store, class Agent>
+std::string start_run(Store& store, const Agent& agent, std::string input) {
+    run_state state;
+    state.conversation.assign(agent.conversation().begin(), agent.conversation().end());
+    state.conversation.push_back(message::user(std::move(input)));
+    return store.create_run(detail::write_body(state));
+}
+
+/// The run's result so far from its checkpoints: the last state, and the outcome when done.
+inline run_result result_of(const run_state& state, const std::optional<run_outcome>& outcome) {
+    run_result r;
+    r.turns = state.turns;
+    r.turn_usage = state.turn_usage;
+    r.usage = state.usage;
+    r.steps = state.steps;
+    r.trimmed_messages = state.trimmed_messages;
+    r.tool_calls_over_limit = state.tool_calls_over_limit;
+    if (outcome) {
+        r.stop = outcome->stop;
+        r.text = outcome->text;
+    }
+    return r;
+}
+
+/// Runs (or goes on with) run `id` of `store` in `agent` from its last checkpoint, until it
+/// ends; then finishes it in the store. The agent's conversation is replaced by the run's; the
+/// agent must have the same tools and configuration as the one that started the run. A run
+/// already done is not run again: its recorded result is returned. A run cancelled
+/// (agent::cancel) is not finished: it stays runnable. Throws store_error when the
+/// run is unknown, its checkpoints unreadable, or the store fails (the run then stays runnable
+/// and resumes from its last checkpoint).
+template <run_store Store, class Agent>
+run_result resume_run(Store& store, Agent& agent, std::string_view id, const durable_options& options = {}) {
+    const std::vector<checkpoint> tail = store.tail(id);
+    if (tail.empty() || tail.front().kind != checkpoint_kind::state)
+        throw store_error("agentry: no run " + std::string(id) + " in this store; start one with start_run");
+    run_state state = detail::read_body<run_state>(tail.front().body, id, "state");
+    std::map<std::string, typename detail::store_checkpointer<Store>::recorded, std::less<>> calls;
+    std::optional<run_outcome> outcome;
+    for (std::size_t i = 1; i != tail.size(); ++i) {
+        const checkpoint& c = tail[i];
+        switch (c.kind) {
+        case checkpoint_kind::call_started: {
+            call_record started = detail::read_body<call_record>(c.body, id, "call_started");
+            calls[started.id] = {false, {started.id, tool_status::ok, {}, false}};
+            break;
+        }
+        case checkpoint_kind::call_finished: {
+            call_outcome finished = detail::read_body<call_outcome>(c.body, id, "call_finished");
+            calls[finished.id] = {true, finished};
+            break;
+        }
+        case checkpoint_kind::done: outcome = detail::read_body<run_outcome>(c.body, id, "done"); break;
+        case checkpoint_kind::state: break;
+        }
+    }
+    if (outcome) return result_of(state, outcome);
+    if (!agent.restore(detail::write_body(state.conversation)))
+        throw store_error("agentry: the conversation of run " + std::string(id) + " could not be restored");
+    detail::store_checkpointer<Store> checkpoints(store, std::string(id), options, std::move(calls));
+    agent.set_checkpointer(&checkpoints);
+    run_result r = agent.continue_run(result_of(state, std::nullopt), options.events);
+    agent.set_checkpointer(nullptr);
+    // A store failure ended the run early: it stays runnable, to resume from its last checkpoint.
+    if (std::exception_ptr failed = checkpoints.failure()) std::rethrow_exception(failed);
+    // A cancelled run is not finished: it stays runnable, to resume from its last checkpoint.
+    if (r.stop == stop_reason::cancelled) return r;
+    store.finish(id, detail::write_body(run_outcome{r.stop, r.text}));
+    return r;
+}
+
+} // namespace agentry
+
+#endif
