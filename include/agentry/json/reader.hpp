@@ -1211,14 +1211,16 @@ std::size_t find_member(std::string_view key, std::size_t expected) noexcept {
 // the ':' and true is returned. Anything else (another name, escapes, a syntax error) leaves
 // the cursor where it was for the general path.
 template <class Access, std::size_t I>
+inline constexpr bool plain_member_name = plain_name(Access::names[I]);
+
+template <class Access, std::size_t I>
 AGENTRY_JSON_INLINE bool at_member_name(cursor& in) noexcept {
-    constexpr std::string_view name = Access::names[I];
-    if constexpr (!plain_name(name)) {
+    if constexpr (!plain_member_name<Access, I>) {
         return false;
     } else {
-        constexpr std::size_t n = name.size();
+        constexpr std::size_t n = Access::names[I].size();
         if (std::size_t(in.end - in.p) < n + 3 || in.p[0] != '"' || in.p[n + 1] != '"' ||
-            std::memcmp(in.p + 1, name.data(), n) != 0)
+            std::memcmp(in.p + 1, Access::names[I].data(), n) != 0)
             return false;
         cursor after = in;
         after.p += n + 2;
