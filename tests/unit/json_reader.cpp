@@ -164,7 +164,7 @@ TEST_CASE("reader: in OpenAI strict form, null for an optional member means abse
 }
 
 TEST_CASE("reader: enum names, with a suggestion when one is close") {
-    CHECK(errors_of<fixtures::weather_query>(R"({"city":"a","unit":"fahrenheit"})") ==
+    CHECK(errors_of<fixtures::weather_query>(R"({"city":"a","unit":"kelvin"})") ==
           "/unit: \"kelvin\" is not one of [\"celsius\",\"fahrenheit\"]");
     CHECK(errors_of<fixtures::weather_query>(R"({"city":"a","unit":"celsuis"})") ==
           "/unit: \"celsuis\" is not one of [\"celsius\",\"fahrenheit\"] (did you mean \"celsius\"?)");
