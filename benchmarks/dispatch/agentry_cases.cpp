@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: BSL-1.0
 // The agentry cases: read<T> alone (parse + validate) and registry::call (lookup + parse +
-// validate + call + write the result), for both fixtures, and json::write of the results
-// alone for reference. Then the same calls through the policy paths: a tool taking
-// agentry::context<T> and std::stop_token called with a call_scope and a context, a tool with
-// a policy, and a policied call admitted by a rate_limiter first (as the agent does).
+// validate + call + write the result), for the three fixtures, json::write of the results
+// alone, and the construction and destruction of an empty tool_result, for reference. Then the
+// same calls through the policy paths: a tool taking agentry::context<T> and std::stop_token
+// called with a call_scope and a context, a tool with a policy, and a policied call admitted by
+// a rate_limiter first (as the agent does).
 
 #include "alloc_counter.hpp"
 #include "cases.hpp"
@@ -26,6 +27,8 @@ constexpr agentry::registry tools{
     agentry::tool<"search_flights", "Search flight offers from an airport; returns the cheapest matching offer.">(
         search_flights),
     agentry::tool<"quote_fare", "Total fare of a group booking, taxes included.">(quote_fare),
+    agentry::tool<"open_ticket", "Open a support ticket; returns its number and place in the queue.">(open_ticket),
+    agentry::tool<"email_domain_length", "Length of the domain of a contact's email address.">(email_domain_length),
 };
 
 /// What a tool taking agentry::context<session> gets from the caller.
@@ -75,6 +78,21 @@ void read_flight_case(benchmark::State& state) {
 }
 void read_fare_case(benchmark::State& state) {
     measure(state, [] { return agentry::json::read<fare_quote>(opaque(fare_args)); });
+}
+void read_ticket_case(benchmark::State& state) {
+    measure(state, [] { return agentry::json::read<support_ticket>(opaque(ticket_args)); });
+}
+void call_ticket_case(benchmark::State& state) {
+    measure(state, [] { return tools.call(opaque(std::string_view("open_ticket")), opaque(ticket_args)); });
+}
+void read_views_case(benchmark::State& state) {
+    measure(state, [] { return agentry::json::read<contact_views>(opaque(contact_args)); });
+}
+void call_views_case(benchmark::State& state) {
+    measure(state, [] { return tools.call(opaque(std::string_view("email_domain_length")), opaque(contact_args)); });
+}
+void result_case(benchmark::State& state) {
+    measure(state, [] { return agentry::tool_result{}; });
 }
 void call_flight_case(benchmark::State& state) {
     measure(state, [] { return tools.call(opaque(std::string_view("search_flights")), opaque(flight_args)); });
@@ -134,6 +152,7 @@ constexpr std::string_view fare_name = "quote_fare";
 
 parsed<flight_search> read_flight(std::string_view text) { return convert(agentry::json::read<flight_search>(text)); }
 parsed<fare_quote> read_fare(std::string_view text) { return convert(agentry::json::read<fare_quote>(text)); }
+parsed<support_ticket> read_ticket(std::string_view text) { return convert(agentry::json::read<support_ticket>(text)); }
 
 outcome call(std::string_view tool, std::string_view arguments) {
     agentry::tool_result r = tools.call(tool, arguments);
@@ -172,6 +191,11 @@ void register_benchmarks() {
     benchmark::RegisterBenchmark("agentry/call_scoped/fare_quote", call_scoped_case<fare_name, fare_args>);
     benchmark::RegisterBenchmark("agentry/call_policied/fare_quote", call_policied_case<fare_name, fare_args>);
     benchmark::RegisterBenchmark("agentry/call_admitted/fare_quote", call_admitted_case<fare_name, fare_args>);
+    benchmark::RegisterBenchmark("agentry/read/ticket", read_ticket_case);
+    benchmark::RegisterBenchmark("agentry/call/ticket", call_ticket_case);
+    benchmark::RegisterBenchmark("agentry/read/contact_views", read_views_case);
+    benchmark::RegisterBenchmark("agentry/call/contact_views", call_views_case);
+    benchmark::RegisterBenchmark("agentry/tool_result/construct", result_case);
 }
 
 } // namespace bench::agentry_impl

@@ -2,8 +2,9 @@
 #ifndef AGENTRY_BENCH_DISPATCH_CASES_HPP
 #define AGENTRY_BENCH_DISPATCH_CASES_HPP
 
-// What each implementation (agentry, nlohmann::json, Boost.JSON) offers to main.cpp: the
-// read and call functions the self-test checks, and the registration of its benchmarks.
+// What each implementation (agentry, nlohmann::json, Boost.JSON, and glaze when the build is
+// given a glaze checkout) offers to main.cpp: the read and call functions the self-test
+// checks, and the registration of its benchmarks. Boost.JSON has no ticket case.
 
 #include "fixture.hpp"
 
@@ -30,6 +31,7 @@ struct outcome {
 namespace agentry_impl {
 parsed<flight_search> read_flight(std::string_view text);
 parsed<fare_quote> read_fare(std::string_view text);
+parsed<support_ticket> read_ticket(std::string_view text);
 outcome call(std::string_view tool, std::string_view arguments);
 /// The tools called through the policy paths (scope and context, policy, rate_limiter) answer
 /// as registry::call does; the differences, or "".
@@ -40,6 +42,7 @@ void register_benchmarks();
 namespace nlohmann_impl {
 parsed<flight_search> read_flight(std::string_view text);
 parsed<fare_quote> read_fare(std::string_view text);
+parsed<support_ticket> read_ticket(std::string_view text);
 outcome call(std::string_view tool, std::string_view arguments);
 void register_benchmarks();
 } // namespace nlohmann_impl
@@ -50,6 +53,18 @@ parsed<fare_quote> read_fare(std::string_view text);
 outcome call(std::string_view tool, std::string_view arguments);
 void register_benchmarks();
 } // namespace boost_json_impl
+
+#if defined(BENCH_GLAZE)
+/// glaze (its version in BENCH_GLAZE, e.g. "glaze-2.9.5"): read into plain mirror structs,
+/// then the schema's constraints checked by hand.
+namespace glaze_impl {
+parsed<flight_search> read_flight(std::string_view text);
+parsed<fare_quote> read_fare(std::string_view text);
+parsed<support_ticket> read_ticket(std::string_view text);
+outcome call(std::string_view tool, std::string_view arguments);
+void register_benchmarks();
+} // namespace glaze_impl
+#endif
 
 /// The registries of many tools (many_tools.cpp.in, one translation unit per size).
 struct many_tools_case {

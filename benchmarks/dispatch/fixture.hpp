@@ -10,6 +10,7 @@
 #include <agentry/agentry.hpp>
 
 #include <algorithm>
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -121,6 +122,71 @@ inline fare_total quote_fare(const fare_quote& q) {
     const double fare = q.base_fare.value * q.passengers.value;
     const double taxes = 41.5 * q.passengers.value;
     return fare_total{fare + taxes, taxes, q.passengers.value, q.refundable};
+}
+
+enum class ticket_priority { low, normal, high, urgent };
+
+/// Who asked: a nested object of two strings.
+struct ticket_contact {
+    agentry::sized_string<1, 80> name;
+    agentry::sized_string<3, 254> email;
+};
+
+/// Fixture 3: a support ticket, eight fields (an enum, an optional, a vector of strings, a
+/// nested object).
+struct support_ticket {
+    agentry::sized_string<1, 120> title;                     // string with a length limit
+    ticket_priority priority;                                // enum
+    std::optional<agentry::in_range<int, 1, 90>> due_in_days; // optional
+    agentry::sized_vector<std::string, 0, 8> tags;           // array of strings, max size
+    ticket_contact requester;                                // nested object
+    agentry::in_range<std::int64_t, 1, 999999999> order_id;  // bounded 64-bit integer
+    agentry::in_range<double, 0, 100000> amount;             // bounded double
+    bool notify;                                             // bool
+};
+
+/// One realistic argument object for support_ticket (195 bytes, compact, declaration order).
+inline constexpr std::string_view ticket_args =
+    R"({"title":"Refund missing","priority":"high","due_in_days":3,"tags":["billing","refund","eu"],)"
+    R"("requester":{"name":"Ana","email":"ana@example.com"},"order_id":88123456,"amount":129.9,"notify":true})";
+
+inline constexpr std::string_view ticket_args_invalid[] = {
+    R"({"title":"","priority":"high","tags":[],"requester":{"name":"Ana","email":"ana@example.com"},"order_id":1,"amount":1,"notify":true})",
+    R"({"title":"x","priority":"later","tags":[],"requester":{"name":"Ana","email":"ana@example.com"},"order_id":1,"amount":1,"notify":true})",
+    R"({"title":"x","priority":"high","due_in_days":91,"tags":[],"requester":{"name":"Ana","email":"ana@example.com"},"order_id":1,"amount":1,"notify":true})",
+    R"({"title":"x","priority":"high","tags":["a","b","c","d","e","f","g","h","i"],"requester":{"name":"Ana","email":"ana@example.com"},"order_id":1,"amount":1,"notify":true})",
+    R"({"title":"x","priority":"high","tags":[],"requester":{"name":"","email":"ana@example.com"},"order_id":1,"amount":1,"notify":true})",
+    R"({"title":"x","priority":"high","tags":[],"requester":{"name":"Ana","email":"ana@example.com"},"order_id":0,"amount":1,"notify":true})",
+    R"({"title":"x","priority":"high","tags":[],"requester":{"name":"Ana","email":"ana@example.com"},"order_id":2.5,"amount":1,"notify":true})",
+    R"({"title":"x","priority":"high","tags":[],"requester":{"name":"Ana","email":"ana@example.com"},"order_id":1,"amount":-1,"notify":true})",
+    R"({"title":"x","priority":"high","tags":[],"requester":{"name":"Ana","email":"ana@example.com"},"order_id":1,"amount":1})",
+    R"({"title":"x","priority":"high","tags":[],"requester":{"name":"Ana","email":"ana@example.com"},"order_id":1,"amount":1,"notify":true,"cc":"x"})",
+};
+
+/// The result of open_ticket: numbers and a bool only.
+struct ticket_receipt {
+    std::int64_t ticket;
+    int queue_position;
+    bool notified;
+};
+
+inline ticket_receipt open_ticket(const support_ticket& t) {
+    return ticket_receipt{t.order_id.value % 100000 + 700000, 3 + int(t.tags.value.size()),
+                          t.notify && !t.requester.email.value.empty()};
+}
+
+/// Strings viewed, not copied: read from text with no escapes, they allocate nothing.
+struct contact_views {
+    std::string_view name;
+    std::string_view email;
+};
+
+inline constexpr std::string_view contact_args = R"({"name":"Ana Lima-Fernandes","email":"ana.lima-fernandes@example.com"})";
+
+/// A tool that only reads its strings: returns the length of the email's domain.
+inline int email_domain_length(const contact_views& c) {
+    const std::size_t at = c.email.find('@');
+    return at == std::string_view::npos ? 0 : int(c.email.size() - at - 1);
 }
 
 } // namespace bench

@@ -152,10 +152,41 @@ public:
         if (errors_.size() == before) out.emplace(stops);
     }
 
-    void airlines(const json* v, const char* name, std::vector<std::string>& out) {
+    void priority(const json* v, const char* name, ticket_priority& out) {
+        if (v == nullptr) return;
+        if (!v->is_string()) return fail(name, "expected a string");
+        const std::string& s = v->get_ref<const std::string&>();
+        if (s == "low") out = ticket_priority::low;
+        else if (s == "normal") out = ticket_priority::normal;
+        else if (s == "high") out = ticket_priority::high;
+        else if (s == "urgent") out = ticket_priority::urgent;
+        else fail(name, "must be one of low, normal, high, urgent");
+    }
+
+    void contact(const json* v, const char* name, ticket_contact& out) {
+        if (v == nullptr) return;
+        if (!v->is_object()) return fail(name, "expected an object");
+        std::string path(path_);
+        path += '/';
+        path += name;
+        checker c(errors_, path);
+        c.string(c.member(*v, "name", true), "name", 1, 80, out.name.value);
+        c.string(c.member(*v, "email", true), "email", 3, 254, out.email.value);
+        c.no_other_members(*v, {"name", "email"});
+    }
+
+    void due_in_days(const json* v, const char* name, std::optional<agentry::in_range<int, 1, 90>>& out) {
+        if (v == nullptr) return;
+        int days = 0;
+        const std::size_t before = errors_.size();
+        integer(v, name, 1, 90, days);
+        if (errors_.size() == before) out.emplace(days);
+    }
+
+    void airlines(const json* v, const char* name, std::vector<std::string>& out, std::size_t max_items = 5) {
         if (v == nullptr) return;
         if (!v->is_array()) return fail(name, "expected an array");
-        if (v->size() > 5) return fail(name, "must have at most 5 items");
+        if (v->size() > max_items) return fail(name, "must have at most " + std::to_string(max_items) + " items");
         out.clear();
         for (const json& item : *v) {
             if (!item.is_string()) return fail(name, "items must be strings");
@@ -218,6 +249,32 @@ parsed<fare_quote> read_fare_impl(std::string_view text) {
     return r;
 }
 
+parsed<support_ticket> read_ticket_impl(std::string_view text) {
+    parsed<support_ticket> r;
+    json doc;
+    if (!parse_object(text, doc, r.errors)) return r;
+    support_ticket& t = r.value;
+    checker c(r.errors, "");
+    c.string(c.member(doc, "title", true), "title", 1, 120, t.title.value);
+    c.priority(c.member(doc, "priority", true), "priority", t.priority);
+    c.due_in_days(c.member(doc, "due_in_days", false), "due_in_days", t.due_in_days);
+    c.airlines(c.member(doc, "tags", true), "tags", t.tags.value, 8);
+    c.contact(c.member(doc, "requester", true), "requester", t.requester);
+    c.integer(c.member(doc, "order_id", true), "order_id", 1, 999999999, t.order_id.value);
+    c.number(c.member(doc, "amount", true), "amount", 0, 100000, t.amount.value);
+    c.boolean(c.member(doc, "notify", true), "notify", t.notify);
+    c.no_other_members(doc, {"title", "priority", "due_in_days", "tags", "requester", "order_id", "amount", "notify"});
+    return r;
+}
+
+std::string write_receipt(const ticket_receipt& t) {
+    json r = json::object();
+    r["ticket"] = t.ticket;
+    r["queue_position"] = t.queue_position;
+    r["notified"] = t.notified;
+    return r.dump();
+}
+
 std::string write_offer(const flight_offer& o) {
     json r = json::object();
     r["offer_id"] = o.offer_id;
@@ -259,12 +316,19 @@ outcome call_quote_fare(std::string_view arguments) {
     return {true, write_total(quote_fare(args.value))};
 }
 
+outcome call_open_ticket(std::string_view arguments) {
+    parsed<support_ticket> args = read_ticket_impl(arguments);
+    if (!args.ok()) return {false, join(args.errors)};
+    return {true, write_receipt(open_ticket(args.value))};
+}
+
 using handler = outcome (*)(std::string_view);
 
 const std::unordered_map<std::string_view, handler>& handlers() {
     static const std::unordered_map<std::string_view, handler> table{
         {"search_flights", &call_search_flights},
         {"quote_fare", &call_quote_fare},
+        {"open_ticket", &call_open_ticket},
     };
     return table;
 }
@@ -287,6 +351,12 @@ void call_flight_case(benchmark::State& state) {
 void call_fare_case(benchmark::State& state) {
     measure(state, [] { return call_impl(opaque(std::string_view("quote_fare")), opaque(fare_args)); });
 }
+void read_ticket_case(benchmark::State& state) {
+    measure(state, [] { return read_ticket_impl(opaque(ticket_args)); });
+}
+void call_ticket_case(benchmark::State& state) {
+    measure(state, [] { return call_impl(opaque(std::string_view("open_ticket")), opaque(ticket_args)); });
+}
 void write_offer_case(benchmark::State& state) {
     const flight_offer offer = search_flights(read_flight_impl(opaque(flight_args)).value);
     measure(state, [&] { return write_offer(offer); });
@@ -300,6 +370,7 @@ void write_total_case(benchmark::State& state) {
 
 parsed<flight_search> read_flight(std::string_view text) { return read_flight_impl(text); }
 parsed<fare_quote> read_fare(std::string_view text) { return read_fare_impl(text); }
+parsed<support_ticket> read_ticket(std::string_view text) { return read_ticket_impl(text); }
 outcome call(std::string_view tool, std::string_view arguments) { return call_impl(tool, arguments); }
 
 void register_benchmarks() {
@@ -309,6 +380,8 @@ void register_benchmarks() {
     benchmark::RegisterBenchmark("nlohmann/read/fare_quote", read_fare_case);
     benchmark::RegisterBenchmark("nlohmann/call/fare_quote", call_fare_case);
     benchmark::RegisterBenchmark("nlohmann/write/fare_quote", write_total_case);
+    benchmark::RegisterBenchmark("nlohmann/read/ticket", read_ticket_case);
+    benchmark::RegisterBenchmark("nlohmann/call/ticket", call_ticket_case);
 }
 
 } // namespace bench::nlohmann_impl

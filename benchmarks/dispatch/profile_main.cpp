@@ -5,8 +5,8 @@
 //   perf record -g build/agentry_dispatch_profile call_flight
 //   valgrind --tool=callgrind build/agentry_dispatch_profile call_flight 10000
 //
-// CASE: read_flight, call_flight, read_fare, call_fare, write_offer. Prints the allocations
-// per call.
+// CASE: read_flight, call_flight, read_fare, call_fare, read_ticket, call_ticket, read_views,
+// call_views, write_offer. Prints the allocations per call.
 
 #include "alloc_counter.hpp"
 #include "fixture.hpp"
@@ -24,6 +24,9 @@ constexpr agentry::registry tools{
     agentry::tool<"search_flights", "Search flight offers from an airport; returns the cheapest matching offer.">(
         bench::search_flights),
     agentry::tool<"quote_fare", "Total fare of a group booking, taxes included.">(bench::quote_fare),
+    agentry::tool<"open_ticket", "Open a support ticket; returns its number and place in the queue.">(bench::open_ticket),
+    agentry::tool<"email_domain_length", "Length of the domain of a contact's email address.">(
+        bench::email_domain_length),
 };
 
 template <class F>
@@ -51,6 +54,16 @@ int main(int argc, char** argv) {
         repeat(calls, [&] { return agentry::json::read<bench::fare_quote>(opaque(fare)); });
     } else if (std::strcmp(which, "call_fare") == 0) {
         repeat(calls, [&] { return tools.call(opaque(std::string_view("quote_fare")), opaque(fare)); });
+    } else if (std::strcmp(which, "read_ticket") == 0) {
+        repeat(calls, [&] { return agentry::json::read<bench::support_ticket>(opaque(bench::ticket_args)); });
+    } else if (std::strcmp(which, "call_ticket") == 0) {
+        repeat(calls, [&] { return tools.call(opaque(std::string_view("open_ticket")), opaque(bench::ticket_args)); });
+    } else if (std::strcmp(which, "read_views") == 0) {
+        repeat(calls, [&] { return agentry::json::read<bench::contact_views>(opaque(bench::contact_args)); });
+    } else if (std::strcmp(which, "call_views") == 0) {
+        repeat(calls, [&] {
+            return tools.call(opaque(std::string_view("email_domain_length")), opaque(bench::contact_args));
+        });
     } else if (std::strcmp(which, "write_offer") == 0) {
         const bench::flight_offer offer = bench::search_flights(agentry::json::read<bench::flight_search>(flight).value);
         repeat(calls, [&] {
@@ -59,7 +72,7 @@ int main(int argc, char** argv) {
             return out;
         });
     } else {
-        std::fprintf(stderr, "usage: agentry_dispatch_profile read_flight|call_flight|read_fare|call_fare|write_offer [calls]\n");
+        std::fprintf(stderr, "usage: agentry_dispatch_profile read_flight|call_flight|read_fare|call_fare|read_ticket|call_ticket|read_views|call_views|write_offer [calls]\n");
         return 2;
     }
 }

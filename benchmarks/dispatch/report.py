@@ -2,6 +2,11 @@
 # SPDX-License-Identifier: BSL-1.0
 """Markdown tables of a dispatch benchmark run (run.sh calls it).
 
+When a run holds glaze rows (the binary built with AGENTRY_BENCH_GLAZE_DIR, or the -std=c++2b
+binary), a side-by-side table of agentry, every glaze and nlohmann::json on the ticket and
+flight_search fixtures follows, with the ratios and the targets (agentry at or below glaze,
+at least 10x faster than nlohmann).
+
     report.py --bench LABEL=bench.json [--bench LABEL=bench.json ...] [--python python.json]
               [--compile LABEL=compile_times.txt ...]
 
@@ -73,6 +78,69 @@ def fmt_ratio(a, b):
     return ("%.0fx" % r) if r >= 20 else ("%.1fx" % r)
 
 
+TARGET_VS_NLOHMANN_GLAZE_RUN = 10
+SIDE_FIXTURES = [("ticket", "ticket (8 fields, 195 B)"), ("flight_search", "flight_search (9 fields, 208 B)")]
+SIDE_STEPS = [("read", "read + validate"), ("call", "full dispatch")]
+
+
+def side_by_side(w, label, r):
+    """agentry against each glaze in the run and nlohmann::json; nothing when there is no glaze."""
+    glazes = sorted({name.split("/")[0] for name in r if name.startswith("glaze-")})
+    if not glazes:
+        return
+    w("#### %s: agentry, %s and nlohmann::json side by side" % (label, ", ".join(glazes)))
+    w("")
+    w("Median CPU time per call in ns (allocations per call). Ratios: other / agentry (above 1: "
+      "agentry faster).")
+    w("")
+    header = "| fixture | step | agentry |"
+    line = "| --- | --- | ---: |"
+    for g in glazes:
+        header += " %s | agentry vs %s |" % (g, g)
+        line += " ---: | ---: |"
+    header += " nlohmann | vs nlohmann |"
+    line += " ---: | ---: |"
+    w(header)
+    w(line)
+    for fixture, fixture_label in SIDE_FIXTURES:
+        for step, step_label in SIDE_STEPS:
+            a = r.get("agentry/%s/%s" % (step, fixture))
+            at = a and a["ns"]
+            row = "| %s | %s | %s (%s) |" % (fixture_label, step_label, fmt_ns(at), fmt_allocs(a))
+            for g in glazes:
+                e = r.get("%s/%s/%s" % (g, step, fixture))
+                row += " %s (%s) | %s |" % (fmt_ns(e and e["ns"]), fmt_allocs(e), fmt_ratio(at, e and e["ns"]))
+            n = r.get("nlohmann/%s/%s" % (step, fixture))
+            row += " %s (%s) | %s |" % (fmt_ns(n and n["ns"]), fmt_allocs(n), fmt_ratio(at, n and n["ns"]))
+            w(row)
+    w("")
+    w("| target | result |")
+    w("| --- | --- |")
+    for fixture, fixture_label in SIDE_FIXTURES:
+        for step, step_label in SIDE_STEPS:
+            a = r.get("agentry/%s/%s" % (step, fixture))
+            for g in glazes:
+                e = r.get("%s/%s/%s" % (g, step, fixture))
+                if a and e:
+                    w("| %s %s at or below %s | %s vs %s ns: %s |" % (
+                        fixture, step_label, g, fmt_ns(a["ns"]), fmt_ns(e["ns"]), yes(a["ns"] <= e["ns"])))
+            n = r.get("nlohmann/%s/%s" % (step, fixture))
+            if a and n:
+                w("| %s %s >= %dx faster than nlohmann | %s: %s |" % (
+                    fixture, step_label, TARGET_VS_NLOHMANN_GLAZE_RUN, fmt_ratio(a["ns"], n["ns"]),
+                    yes(n["ns"] / a["ns"] >= TARGET_VS_NLOHMANN_GLAZE_RUN)))
+    for name, title in [("agentry/read/contact_views", "read<T> of two std::string_view members"),
+                        ("agentry/call/contact_views", "dispatch of a tool reading only std::string_view members"),
+                        ("agentry/read/fare_quote", "read<T> of fare_quote (no owning strings)"),
+                        ("agentry/call/fare_quote", "dispatch of quote_fare (result: a struct of numbers)"),
+                        ("agentry/call/ticket", "dispatch of open_ticket (result: a struct of numbers)"),
+                        ("agentry/tool_result/construct", "an empty tool_result made and destroyed")]:
+        e = r.get(name)
+        if e:
+            w("| %s | %s ns, %s allocations |" % (title, fmt_ns(e["ns"]), fmt_allocs(e)))
+    w("")
+
+
 def yes(ok):
     return "**met**" if ok else "**missed**"
 
@@ -129,6 +197,7 @@ def main():
                     n, fmt_ns(find and find["ns"]), fmt_ns(last and last["ns"]), fmt_allocs(last),
                     fmt_ns(middle and middle["ns"]), fmt_allocs(middle)))
             w("")
+        side_by_side(w, label, r)
         noisy = sorted((e.get("cv", 0), name) for name, e in r.items() if e.get("cv", 0) > 0.05)
         if noisy:
             w("Coefficient of variation above 5%% over the repetitions: %s." % ", ".join(

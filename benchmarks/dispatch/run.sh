@@ -28,6 +28,11 @@
 #   JOBS            parallel compile jobs                 (default: nproc)
 #   OUT             builds, results and report.md         (default: ${TMPDIR:-/tmp}/agentry-dispatch-bench)
 #   SKIP_BUILD=1    reuse the builds in OUT
+#   GLAZE_DIR       include directory of a glaze checkout for C++20 (e.g. glaze 2.9.5): its
+#                   cases join agentry_dispatch_bench for every compiler
+#   GLAZE_CXX23_DIR include directory of a glaze that needs -std=c++2b (e.g. 6.4.0): with
+#                   g++, agentry_dispatch_bench_cxx23 is built and run too (agentry,
+#                   nlohmann::json and that glaze in one process)
 #
 # Works from any working directory.
 
@@ -43,6 +48,8 @@ BENCH_ARGS=${BENCH_ARGS:-}
 PYTHON=${PYTHON:-/usr/bin/python3}
 JOBS=${JOBS:-$(nproc)}
 OUT=${OUT:-${TMPDIR:-/tmp}/agentry-dispatch-bench}
+GLAZE_DIR=${GLAZE_DIR:-}
+GLAZE_CXX23_DIR=${GLAZE_CXX23_DIR:-}
 FLAGS="-O2 -DNDEBUG"
 ATTEMPTS=3
 RETRY_WAIT=60
@@ -64,6 +71,11 @@ headers_checksum() {
     (cd "$1" && find . -type f -print0 | LC_ALL=C sort -z | xargs -0 sha256sum | sha256sum | cut -c1-16)
 }
 
+# The -std=c++2b glaze is built with g++ only.
+cxx23_glaze() {
+    [[ "$1" == g++* ]] && echo "$GLAZE_CXX23_DIR" || true
+}
+
 build_all() {
     for cxx in $COMPILERS; do
         local build="$OUT/$cxx"
@@ -75,7 +87,9 @@ build_all() {
             -DCMAKE_CXX_FLAGS_RELEASE="$FLAGS" \
             -DCMAKE_CXX_COMPILER_LAUNCHER="/usr/bin/time;-a;-o;$build/compile_times.txt;-f;%e s %U user %M KB %C" \
             -DDISPATCH_TOOL_COUNTS="$counts" \
-            -DDISPATCH_AGENTRY_INCLUDE_DIR="$headers" >"$OUT/$cxx.configure.log" || return 1
+            -DDISPATCH_AGENTRY_INCLUDE_DIR="$headers" \
+            -DAGENTRY_BENCH_GLAZE_DIR="$GLAZE_DIR" \
+            -DAGENTRY_BENCH_GLAZE_CXX23_DIR="$(cxx23_glaze "$cxx")" >"$OUT/$cxx.configure.log" || return 1
         cmake --build "$build" -j "$JOBS" >"$OUT/$cxx.build.log" 2>&1 || {
             grep -m 5 -E "error" "$OUT/$cxx.build.log" >&2 || true
             echo "run.sh: the $cxx build failed; log: $OUT/$cxx.build.log" >&2
@@ -116,6 +130,15 @@ for cxx in $COMPILERS; do
     after=$(cut -d' ' -f1-3 /proc/loadavg)
     loads+=("$cxx: $before before, $after after")
     bench_files+=(--bench "$cxx=$OUT/$cxx.bench.json")
+    if [[ -x "$build/agentry_dispatch_bench_cxx23" && -n "$(cxx23_glaze "$cxx")" ]]; then
+        echo "== $cxx -std=c++2b: benchmark" >&2
+        "$build/agentry_dispatch_bench_cxx23" \
+            --benchmark_repetitions="$REPETITIONS" \
+            --benchmark_report_aggregates_only=true \
+            --benchmark_out="$OUT/$cxx.cxx23.bench.json" --benchmark_out_format=json \
+            $BENCH_ARGS | tee "$OUT/$cxx.cxx23.bench.txt" >&2
+        bench_files+=(--bench "$cxx, c++2b=$OUT/$cxx.cxx23.bench.json")
+    fi
     compile_files+=(--compile "$cxx=$build/compile_times.txt")
 done
 

@@ -5,6 +5,7 @@
 
 #include <doctest/doctest.h>
 
+#include <cmath>
 #include <string>
 #include <string_view>
 #include <variant>
@@ -482,4 +483,92 @@ TEST_CASE("text helpers: case, UTF-8 cuts, trimming, printable excerpts") {
     CHECK(printable(std::string(50, 'x'), 40) == std::string(40, 'x') + "...");
     CHECK(printable("ab\xE2\x82\xAC", 4) == "ab...");
     CHECK(valid_utf8(printable("\xC3")));
+}
+
+namespace {
+
+struct in_order {
+    std::string name;
+    std::int8_t small;
+    std::optional<std::uint64_t> big;
+    double ratio;
+    fixtures::weather_query place;
+};
+
+struct ab_member {
+    int ab;
+    int b;
+};
+
+} // namespace
+
+TEST_CASE("reader: members in declaration order, in another order or spaced out read alike") {
+    constexpr std::string_view texts[] = {
+        R"({"name":"n","small":-5,"big":7,"ratio":0.25,"place":{"city":"Paris","unit":"fahrenheit"}})",
+        R"({"place":{"unit":"fahrenheit","city":"Paris"},"ratio":0.25,"big":7,"small":-5,"name":"n"})",
+        " {\n \"name\" : \"n\" ,\t\"small\":-5 , \"big\" :7,\"ratio\":\r\n0.25 ,\"place\":{ \"city\" :\"Paris\" , \"unit\":\"fahrenheit\" } } ",
+        R"({"name":"n","small":-5,"ratio":0.25,"big":7,"place":{"city":"Paris","unit":"fahrenheit"}})",
+        R"({"n\u0061me":"n","small":-5,"big":7,"ratio":0.25,"place":{"city":"Paris","unit":"fahrenheit"}})",
+    };
+    for (std::string_view text : texts) {
+        CAPTURE(text);
+        const auto r = read<in_order>(text);
+        REQUIRE(r.ok());
+        CHECK(r.value.name == "n");
+        CHECK(r.value.small == -5);
+        CHECK(r.value.big == 7u);
+        CHECK(r.value.ratio == 0.25);
+        CHECK(r.value.place.city == "Paris");
+        CHECK(r.value.place.unit == fixtures::temperature_unit::fahrenheit);
+    }
+}
+
+TEST_CASE("reader: after members in order, a repeated, unknown or misplaced member is reported as before") {
+    CHECK(errors_of<fixtures::weather_query>(R"({"city":"Paris","unit":"celsius","city":"Rome"})") ==
+          "/city: duplicate property");
+    CHECK(errors_of<fixtures::weather_query>(R"({"city":"Paris","unit":"celsius","units":"kelvin"})") ==
+          "/units: unknown property; did you mean \"unit\"?");
+    CHECK(errors_of<fixtures::weather_query>(R"({"city":"Paris",})") ==
+          "invalid JSON at byte 16: unexpected character");
+    CHECK(errors_of<fixtures::weather_query>(R"({"city" "Paris"})") == "invalid JSON at byte 8: unexpected character");
+    CHECK(errors_of<fixtures::weather_query>(R"({"city")") == "invalid JSON at byte 7: unexpected end of input");
+    CHECK(errors_of<fixtures::weather_query>(R"({"city":"Paris";})") ==
+          "invalid JSON at byte 15: unexpected character");
+    // A name that starts like a member's is another name.
+    CHECK(errors_of<ab_member>(R"({"abc":1,"b":2})") == "/abc: unknown property; did you mean \"ab\"? | /ab: missing required property");
+    CHECK(read<ab_member>(R"({"b":2,"ab":1})").ok());
+}
+
+TEST_CASE("reader: integers are range-checked exactly at every width and spelling") {
+    auto r = read<in_order>(R"({"name":"","small":127,"big":18446744073709551615,"ratio":1,"place":{"city":"c"}})");
+    REQUIRE(r.ok());
+    CHECK(r.value.small == 127);
+    CHECK(r.value.big == 18446744073709551615u);
+    r = read<in_order>(R"({"name":"","small":-128,"big":999999999999999999,"ratio":-0.0,"place":{"city":"c"}})");
+    REQUIRE(r.ok());
+    CHECK(r.value.small == -128);
+    CHECK(r.value.big == 999999999999999999u);
+    CHECK(std::signbit(r.value.ratio));
+    r = read<in_order>(R"({"name":"","small":-0,"big":1e2,"ratio":1234567890.12345,"place":{"city":"c"}})");
+    REQUIRE(r.ok());
+    CHECK(r.value.small == 0);
+    CHECK(r.value.big == 100u);
+    CHECK(r.value.ratio == 1234567890.12345);
+    r = read<in_order>(R"({"name":"","small":1.0,"ratio":0.30000000000000004,"place":{"city":"c"}})");
+    REQUIRE(r.ok());
+    CHECK(r.value.small == 1);
+    CHECK(r.value.ratio == 0.30000000000000004);
+    CHECK(errors_of<in_order>(R"({"name":"","small":128,"ratio":1,"place":{"city":"c"}})") == "/small: must be at most 127");
+    CHECK(errors_of<in_order>(R"({"name":"","small":-129,"ratio":1,"place":{"city":"c"}})") ==
+          "/small: must be at least -128");
+    CHECK(errors_of<in_order>(R"({"name":"","small":1,"big":-1,"ratio":1,"place":{"city":"c"}})") ==
+          "/big: must be at least 0");
+    CHECK(errors_of<in_order>(R"({"name":"","small":1,"big":18446744073709551616,"ratio":1,"place":{"city":"c"}})") ==
+          "/big: must be at most 18446744073709551615");
+    CHECK(errors_of<in_order>(R"({"name":"","small":01,"ratio":1,"place":{"city":"c"}})") ==
+          "invalid JSON at byte 20: unexpected character");
+    CHECK(errors_of<in_order>(R"({"name":"","small":-,"ratio":1,"place":{"city":"c"}})") ==
+          "/small: invalid JSON at byte 20: invalid number");
+    CHECK(errors_of<in_order>(R"({"name":"","small":2.5,"ratio":1,"place":{"city":"c"}})") ==
+          "/small: expected an integer, got 2.5");
 }

@@ -531,3 +531,37 @@ TEST_CASE("writer: empty optionals left out on request") {
     CHECK(write(out, only_optional{}, omit));
     CHECK(out == "{}");
 }
+
+namespace {
+
+struct receipt {
+    std::int64_t ticket;
+    int position;
+    bool notified;
+    double total;
+};
+
+} // namespace
+
+TEST_CASE("write_reserved: replaces the text, reserves once, and cuts like write") {
+    const receipt r{723456, 6, true, 1362.75};
+    std::string out = "old text";
+    CHECK(agentry::json::write_reserved(out, r));
+    CHECK(out == to_json(r));
+    CHECK(out == R"({"ticket":723456,"position":6,"notified":true,"total":1362.75})");
+    // The reserve covers the keys and the widest numbers of the type: no growth while writing.
+    std::string fresh;
+    agentry::json::write_reserved(fresh, receipt{-9223372036854775807 - 1, -2147483647 - 1, false, -1.7976931348623157e308});
+    CHECK(fresh.size() <= agentry::json::detail::emit::size_hint<receipt>());
+    // A short result (an integer) fits in the string itself: nothing is reserved on the heap.
+    std::string small;
+    agentry::json::write_reserved(small, 42);
+    CHECK(small == "42");
+    CHECK(small.capacity() == std::string().capacity());
+    // The cap: the same text as write gives.
+    std::string capped, expected;
+    CHECK(!agentry::json::write_reserved(capped, std::string(100, 'x'), {.max_size = 80}));
+    CHECK(!write(expected, std::string(100, 'x'), {.max_size = 80}));
+    CHECK(capped == expected);
+    CHECK(capped.size() <= 80);
+}

@@ -165,14 +165,7 @@ void set_content(tool_result& result, V&& value, const call_options& options) {
         result.content.assign(value);
         result.truncated = cut_text(result.content, options.max_result_size);
     } else {
-        // Written into a per-thread buffer, then copied once: content gets one
-        // allocation of the right size (none for a short result).
-        thread_local std::string buffer;
-        buffer.clear();
-        json::write_options write{.max_size = options.max_result_size};
-        result.truncated = !json::write(buffer, value, write);
-        result.content.assign(buffer);
-        if (buffer.capacity() > 1024 * 1024) std::string().swap(buffer);
+        result.truncated = !json::write_reserved(result.content, value, {.max_size = options.max_result_size});
     }
 }
 

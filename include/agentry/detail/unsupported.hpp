@@ -24,7 +24,6 @@ namespace agentry::detail {
 enum class unsupported {
     none,
     pointer,
-    string_view,
     character,
     byte,
     nested_optional,
@@ -79,7 +78,6 @@ consteval unsupported unsupported_reason() noexcept {
     else if constexpr (kind_of<T>() != kind::unsupported) return unsupported::none;
     else if constexpr (type_name_has<T>("std::filesystem::")) return unsupported::filesystem_header;
     else if constexpr (std::is_pointer_v<T>) return unsupported::pointer;
-    else if constexpr (std::is_same_v<T, std::string_view>) return unsupported::string_view;
     else if constexpr (std::is_same_v<T, char> || std::is_same_v<T, wchar_t> || std::is_same_v<T, char8_t> ||
                        std::is_same_v<T, char16_t> || std::is_same_v<T, char32_t>)
         return unsupported::character;
@@ -184,9 +182,6 @@ struct unsupported_parameter {
     static_assert(Reason != unsupported::pointer,
                   "agentry: tool<...>: the parameter in field_named<...> is a pointer, which has no JSON Schema; use "
                   "the value type, or std::optional<T> for a value that may be absent");
-    static_assert(Reason != unsupported::string_view,
-                  "agentry: tool<...>: the parameter in field_named<...> is a std::string_view, which does not own its "
-                  "characters; use std::string");
     static_assert(Reason != unsupported::character,
                   "agentry: tool<...>: the parameter in field_named<...> is a character type, which has no JSON "
                   "Schema; use std::string for text or std::int8_t for a small number");

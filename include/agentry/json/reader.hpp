@@ -32,10 +32,12 @@
 
 #include <algorithm>
 #include <array>
+#include <bit>
 #include <charconv>
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
 #include <functional>
 #include <limits>
 #include <memory>
@@ -314,6 +316,12 @@ inline bool read_literal(reader& r, std::string_view word) {
 // else of `scratch`, which holds it decoded.
 inline bool read_string_view(reader& r, std::string& scratch, std::string_view& view) {
     const char* start = r.in.p + 1;
+    // Printable ASCII up to the closing quote: nothing to check or decode.
+    if (const char* close = skip_plain(start, r.in.end); close != r.in.end && *close == '"') {
+        view = std::string_view(start, std::size_t(close - start));
+        r.in.p = close + 1;
+        return true;
+    }
     bool escaped = false;
     if (!read_string(r.in, nullptr, &escaped)) {
         r.syntax_error();
@@ -373,8 +381,42 @@ bool number_at(reader& r, number_token& token, std::string& holder) {
     return true;
 }
 
+// An integer of at most 18 digits with no fraction or exponent, parsed and range-checked in
+// one pass. False, with the cursor where it was, for anything else (other spellings, values out
+// of range, text that is no number): the general path of read_integer decides those.
+template <class T>
+AGENTRY_JSON_INLINE bool read_plain_integer(reader& r, T& out) noexcept {
+    const char* p = r.in.p;
+    const char* const end = r.in.end;
+    const bool minus = p != end && *p == '-';
+    p += minus;
+    if (p == end || static_cast<unsigned char>(*p - '0') > 9) return false;
+    const char* const first = p;
+    std::uint64_t magnitude = 0;
+    if (*p == '0') {
+        ++p;
+    } else {
+        while (p != end && static_cast<unsigned char>(*p - '0') <= 9) magnitude = magnitude * 10 + unsigned(*p++ - '0');
+        if (p - first > 18) return false;
+    }
+    if (p != end && (*p == '.' || *p == 'e' || *p == 'E')) return false;
+    const bool negative = minus && magnitude != 0;
+    if constexpr (std::is_signed_v<T>) {
+        const std::uint64_t limit = negative ? std::uint64_t(0) - std::uint64_t(std::int64_t(std::numeric_limits<T>::min()))
+                                             : std::uint64_t(std::numeric_limits<T>::max());
+        if (magnitude > limit) return false;
+        out = negative ? T(0 - magnitude) : T(magnitude);
+    } else {
+        if (negative || magnitude > std::uint64_t(std::numeric_limits<T>::max())) return false;
+        out = T(magnitude);
+    }
+    r.in.p = p;
+    return true;
+}
+
 template <class T>
 void read_integer(reader& r, T& out) {
+    if (read_plain_integer(r, out)) return;
     number_token token;
     std::string holder;
     if (!number_at<T>(r, token, holder)) return;
@@ -450,13 +492,49 @@ inline long long decimal_magnitude(std::string_view text) noexcept {
     return magnitude;
 }
 
+// The nearest double to `text` when it is -?digits(.digits)? with at most 15 digits in all:
+// the digits as an integer, exact in a double, divided by an exact power of ten is correctly
+// rounded (Clinger's fast path). False for any other text, which from_chars reads.
+inline bool read_short_decimal(std::string_view text, double& out) noexcept {
+    static constexpr double powers[] = {1e0, 1e1, 1e2,  1e3,  1e4,  1e5,  1e6,  1e7,
+                                        1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15};
+    const char* p = text.data();
+    const char* const end = p + text.size();
+    const bool negative = p != end && *p == '-';
+    p += negative;
+    std::uint64_t digits = 0;
+    std::size_t count = 0, fraction = 0;
+    bool point = false;
+    for (; p != end; ++p) {
+        if (static_cast<unsigned char>(*p - '0') <= 9) {
+            digits = digits * 10 + unsigned(*p - '0');
+            ++count;
+            fraction += point;
+        } else if (*p == '.' && !point && count != 0) {
+            point = true;
+        } else {
+            return false;
+        }
+    }
+    if (count == 0 || count > 15 || (point && fraction == 0)) return false;
+    const double value = double(digits) / powers[fraction];
+    out = negative ? -value : value;
+    return true;
+}
+
+// The nearest double to the number `text` (a JSON number), as from_chars reads it.
+inline std::from_chars_result read_double(std::string_view text, double& out) noexcept {
+    if (read_short_decimal(text, out)) return {text.data() + text.size(), std::errc{}};
+    return std::from_chars(text.data(), text.data() + text.size(), out);
+}
+
 template <class T>
 void read_floating(reader& r, T& out) {
     number_token token;
     std::string holder;
     if (!number_at<T>(r, token, holder)) return;
     double d = 0;
-    const auto [end, ec] = std::from_chars(token.text.data(), token.text.data() + token.text.size(), d);
+    const auto [end, ec] = read_double(token.text, d);
     constexpr double top = std::numeric_limits<T>::max();
     if (ec == std::errc::result_out_of_range) {
         if (decimal_magnitude(token.text) > 0) d = token.negative ? -HUGE_VAL : HUGE_VAL;
@@ -704,7 +782,7 @@ void read_constrained(reader& r, T& out, reflect::type_list<C...>) {
     }
     if constexpr (std::is_arithmetic_v<T>) {
         if constexpr (std::is_floating_point_v<T>)
-            std::from_chars(sent.text.data(), sent.text.data() + sent.text.size(), sent.number);
+            read_double(sent.text, sent.number);
         else sent.number = double(out);
     }
     (check_constraint<C>(r, out, sent), ...);
@@ -757,15 +835,28 @@ void read_elements(reader& r, Element&& element) {
     }
 }
 
-// Reads the members of an object, calling member(key) with the cursor on each value.
-template <class Member>
-void read_members(reader& r, Member&& member) {
+// After a member's value: past the ',' (true: another member follows) or the closing '}'
+// (false, the object read); a syntax error otherwise (false).
+AGENTRY_JSON_INLINE bool next_member(reader& r) {
     r.in.skip_ws();
+    if (r.in.peek() == ',') {
+        ++r.in.p;
+        return true;
+    }
     if (r.in.peek() == '}') {
         ++r.in.p;
         --r.depth;
-        return;
+        return false;
     }
+    r.in.fail(r.in.at_end() ? lex_error::end_of_input : lex_error::unexpected_character);
+    r.syntax_error();
+    return false;
+}
+
+// Reads the members of an object from the one at the cursor on, calling member(key) with the
+// cursor on each value.
+template <class Member>
+void read_members_at(reader& r, Member&& member) {
     std::string decoded;
     for (;;) {
         r.in.skip_ws();
@@ -797,21 +888,20 @@ void read_members(reader& r, Member&& member) {
         r.push_key(key);
         member(key);
         r.pop();
-        if (r.stopped()) return;
-        r.in.skip_ws();
-        if (r.in.peek() == ',') {
-            ++r.in.p;
-            continue;
-        }
-        if (r.in.peek() == '}') {
-            ++r.in.p;
-            --r.depth;
-            return;
-        }
-        r.in.fail(r.in.at_end() ? lex_error::end_of_input : lex_error::unexpected_character);
-        r.syntax_error();
+        if (r.stopped() || !next_member(r)) return;
+    }
+}
+
+// Reads the members of an object, calling member(key) with the cursor on each value.
+template <class Member>
+void read_members(reader& r, Member&& member) {
+    r.in.skip_ws();
+    if (r.in.peek() == '}') {
+        ++r.in.p;
+        --r.depth;
         return;
     }
+    read_members_at(r, std::forward<Member>(member));
 }
 
 // The cursor is on the container `open` starts; otherwise a type error, or (json_in_string
@@ -1083,6 +1173,86 @@ consteval std::uint64_t required_mask() {
     return mask;
 }
 
+// Whether a member name is matched in the input byte for byte: every byte of it stands for
+// itself in a JSON string (printable ASCII other than '"' and '\\').
+consteval bool plain_name(std::string_view name) noexcept {
+    for (char c : name)
+        if (!plain_byte[static_cast<unsigned char>(c)]) return false;
+    return true;
+}
+
+// A name's length and first and last bytes in one word: a member whose key differs in any of
+// them is passed over without comparing the rest.
+constexpr std::uint32_t name_signature(std::string_view name) noexcept {
+    if (name.empty()) return 0;
+    return std::uint32_t(name.size()) << 16 | std::uint32_t(static_cast<unsigned char>(name.front())) << 8 |
+           std::uint32_t(static_cast<unsigned char>(name.back()));
+}
+
+template <class Access>
+inline constexpr auto name_signatures = [] {
+    std::array<std::uint32_t, Access::size> table{};
+    for (std::size_t i = 0; i != Access::size; ++i) table[i] = name_signature(Access::names[i]);
+    return table;
+}();
+
+// The index of the member named `key` (Access::size when none is): `expected` first, as
+// members mostly come in declaration order, then by the table of signatures.
+template <class Access>
+std::size_t find_member(std::string_view key, std::size_t expected) noexcept {
+    if (expected < Access::size && same_text(Access::names[expected], key)) return expected;
+    const std::uint32_t signature = name_signature(key);
+    for (std::size_t i = 0; i != Access::size; ++i)
+        if (name_signatures<Access>[i] == signature && same_text(Access::names[i], key)) return i;
+    return Access::size;
+}
+
+// The quoted name of member I, then ':', at the cursor (after whitespace): the cursor moves past
+// the ':' and true is returned. Anything else (another name, escapes, a syntax error) leaves
+// the cursor where it was for the general path.
+template <class Access, std::size_t I>
+inline constexpr bool plain_member_name = plain_name(Access::names[I]);
+
+template <class Access, std::size_t I>
+AGENTRY_JSON_INLINE bool at_member_name(cursor& in) noexcept {
+    if constexpr (!plain_member_name<Access, I>) {
+        return false;
+    } else {
+        constexpr std::size_t n = Access::names[I].size();
+        if (std::size_t(in.end - in.p) < n + 3 || in.p[0] != '"' || in.p[n + 1] != '"' ||
+            std::memcmp(in.p + 1, Access::names[I].data(), n) != 0)
+            return false;
+        cursor after = in;
+        after.p += n + 2;
+        if (!after.consume(':')) return false;
+        in.p = after.p;
+        return true;
+    }
+}
+
+// Compact objects in declaration order, the members as a model sends them: member I is read
+// when its name is next in the input. `state` becomes `more` when the general path must go on
+// from the cursor (another name, or a member after the last), `closed` when the object ended,
+// `stopped` after an error that ends reading.
+enum class fast_state : unsigned char { reading, more, closed, stopped };
+
+template <class Access, std::size_t I>
+AGENTRY_JSON_INLINE void read_in_order(reader& r, typename Access::storage& out, std::uint64_t& seen, fast_state& state) {
+    if (state != fast_state::reading) return;
+    r.in.skip_ws();
+    if (!at_member_name<Access, I>(r.in)) {
+        state = fast_state::more;
+        return;
+    }
+    r.in.skip_ws();
+    seen |= std::uint64_t(1) << I;
+    r.push_key(Access::names[I]);
+    read_member<Access, I>(r, out);
+    r.pop();
+    if (r.stopped()) state = fast_state::stopped;
+    else if (!next_member(r)) state = r.stopped() ? fast_state::stopped : fast_state::closed;
+}
+
 template <class P>
 void read_object(reader& r, typename object_access<P>::storage& out) {
     using access = object_access<P>;
@@ -1091,18 +1261,23 @@ void read_object(reader& r, typename object_access<P>::storage& out) {
     using storage = typename access::storage;
     if (!expect_container(r, out, '{', [](reader& inner, storage& v) { read_object<P>(inner, v); })) return;
     std::uint64_t seen = 0;
-    std::size_t next = 0;  // models mostly send members in declaration order: try that one first
-    read_members(r, [&](std::string_view key) {
-        std::size_t index = access::size;
-        if (next < access::size && same_text(access::names[next], key)) {
-            index = next;
-        } else {
-            for (std::size_t i = 0; i != access::size; ++i)
-                if (same_text(access::names[i], key)) {
-                    index = i;
-                    break;
-                }
-        }
+    r.in.skip_ws();
+    fast_state state = fast_state::reading;
+    if (r.in.peek() == '}') {
+        ++r.in.p;
+        --r.depth;
+        state = fast_state::closed;
+    } else {
+        [&]<std::size_t... I>(std::index_sequence<I...>) {
+            (read_in_order<access, I>(r, out, seen, state), ...);
+        }(std::make_index_sequence<access::size>{});
+        if (state == fast_state::reading) state = fast_state::more;  // a member after the last
+    }
+    if (state == fast_state::stopped) return;
+    // Members in any other order, unknown and repeated ones: each name read and looked up.
+    std::size_t next = std::size_t(std::countr_one(seen));
+    if (state == fast_state::more) read_members_at(r, [&](std::string_view key) {
+        const std::size_t index = find_member<access>(key, next);
         next = index + 1;
         if (index == access::size) {
             if (r.options().ignore_unknown_properties) {

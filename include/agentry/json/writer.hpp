@@ -528,6 +528,39 @@ inline void cut(std::string& out, std::size_t start, std::size_t cap) {
     out.append(truncation_marker_end);
 }
 
+// The length the JSON text of a T usually has: its key names, 24 bytes per number, 16 per
+// string, 64 per container. A guess to reserve at once, not a bound.
+template <class T, std::size_t Depth = 0>
+consteval std::size_t size_hint() noexcept {
+    if constexpr (Depth > 8) {
+        return 64;
+    } else if constexpr (std::is_same_v<T, std::string_view> || is_char_pointer<T> || is_char_array<T>) {
+        return 18;
+    } else if constexpr (is_deque_or_list<T>) {
+        return 64;
+    } else {
+        constexpr kind k = schema::detail::kind_of<T>();
+        if constexpr (k == kind::boolean) return 5;
+        else if constexpr (k == kind::integer) return std::numeric_limits<T>::digits10 + 3;
+        else if constexpr (k == kind::number) return 24;
+        else if constexpr (k == kind::string) return 18;
+        else if constexpr (k == kind::enumeration) {
+            std::size_t longest = 0;
+            for (const auto& entry : reflect::enum_entries<T>)
+                if (entry.second.size() > longest) longest = entry.second.size();
+            return longest + 2;
+        } else if constexpr (k == kind::constrained || k == kind::optional)
+            return size_hint<std::remove_cv_t<typename T::value_type>, Depth + 1>();
+        else if constexpr (k == kind::object && !schema::detail::is_named_parameters<T>)
+            return []<std::size_t... I>(std::index_sequence<I...>) {
+                return (std::size_t(2) + ... +
+                        (reflect::field_names<T>[I].size() + 4 +
+                         size_hint<std::remove_cvref_t<reflect::field_type<I, T>>, Depth + 1>()));
+            }(std::make_index_sequence<reflect::field_count<T>>{});
+        else return 64;
+    }
+}
+
 } // namespace detail::emit
 
 /// Appends the JSON text of `value` to `out`. Returns true when the text is complete, false
@@ -553,6 +586,18 @@ bool write(std::string& out, const T& value, const write_options& options = {}) 
         throw;
     }
 #endif
+}
+
+/// Replaces `out` with the JSON text of `value`, having first reserved, in one allocation,
+/// the length a T's text usually has (at most options.max_size): a result of numbers, enums
+/// and short strings is written with that one allocation and not copied again. Returns what
+/// write() returns.
+template <class T>
+bool write_reserved(std::string& out, const T& value, const write_options& options = {}) {
+    constexpr std::size_t hint = detail::emit::size_hint<T>() < 4096 ? detail::emit::size_hint<T>() : 4096;
+    out.clear();
+    out.reserve(options.max_size != 0 && options.max_size < hint ? options.max_size : hint);
+    return json::write(out, value, options);
 }
 
 /// The JSON text of `value`; see write().

@@ -6,11 +6,20 @@
 // tokens, and a validating skip over any value. No allocation except the decoded string.
 
 #include <array>
+#include <bit>
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
 #include <string>
 #include <string_view>
+
+// For the few small functions of the reader's hot path that compilers otherwise leave out of
+// line.
+#if defined(__GNUC__) || defined(__clang__)
+#define AGENTRY_JSON_INLINE [[gnu::always_inline]] inline
+#else
+#define AGENTRY_JSON_INLINE inline
+#endif
 
 namespace agentry::json::detail {
 
@@ -62,7 +71,12 @@ struct cursor {
         return false;
     }
 
-    void skip_ws() noexcept {
+    /// Compact JSON has no whitespace: one comparison, inline, decides most calls.
+    AGENTRY_JSON_INLINE void skip_ws() noexcept {
+        if (p != end && static_cast<unsigned char>(*p) <= ' ') skip_ws_run();
+    }
+
+    void skip_ws_run() noexcept {
         while (p != end && (*p == ' ' || *p == '\n' || *p == '\r' || *p == '\t')) ++p;
     }
 
@@ -156,9 +170,10 @@ inline constexpr auto plain_byte = [] {
     return table;
 }();
 
-// Whether any of the eight bytes in w is a control character, '"', '\' or not ASCII. Exact
-// when it says no; a yes may be wrong, which only sends those bytes to the slow path.
-inline bool needs_attention(std::uint64_t w) noexcept {
+// The high bit of each of the eight bytes in w (loaded little-endian) that is a control
+// character, '"', '\' or not ASCII, and possibly of bytes after such a byte (a borrow carries
+// into them). Exact when zero; its lowest set bit is always exact.
+inline std::uint64_t attention_bits(std::uint64_t w) noexcept {
     constexpr std::uint64_t ones = 0x0101010101010101ull;
     constexpr std::uint64_t highs = 0x8080808080808080ull;
     const std::uint64_t quote = w ^ (ones * '"');
@@ -166,15 +181,25 @@ inline bool needs_attention(std::uint64_t w) noexcept {
     const std::uint64_t control = (w - ones * 0x20) & ~w;
     const std::uint64_t is_quote = (quote - ones) & ~quote;
     const std::uint64_t is_backslash = (backslash - ones) & ~backslash;
-    return ((control | is_quote | is_backslash | w) & highs) != 0;
+    return (control | is_quote | is_backslash | w) & highs;
 }
 
-// The first byte at or after p that is not plain_byte (or end).
+// Whether any of the eight bytes in w is a control character, '"', '\' or not ASCII. Exact
+// when it says no; a yes may be wrong, which only sends those bytes to the slow path.
+inline bool needs_attention(std::uint64_t w) noexcept {
+    return attention_bits(w) != 0;
+}
+
+// The first byte at or after p that is not plain_byte (or end), eight bytes at a time.
 inline const char* skip_plain(const char* p, const char* end) noexcept {
     while (end - p >= 8) {
         std::uint64_t word;
         std::memcpy(&word, p, 8);
-        if (needs_attention(word)) break;
+        if constexpr (std::endian::native == std::endian::little) {
+            if (const std::uint64_t bits = attention_bits(word)) return p + std::countr_zero(bits) / 8;
+        } else if (needs_attention(word)) {
+            break;
+        }
         p += 8;
     }
     while (p != end && plain_byte[static_cast<unsigned char>(*p)]) ++p;
