@@ -15,6 +15,9 @@ set(args -std=c++20 -fsyntax-only -Wall -Wextra -Werror -I${project_include})
 list(LENGTH INCLUDES n)
 if(n GREATER 1)
     list(SUBLIST INCLUDES 1 -1 others)
+    # The compiler's own system directories stay where it searches them: -isystem /usr/include
+    # would put it before the C++ library's wrappers (#include_next <stdlib.h> then fails).
+    list(REMOVE_ITEM others /usr/include /usr/local/include)
     foreach(dir IN LISTS others)
         list(APPEND args -isystem ${dir})
     endforeach()
