@@ -94,7 +94,7 @@ TEST_CASE("versions: only the features of the negotiated version on the wire") {
     const std::string weather_input =
         R"({"name":"get_weather","description":"Current weather for a city.","inputSchema":{"type":"object","properties":{"city":{"type":"string","description":"City name"},"unit":{"type":"string","enum":["celsius","fahrenheit"],"description":"Temperature unit"}},"required":["city"],"additionalProperties":false})";
     const std::string weather_output =
-        R"(,"outputSchema":{"type":"object","properties":{"temperature":{"type":"number","minimum":-1.7976931348623157e308,"maximum":1.7976931348623157e308},"condition":{"type":"string"}},"required":["temperature","condition"],"additionalProperties":false})";
+        R"(,"outputSchema":{"type":"object","properties":{"temperature":{"type":"number"},"condition":{"type":"string"}},"required":["temperature","condition"],"additionalProperties":false})";
     const std::string hints = R"(,"annotations":{"readOnlyHint":true,"openWorldHint":true})";
     const std::string fail_hints = R"(,"annotations":{"destructiveHint":false,"idempotentHint":true})";
     const std::string fail_input =
