@@ -336,3 +336,20 @@ TEST_CASE("notifications/cancelled during the call") {
     CHECK(srv.handle(s, R"({"jsonrpc":"2.0","id":"c","method":"tools/call","params":{"name":"slow"}})") ==
           R"({"jsonrpc":"2.0","id":"c","result":{"content":[{"type":"text","text":"1"}],"isError":false}})");
 }
+
+TEST_CASE("tools/list in dialect::with_natural_bounds<dialect::mcp> states the range of every number") {
+    using natural = agentry::dialect::with_natural_bounds<agentry::dialect::mcp>;
+    constexpr agentry::registry numbers{
+        agentry::tool<"scale", "Scales a value.", "value", "factor">(+[](int value, double factor) { return value * factor; })};
+    const mcp::server<decltype(numbers), natural> exact{numbers};
+    const mcp::server plain{numbers};
+    CHECK(exact.tools_list() ==
+          R"({"tools":[{"name":"scale","description":"Scales a value.","inputSchema":{"type":"object","properties":{)"
+          R"("value":{"type":"integer","minimum":-2147483648,"maximum":2147483647},)"
+          R"("factor":{"type":"number","minimum":-1.7976931348623157e308,"maximum":1.7976931348623157e308}},)"
+          R"("required":["value","factor"],"additionalProperties":false}}]})");
+    CHECK(plain.tools_list() ==
+          R"({"tools":[{"name":"scale","description":"Scales a value.","inputSchema":{"type":"object","properties":{)"
+          R"("value":{"type":"integer"},"factor":{"type":"number"}},)"
+          R"("required":["value","factor"],"additionalProperties":false}}]})");
+}

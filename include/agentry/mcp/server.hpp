@@ -194,7 +194,9 @@ constexpr std::size_t version_index(std::string_view version) noexcept {
 /// dialect::with_natural_bounds<dialect::mcp> to state every number's C++ range.
 template <class Registry, schema_dialect Dialect = dialect::mcp>
 class server {
-    static_assert(Dialect::kind == dialect_kind::mcp, "agentry: mcp::server: the dialect must be a variant of dialect::mcp");
+    static_assert(Dialect::kind == dialect_kind::mcp,
+                  "agentry: mcp::server: the dialect must be dialect::mcp or a variant of it, such as "
+                  "dialect::with_natural_bounds<dialect::mcp>");
     using table = detail::tool_table_of<Registry, Dialect>;
 
 public:

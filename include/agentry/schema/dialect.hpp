@@ -162,8 +162,8 @@ namespace dialect {
 
 /// Dialect D with the natural bounds of every integer and floating-point type written (as
 /// `minimum`/`maximum`, where D states those keywords), so that the schema admits exactly the
-/// numbers the reader accepts. A type usable wherever D is: json_schema<T, with_natural_bounds<D>>,
-/// registry::definitions<with_natural_bounds<D>>(), a provider's or the MCP server's dialect.
+/// numbers the reader accepts. Usable wherever D is: json_schema<T, with_natural_bounds<D>>(),
+/// registry::definitions<with_natural_bounds<D>>(), mcp::server<Registry, with_natural_bounds<dialect::mcp>>.
 template <schema_dialect D>
 struct with_natural_bounds {
     static constexpr dialect_kind kind = D::kind;
