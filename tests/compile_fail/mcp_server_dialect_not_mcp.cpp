@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: BSL-1.0
 // expect: agentry: mcp::server: the dialect must be dialect::mcp or a variant of it
+// errors: at most 1
 #include <agentry/mcp/server.hpp>
 
 constexpr agentry::registry tools{agentry::tool<"add", "Adds.", "a", "b">(+[](int a, int b) { return a + b; })};
