@@ -2,7 +2,9 @@
 // Helper of reader_agree.mjs: the schemas of a list of parameter types, and the reader's verdict
 // on JSON instances of them.
 //
-//   reader_check schemas   prints "name<TAB>schema" per type: agentry::json_schema<T>() (standard)
+//   reader_check schemas   prints "name<TAB>schema" per type: agentry::json_schema<T, D>() with D
+//                          the standard dialect with natural bounds, the schema that admits
+//                          exactly what the reader accepts
 //   reader_check check     reads "name<TAB>instance" lines on stdin and prints 1 or 0 per line:
 //                          agentry::json::read<T>(instance).ok() with the default read_options
 //   reader_check explain   as check, and after the verdict a TAB and the reader's errors
@@ -48,7 +50,7 @@ bool check(std::string_view text, std::string* errors) {
 
 template <class T>
 entry make(std::string_view name) {
-    return {name, agentry::json_schema<T>(), &check<T>};
+    return {name, agentry::json_schema<T, agentry::dialect::with_natural_bounds<agentry::dialect::standard>>(), &check<T>};
 }
 
 const std::vector<entry>& types() {

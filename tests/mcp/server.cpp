@@ -94,7 +94,7 @@ TEST_CASE("versions: only the features of the negotiated version on the wire") {
     const std::string weather_input =
         R"({"name":"get_weather","description":"Current weather for a city.","inputSchema":{"type":"object","properties":{"city":{"type":"string","description":"City name"},"unit":{"type":"string","enum":["celsius","fahrenheit"],"description":"Temperature unit"}},"required":["city"],"additionalProperties":false})";
     const std::string weather_output =
-        R"(,"outputSchema":{"type":"object","properties":{"temperature":{"type":"number","minimum":-1.7976931348623157e308,"maximum":1.7976931348623157e308},"condition":{"type":"string"}},"required":["temperature","condition"],"additionalProperties":false})";
+        R"(,"outputSchema":{"type":"object","properties":{"temperature":{"type":"number"},"condition":{"type":"string"}},"required":["temperature","condition"],"additionalProperties":false})";
     const std::string hints = R"(,"annotations":{"readOnlyHint":true,"openWorldHint":true})";
     const std::string fail_hints = R"(,"annotations":{"destructiveHint":false,"idempotentHint":true})";
     const std::string fail_input =
@@ -335,4 +335,21 @@ TEST_CASE("notifications/cancelled during the call") {
     during_call = nullptr;
     CHECK(srv.handle(s, R"({"jsonrpc":"2.0","id":"c","method":"tools/call","params":{"name":"slow"}})") ==
           R"({"jsonrpc":"2.0","id":"c","result":{"content":[{"type":"text","text":"1"}],"isError":false}})");
+}
+
+TEST_CASE("tools/list in dialect::with_natural_bounds<dialect::mcp> states the range of every number") {
+    using natural = agentry::dialect::with_natural_bounds<agentry::dialect::mcp>;
+    constexpr agentry::registry numbers{
+        agentry::tool<"scale", "Scales a value.", "value", "factor">(+[](int value, double factor) { return value * factor; })};
+    const mcp::server<decltype(numbers), natural> exact{numbers};
+    const mcp::server plain{numbers};
+    CHECK(exact.tools_list() ==
+          R"({"tools":[{"name":"scale","description":"Scales a value.","inputSchema":{"type":"object","properties":{)"
+          R"("value":{"type":"integer","minimum":-2147483648,"maximum":2147483647},)"
+          R"("factor":{"type":"number","minimum":-1.7976931348623157e308,"maximum":1.7976931348623157e308}},)"
+          R"("required":["value","factor"],"additionalProperties":false}}]})");
+    CHECK(plain.tools_list() ==
+          R"({"tools":[{"name":"scale","description":"Scales a value.","inputSchema":{"type":"object","properties":{)"
+          R"("value":{"type":"integer"},"factor":{"type":"number"}},)"
+          R"("required":["value","factor"],"additionalProperties":false}}]})");
 }

@@ -62,7 +62,7 @@ static_assert([] {
 
 // Every tool is written, in order: the size is that of the 500 entries, 499 commas and [].
 constexpr std::string_view parameters =
-    R"({"type":"object","properties":{"x":{"type":"integer","minimum":-2147483648,"maximum":2147483647}},)"
+    R"({"type":"object","properties":{"x":{"type":"integer"}},)"
     R"("required":["x"],"additionalProperties":false})";
 constexpr std::string_view entry_head = R"({"name":")";
 constexpr std::string_view entry_tail = R"(","description":"Doubles x.","parameters":)";
@@ -79,10 +79,10 @@ static_assert(standard.size() == standard_size);
 static_assert(standard.starts_with(R"([{"name":"t0","description":"Doubles x.","parameters":{"type":"object",)"));
 static_assert(standard.substr(1, entry_head.size() + 2 + entry_tail.size() + parameters.size() + 1) ==
               R"({"name":"t0","description":"Doubles x.","parameters":)"
-              R"({"type":"object","properties":{"x":{"type":"integer","minimum":-2147483648,"maximum":2147483647}},)"
+              R"({"type":"object","properties":{"x":{"type":"integer"}},)"
               R"("required":["x"],"additionalProperties":false}})");
 static_assert(standard.ends_with(R"(},{"name":"t499","description":"Doubles x.","parameters":{"type":"object",)"
-                                 R"("properties":{"x":{"type":"integer","minimum":-2147483648,"maximum":2147483647}},)"
+                                 R"("properties":{"x":{"type":"integer"}},)"
                                  R"("required":["x"],"additionalProperties":false}}])"));
 
 // The dialects without a tool count limit take all 500.
@@ -91,14 +91,14 @@ static_assert(tools.definitions<agentry::dialect::gemini>().starts_with(
 static_assert(tools.definitions<agentry::dialect::gemini>().ends_with(R"("required":["x"]}}]}])"));
 static_assert(tools.definitions<agentry::dialect::mcp>().ends_with(
     R"({"name":"t499","description":"Doubles x.","inputSchema":)"
-    R"({"type":"object","properties":{"x":{"type":"integer","minimum":-2147483648,"maximum":2147483647}},)"
+    R"({"type":"object","properties":{"x":{"type":"integer"}},)"
     R"("required":["x"],"additionalProperties":false}}])"));
 
 // OpenAI accepts at most 128 tools per request: a registry of 128 of them is written whole.
 constexpr auto openai_tools = make_tools<128>();
 static_assert(openai_tools.definitions<agentry::dialect::openai>().ends_with(
     R"({"type":"function","function":{"name":"t127","description":"Doubles x.","parameters":)"
-    R"({"type":"object","properties":{"x":{"type":"integer","minimum":-2147483648,"maximum":2147483647}},)"
+    R"({"type":"object","properties":{"x":{"type":"integer"}},)"
     R"("required":["x"],"additionalProperties":false},"strict":false}}])"));
 
 // Dispatch compiles for every index.

@@ -33,6 +33,13 @@ static_assert(matches_everywhere<fixtures::nothing>());
 // Maps and free-form values have no schema in the strict dialects nor in Gemini.
 static_assert(matches_in<fixtures::labels, standard, openai, anthropic, mcp>());
 static_assert(matches_in<fixtures::raw_payload, standard, openai, anthropic, mcp>());
+// With the natural bounds of every number written, on request.
+static_assert(matches_in<fixtures::integers, with_natural_bounds<standard>, with_natural_bounds<openai_strict>,
+                         with_natural_bounds<anthropic_strict>, with_natural_bounds<gemini>>());
+static_assert(matches_in<fixtures::scalars, with_natural_bounds<standard>, with_natural_bounds<openai_strict>,
+                         with_natural_bounds<anthropic_strict>, with_natural_bounds<gemini>>());
+static_assert(matches_in<fixtures::numeric_constraints, with_natural_bounds<standard>, with_natural_bounds<openai_strict>,
+                         with_natural_bounds<anthropic_strict>, with_natural_bounds<gemini>>());
 // Recursion needs $ref, which Gemini and Anthropic strict mode lack.
 static_assert(matches_in<fixtures::tree_node, standard, openai, openai_strict, anthropic, mcp>());
 
@@ -48,7 +55,9 @@ static_assert(agentry::json_schema<fixtures::weather_query, gemini>() ==
               R"({"type":"OBJECT","properties":{"city":{"type":"STRING","description":"City name, e.g. 'Paris'"},)"
               R"("unit":{"type":"STRING","enum":["celsius","fahrenheit"],"description":"Temperature unit"}},)"
               R"("required":["city"]})");
-static_assert(agentry::json_schema<int>() == R"({"type":"integer","minimum":-2147483648,"maximum":2147483647})");
+static_assert(agentry::json_schema<int>() == R"({"type":"integer"})");
+static_assert(agentry::json_schema<int, with_natural_bounds<standard>>() ==
+              R"({"type":"integer","minimum":-2147483648,"maximum":2147483647})");
 static_assert(agentry::json_schema<std::vector<bool>>() == R"({"type":"array","items":{"type":"boolean"}})");
 static_assert(agentry::json_schema<std::optional<std::string>, openai_strict>() == R"({"type":["string","null"]})");
 static_assert(agentry::json_schema<std::optional<std::string>, gemini>() == R"({"type":"STRING","nullable":true})");

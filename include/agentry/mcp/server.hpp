@@ -41,6 +41,7 @@
 #include <agentry/mcp/session.hpp>
 #include <agentry/mcp/version.hpp>
 #include <agentry/reflect/fixed_string.hpp>
+#include <agentry/schema/dialect.hpp>
 #include <agentry/schema/raw_json.hpp>
 #include <agentry/tool_result.hpp>
 
@@ -189,9 +190,14 @@ constexpr std::size_t version_index(std::string_view version) noexcept {
 
 } // namespace detail
 
-template <class Registry>
+/// Dialect is the schema dialect of tools/list: dialect::mcp, or
+/// dialect::with_natural_bounds<dialect::mcp> to state every number's C++ range.
+template <class Registry, schema_dialect Dialect = dialect::mcp>
 class server {
-    using table = detail::tool_table_of<Registry>;
+    static_assert(Dialect::kind == dialect_kind::mcp,
+                  "agentry: mcp::server: the dialect must be dialect::mcp or a variant of it, such as "
+                  "dialect::with_natural_bounds<dialect::mcp>");
+    using table = detail::tool_table_of<Registry, Dialect>;
 
 public:
     /// Serves `tools` (copied), introduced as `info`, with optional per-tool annotations.

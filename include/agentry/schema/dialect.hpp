@@ -33,6 +33,10 @@ struct dialect_rules {
     /// `$ref` / `$defs`, for recursive types.
     bool refs = true;
     bool default_keyword = true;
+    /// The range of the C++ type (`"minimum":-2147483648` on an int, `±1.7976931348623157e308`
+    /// on a double) as `minimum`/`maximum`, where no constraint bounds that side. Off in every
+    /// dialect: the reader refuses an out-of-range value with a message stating the range.
+    bool natural_bounds = false;
     /// Constraint keywords stated as keywords; the others are written into `description`.
     unsigned keywords = ~0u;
     /// String formats stated as `format`; the others are written into `description`.
@@ -153,6 +157,24 @@ concept schema_dialect = requires {
     { D::kind } -> std::convertible_to<dialect_kind>;
     { D::rules } -> std::convertible_to<dialect_rules>;
 };
+
+namespace dialect {
+
+/// Dialect D with the natural bounds of every integer and floating-point type written (as
+/// `minimum`/`maximum`, where D states those keywords), so that the schema admits exactly the
+/// numbers the reader accepts. Usable wherever D is: json_schema<T, with_natural_bounds<D>>(),
+/// registry::definitions<with_natural_bounds<D>>(), mcp::server<Registry, with_natural_bounds<dialect::mcp>>.
+template <schema_dialect D>
+struct with_natural_bounds {
+    static constexpr dialect_kind kind = D::kind;
+    static constexpr dialect_rules rules = [] {
+        dialect_rules r = D::rules;
+        r.natural_bounds = true;
+        return r;
+    }();
+};
+
+} // namespace dialect
 
 } // namespace agentry
 

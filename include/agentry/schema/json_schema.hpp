@@ -206,8 +206,8 @@ inline constexpr number_literal natural_maximum = std::numeric_limits<T>::max();
 template <class T, class D>
 constexpr void write_integer(sink& s, const decor& d) noexcept {
     open_typed<D>(s, "integer", "INTEGER", d);
-    constexpr bool has_min = (D::rules.keywords & keyword_bit(constraint_keyword::minimum)) != 0;
-    constexpr bool has_max = (D::rules.keywords & keyword_bit(constraint_keyword::maximum)) != 0;
+    constexpr bool has_min = D::rules.natural_bounds && (D::rules.keywords & keyword_bit(constraint_keyword::minimum)) != 0;
+    constexpr bool has_max = D::rules.natural_bounds && (D::rules.keywords & keyword_bit(constraint_keyword::maximum)) != 0;
     if (has_min && !d.bounded_below) {
         s.put(",\"minimum\":");
         s.put(natural_minimum<T>.view());
@@ -546,7 +546,7 @@ constexpr void write_schema(sink& s, const decor& d) noexcept {
         write_integer<T, D>(s, d);
     } else if constexpr (k == kind::number) {
         open_typed<D>(s, "number", "NUMBER", d);
-        if constexpr ((D::rules.keywords & keyword_bit(constraint_keyword::minimum)) != 0) {
+        if constexpr (D::rules.natural_bounds && (D::rules.keywords & keyword_bit(constraint_keyword::minimum)) != 0) {
             // The range of the type, so that a value the schema admits is one it holds.
             if constexpr (std::is_same_v<T, float>) {
                 if (!d.bounded_below) s.put(",\"minimum\":-3.4028234663852886e38");

@@ -7,7 +7,8 @@
 // object result, the results the MCP dialect writes an outputSchema for), and the length of
 // the `,"outputSchema":...` member that ends such a definition, left out for protocol
 // versions older than 2025-06-18.
-// Cost: one single-tool definitions<dialect::mcp>() instantiation per tool.
+// D is dialect::mcp, or a variant of it (dialect::with_natural_bounds<dialect::mcp>).
+// Cost: one single-tool definitions<D>() instantiation per tool.
 
 #include <agentry/registry.hpp>
 #include <agentry/schema/dialect.hpp>
@@ -23,35 +24,35 @@
 namespace agentry::mcp::detail {
 
 /// {"name":...,"description":...,"inputSchema":...[,"outputSchema":...]} of one tool.
-template <class Tool>
+template <class Tool, class D>
 inline constexpr std::string_view tool_definition = [] {
     using one = decltype(agentry::registry{std::declval<Tool>()});
-    constexpr std::string_view list = one::template definitions<dialect::mcp>();
+    constexpr std::string_view list = one::template definitions<D>();
     return list.substr(1, list.size() - 2);
 }();
 
 /// Length of `,"outputSchema":<schema>` at the end of tool_definition<Tool>; 0 without one.
-template <class Tool>
+template <class Tool, class D>
 consteval std::size_t output_schema_size() {
     using R = typename Tool::result_type;
     if constexpr (!agentry::detail::is_object_result<R>()) return 0;
     else return std::string_view(",\"outputSchema\":").size() +
-                schema::detail::schema_text<std::remove_cvref_t<R>, dialect::mcp>::view.size();
+                schema::detail::schema_text<std::remove_cvref_t<R>, D>::view.size();
 }
 
-template <class Tuple>
+template <class Tuple, class D>
 struct tool_table;
 
-template <class... Tools>
-struct tool_table<boost::hana::tuple<Tools...>> {
+template <class... Tools, class D>
+struct tool_table<boost::hana::tuple<Tools...>, D> {
     static constexpr std::size_t size = sizeof...(Tools);
-    static constexpr std::array<std::string_view, size> definitions{tool_definition<Tools>...};
+    static constexpr std::array<std::string_view, size> definitions{tool_definition<Tools, D>...};
     static constexpr std::array<bool, size> structured{agentry::detail::is_object_result<typename Tools::result_type>()...};
-    static constexpr std::array<std::size_t, size> output_schema_sizes{output_schema_size<Tools>()...};
+    static constexpr std::array<std::size_t, size> output_schema_sizes{output_schema_size<Tools, D>()...};
 };
 
-template <class Registry>
-using tool_table_of = tool_table<std::remove_cvref_t<decltype(std::declval<const Registry&>().tools())>>;
+template <class Registry, class D>
+using tool_table_of = tool_table<std::remove_cvref_t<decltype(std::declval<const Registry&>().tools())>, D>;
 
 } // namespace agentry::mcp::detail
 
