@@ -178,14 +178,14 @@ inline std::chrono::milliseconds tool_backoff(const tool_retry& rule, std::uint3
     return std::chrono::milliseconds(static_cast<std::int64_t>(static_cast<double>(base) * spread(jitter)));
 }
 
-/// What the model is told about a failure of `kind`, after the tool's message.
+/// What the model is told about a failure of `kind`, in parentheses after the tool's message.
 constexpr std::string_view failure_advice(failure_kind kind) noexcept {
     switch (kind) {
-    case failure_kind::transient: return "It may succeed if tried again later.";
-    case failure_kind::permanent: return "It will fail again with the same arguments.";
-    case failure_kind::invalid_input: return "Change the arguments before trying again.";
-    case failure_kind::not_found: return "What the arguments name does not exist; check it or ask the user.";
-    case failure_kind::permission: return "This caller is not allowed to do it; do not try again.";
+    case failure_kind::transient: return "it may succeed if tried again later";
+    case failure_kind::permanent: return "it will fail again with the same arguments";
+    case failure_kind::invalid_input: return "change the arguments before trying again";
+    case failure_kind::not_found: return "what the arguments name does not exist; check it or ask the user";
+    case failure_kind::permission: return "this caller is not allowed to do it; do not try again";
     }
     return "";
 }
@@ -639,9 +639,9 @@ private:
                                }();
             if (retry) continue;
             if (out.status == tool_status::tool_error && out.failure)
-                out.content = std::string(to_string(*out.failure)) + ": " + out.content + " " +
+                out.content = std::string(to_string(*out.failure)) + ": " + out.content + " (" +
                               std::string(detail::failure_advice(*out.failure)) +
-                              (n > 1 ? " (Tried " + std::to_string(n) + " times.)" : std::string());
+                              (n > 1 ? "; tried " + std::to_string(n) + " times)" : std::string(")"));
             return out;
         }
     }
@@ -657,7 +657,7 @@ private:
             const std::size_t index = policy_->find(name);
             std::string arguments = call.arguments;
             tool_result r;
-            if (f.convert && !f.convert(call.arguments, policy_->arguments, arguments)) {
+            if (f.adapter && !f.adapter->convert(call.arguments, policy_->arguments, arguments)) {
                 r = tool_error("its adapter could not convert the arguments");
                 r.status = tool_status::invalid_arguments;
                 s.attempts.push_back({name, 1, r.status, std::nullopt, false, {}});

@@ -64,6 +64,11 @@ bool adapt_arguments(std::string_view arguments, const json::read_options& optio
     }
 }
 
+template <auto F>
+inline constexpr fallback_adapter adapter_of{&adapt_arguments<F>,
+                                             &type_tag<typename adapter_types<decltype(F)>::from>,
+                                             &type_tag<typename adapter_types<decltype(F)>::to>};
+
 } // namespace detail
 
 /// A fallback tool that takes the failed call's arguments through `F`, a function from the
@@ -74,11 +79,7 @@ consteval fallback_tool adapt(const char (&name)[N]) {
                   "agentry: adapt<&f>(\"tool\"): f must be a function taking one parameter (the failing tool's "
                   "parameter struct) and returning the fallback tool's parameter struct");
     fallback_tool out(name);
-    if constexpr (detail::adapter_types<decltype(F)>::ok) {
-        out.convert = &detail::adapt_arguments<F>;
-        out.from = &detail::type_tag<typename detail::adapter_types<decltype(F)>::from>;
-        out.to = &detail::type_tag<typename detail::adapter_types<decltype(F)>::to>;
-    }
+    if constexpr (detail::adapter_types<decltype(F)>::ok) out.adapter = &detail::adapter_of<F>;
     return out;
 }
 
@@ -149,9 +150,9 @@ struct fallback_check<registry<Tools...>> {
                 if (k == sizeof...(Tools)) p = fallback_problem::missing;
                 else if (k == i) p = fallback_problem::itself;
                 else if (policies::table[k].needs_approval) p = fallback_problem::needs_approval;
-                else if (!f.convert && parameters[i] != parameters[k]) p = fallback_problem::parameters;
-                else if (f.convert && f.from != parameters[i]) p = fallback_problem::adapter_from;
-                else if (f.convert && f.to != parameters[k]) p = fallback_problem::adapter_to;
+                else if (!f.adapter && parameters[i] != parameters[k]) p = fallback_problem::parameters;
+                else if (f.adapter && f.adapter->from != parameters[i]) p = fallback_problem::adapter_from;
+                else if (f.adapter && f.adapter->to != parameters[k]) p = fallback_problem::adapter_to;
                 if (p != fallback_problem::none) return {i, j, p};
             }
         }

@@ -73,22 +73,27 @@ struct tool_retry {
 /// The longest name of a fallback tool (the providers' limit on tool names).
 inline constexpr std::size_t max_tool_name_size = 64;
 
-/// One tool of a fallback chain: its name, and the adapter that turns the failed call's
-/// arguments into its own (none: it takes them as they are). Made from a string literal
-/// ("backup") or by agentry::adapt<&f>("backup").
-struct fallback_tool {
+/// How a fallback takes a failed call's arguments when its parameters differ (made by
+/// agentry::adapt<&f>, see <agentry/policy/fallback.hpp>).
+struct fallback_adapter {
     /// Reads the failed call's arguments, converts them and writes the fallback's; false when
     /// they could not be read or the adapter threw.
-    using convert_fn = bool (*)(std::string_view arguments, const json::read_options& options, std::string& out);
-
-    // Public, so that the type is structural.
-    char name_text[max_tool_name_size + 1]{};
-    std::size_t name_size = 0;
-    convert_fn convert = nullptr;
+    bool (*convert)(std::string_view arguments, const json::read_options& options, std::string& out) = nullptr;
     /// The adapter's parameter and result types (addresses of detail::type_tag<T>), checked
     /// against the two tools' parameters by the agent.
     const void* from = nullptr;
     const void* to = nullptr;
+};
+
+/// One tool of a fallback chain: its name, and the adapter that turns the failed call's
+/// arguments into its own (none: it takes them as they are). Made from a string literal
+/// ("backup") or by agentry::adapt<&f>("backup").
+struct fallback_tool {
+    // Public, so that the type is structural. The adapter is held through a pointer to a
+    // variable: a function pointer cannot be part of a template argument with every compiler.
+    char name_text[max_tool_name_size + 1]{};
+    std::size_t name_size = 0;
+    const fallback_adapter* adapter = nullptr;
 
     constexpr fallback_tool() = default;
     template <std::size_t N>
