@@ -17,6 +17,7 @@
 // (tests/static/registry_many_tools.cpp has 500). Per tool: its schemas, its definition entry
 // and its dispatch function call_at<I>, whose symbol holds the registry's type, O(N) long.
 
+#include <agentry/call_scope.hpp>
 #include <agentry/detail/invoke.hpp>
 #include <agentry/detail/name_table.hpp>
 #include <agentry/detail/text.hpp>
@@ -34,6 +35,7 @@
 #include <array>
 #include <cstddef>
 #include <string>
+#include <tuple>
 #include <string_view>
 #include <type_traits>
 #include <utility>
@@ -70,6 +72,45 @@ template <auto... Name>
 struct duplicate_tool_name {
     static_assert(sizeof...(Name) == 0 && sizeof...(Name) != 0,
                   "agentry: registry: two tools have the same name; tool names must be unique in a registry");
+    static constexpr bool ok = true;
+};
+
+template <class T>
+struct tool_context {
+    using type = void;
+};
+template <class T>
+    requires is_tool<T>
+struct tool_context<T> {
+    using type = typename T::context_type;
+};
+
+template <std::size_t N>
+consteval std::size_t first_true(const std::array<bool, N>& values) noexcept {
+    for (std::size_t i = 0; i != N; ++i)
+        if (values[i]) return i;
+    return N;
+}
+
+/// Instantiated for two tools of one registry that take different context types; the tools
+/// are its arguments.
+template <class FirstTool, class SecondTool>
+struct different_contexts {
+    static_assert(sizeof(FirstTool) == 0,
+                  "agentry: registry: two tools (named in different_contexts<tool_named<...>, tool_named<...>>) "
+                  "take different context types, agentry::context<A> and agentry::context<B>; a registry has one "
+                  "context type: make both tools take the same T (a struct holding what each needs)");
+    static constexpr bool ok = true;
+};
+
+/// Instantiated when a registry whose tools take a context is called without one; the tool is
+/// its argument.
+template <class Tool>
+struct context_missing {
+    static_assert(sizeof(Tool) == 0,
+                  "agentry: registry::call: the tool named in context_missing<tool_named<...>> takes "
+                  "agentry::context<T> and no context was passed; pass it, registry.call(name, arguments, ctx) or "
+                  "registry.call(name, arguments, scope, ctx) with ctx a Registry::context_type&");
     static constexpr bool ok = true;
 };
 
@@ -227,6 +268,83 @@ private:
     }
     static_assert(names_unique());
 
+    template <std::size_t I>
+    using tool_at =
+        std::remove_cvref_t<decltype(boost::hana::at_c<I>(std::declval<const boost::hana::tuple<Tools...>&>()))>;
+
+    static constexpr std::array<bool, sizeof...(Tools)> takes_context{
+        !std::is_void_v<typename detail::tool_context<Tools>::type>...};
+    static constexpr std::size_t first_with_context = detail::first_true(takes_context);
+
+    template <std::size_t I>
+    static consteval auto context_at() noexcept {
+        if constexpr (I == sizeof...(Tools)) return std::type_identity<void>{};
+        else return std::type_identity<typename tool_at<I>::context_type>{};
+    }
+
+public:
+    /// The T of the agentry::context<T> its tools take (without const), or void when none takes
+    /// one. All the tools that take one take the same T.
+    using context_type = typename decltype(context_at<first_with_context>())::type;
+
+private:
+    static consteval bool contexts_agree() noexcept {
+        constexpr std::array<bool, sizeof...(Tools)> agree{
+            (std::is_void_v<typename detail::tool_context<Tools>::type> ||
+             std::is_same_v<typename detail::tool_context<Tools>::type, context_type>)...};
+        constexpr std::size_t other = [&] {
+            for (std::size_t i = 0; i != agree.size(); ++i)
+                if (!agree[i]) return i;
+            return agree.size();
+        }();
+        if constexpr (other == sizeof...(Tools)) {
+            return true;
+        } else {
+            using A = tool_at<first_with_context>;
+            using B = tool_at<other>;
+            return detail::different_contexts<decltype(detail::shown_name<A::name_text, detail::tool_named>()),
+                                              decltype(detail::shown_name<B::name_text, detail::tool_named>())>::ok;
+        }
+    }
+    static_assert(contexts_agree());
+
+    // True when calls without a context are fine; otherwise a compile error names a tool that
+    // needs one.
+    static consteval bool context_optional() noexcept {
+        if constexpr (std::is_void_v<context_type>) {
+            return true;
+        } else {
+            using A = tool_at<first_with_context>;
+            return detail::context_missing<decltype(detail::shown_name<A::name_text, detail::tool_named>())>::ok;
+        }
+    }
+
+    template <class... C>
+    static consteval bool context_accepted() noexcept {
+        static_assert(sizeof...(C) <= 1, "agentry: registry::call(name, arguments, scope, ctx): pass one context");
+        if constexpr (sizeof...(C) == 0) {
+            return context_optional();
+        } else {
+            static_assert(!std::is_void_v<context_type>,
+                          "agentry: registry::call(..., ctx): no tool of this registry takes agentry::context<T>; "
+                          "call it without a context");
+            if constexpr (!std::is_void_v<context_type>) {
+                static_assert((std::is_convertible_v<C*, context_type*> && ...),
+                              "agentry: registry::call(..., ctx): ctx is not a Registry::context_type& (the T of "
+                              "the agentry::context<T> its tools take, non-const); pass that object");
+            }
+            return true;
+        }
+    }
+
+    using context_pointer = std::add_pointer_t<context_type>;
+
+    template <class... C>
+    static context_pointer pointer_to(C&... ctx) noexcept {
+        if constexpr (sizeof...(C) == 0) return nullptr;
+        else return (static_cast<context_pointer>(&ctx), ...);
+    }
+
 public:
     constexpr registry(Tools... tools) : tools_(std::move(tools)...) {}
 
@@ -248,8 +366,28 @@ public:
     ///
     /// The arguments are read as the definitions of every dialect ask the model to send them:
     /// an optional parameter may be left out or, as the strict dialects make it, sent as null.
+    /// A tool taking std::stop_token gets one that never stops, and agentry::progress reports
+    /// go nowhere. A registry whose tools take agentry::context<T> needs the overloads below.
     tool_result call(std::string_view name, std::string_view arguments) const noexcept {
+        static_assert(context_optional());
         return call_with(name, arguments, true);
+    }
+
+    /// As call(name, arguments), giving `ctx` to the tools that take agentry::context<T>.
+    template <class C>
+        requires(!std::is_same_v<std::remove_cv_t<C>, call_scope>)
+    tool_result call(std::string_view name, std::string_view arguments, C& ctx) const noexcept {
+        static_assert(context_accepted<C>());
+        return call_scoped(find(name), name, arguments, true, detail::no_scope(), pointer_to(ctx));
+    }
+
+    /// As call(name, arguments), with the call's scope (its stop token and progress sink) and,
+    /// when the tools take agentry::context<T>, the context.
+    template <class... C>
+    tool_result call(std::string_view name, std::string_view arguments, const call_scope& scope,
+                     C&... ctx) const noexcept {
+        static_assert(context_accepted<C...>());
+        return call_scoped(find(name), name, arguments, true, scope, pointer_to(ctx...));
     }
 
     /// As call(name, arguments), reading the arguments exactly as definitions<D>() states
@@ -258,15 +396,49 @@ public:
     /// call_options set read_options::null_as_absent.
     template <schema_dialect D>
     tool_result call(std::string_view name, std::string_view arguments) const noexcept {
-        return call_with(name, arguments, options_.arguments.null_as_absent || D::rules.all_required);
+        static_assert(context_optional());
+        return call_with(name, arguments, null_as_absent<D>());
+    }
+
+    /// As call<D>(name, arguments), with a context.
+    template <schema_dialect D, class C>
+        requires(!std::is_same_v<std::remove_cv_t<C>, call_scope>)
+    tool_result call(std::string_view name, std::string_view arguments, C& ctx) const noexcept {
+        static_assert(context_accepted<C>());
+        return call_scoped(find(name), name, arguments, null_as_absent<D>(), detail::no_scope(), pointer_to(ctx));
+    }
+
+    /// As call<D>(name, arguments), with a scope and, when the tools take one, a context.
+    template <schema_dialect D, class... C>
+    tool_result call(std::string_view name, std::string_view arguments, const call_scope& scope,
+                     C&... ctx) const noexcept {
+        static_assert(context_accepted<C...>());
+        return call_scoped(find(name), name, arguments, null_as_absent<D>(), scope, pointer_to(ctx...));
     }
 
     /// As call(name, arguments), for the tool at `index`, an index that find() returned: for a
     /// caller that needs the index anyway, so the name is looked up once. An index of size()
     /// or more is answered as an unknown tool.
     tool_result call_index(std::size_t index, std::string_view arguments) const noexcept {
+        static_assert(context_optional());
         if (index >= sizeof...(Tools)) return unknown_tool(std::string_view{});
         return dispatch_[index](*this, arguments, true);
+    }
+
+    /// As call_index(index, arguments), with a context.
+    template <class C>
+        requires(!std::is_same_v<std::remove_cv_t<C>, call_scope>)
+    tool_result call_index(std::size_t index, std::string_view arguments, C& ctx) const noexcept {
+        static_assert(context_accepted<C>());
+        return call_scoped(index, std::string_view{}, arguments, true, detail::no_scope(), pointer_to(ctx));
+    }
+
+    /// As call_index(index, arguments), with a scope and, when the tools take one, a context.
+    template <class... C>
+    tool_result call_index(std::size_t index, std::string_view arguments, const call_scope& scope,
+                           C&... ctx) const noexcept {
+        static_assert(context_accepted<C...>());
+        return call_scoped(index, std::string_view{}, arguments, true, scope, pointer_to(ctx...));
     }
 
     /// The `tools` payload of dialect D, as a constant.
@@ -286,19 +458,52 @@ private:
     // not whenever the registry type is instantiated.
     static constexpr detail::name_table<sizeof...(Tools)> table_ = detail::name_table<sizeof...(Tools)>::build(names);
 
+    template <schema_dialect D>
+    bool null_as_absent() const noexcept {
+        return options_.arguments.null_as_absent || D::rules.all_required;
+    }
+
     tool_result call_with(std::string_view name, std::string_view arguments, bool null_as_absent) const noexcept {
         const std::size_t index = find(name);
         if (index == sizeof...(Tools)) return unknown_tool(name);
         return dispatch_[index](*this, arguments, null_as_absent);
     }
 
-    template <std::size_t I>
-    static tool_result call_at(const registry& self, std::string_view arguments, bool null_as_absent) noexcept {
+    tool_result call_scoped(std::size_t index, std::string_view name, std::string_view arguments,
+                            bool null_as_absent, const call_scope& scope, context_pointer ctx) const noexcept {
+        if (index >= sizeof...(Tools)) return unknown_tool(name);
+        return scoped_dispatch_[index](*this, arguments, null_as_absent, scope, ctx);
+    }
+
+    template <std::size_t I, class... Injection>
+    static tool_result run(const registry& self, std::string_view arguments, bool null_as_absent,
+                           const Injection&... in) noexcept {
         if (self.options_.arguments.null_as_absent == null_as_absent)
-            return detail::invoke(boost::hana::at_c<I>(self.tools_), arguments, self.options_);
+            return detail::invoke(boost::hana::at_c<I>(self.tools_), arguments, self.options_, in...);
         call_options options = self.options_;
         options.arguments.null_as_absent = null_as_absent;
-        return detail::invoke(boost::hana::at_c<I>(self.tools_), arguments, options);
+        return detail::invoke(boost::hana::at_c<I>(self.tools_), arguments, options, in...);
+    }
+
+    // A call without scope or context. Tools without injected parameters are called as they
+    // always were; the others get an empty scope.
+    template <std::size_t I>
+    static tool_result call_at(const registry& self, std::string_view arguments, bool null_as_absent) noexcept {
+        using tool = tool_at<I>;
+        if constexpr (!tool::injects) return run<I>(self, arguments, null_as_absent);
+        else if constexpr (std::is_void_v<typename tool::context_type>)
+            return run<I>(self, arguments, null_as_absent, detail::injection<void>{detail::no_scope()});
+        else return tool_result{};  // not called: a call without a context does not compile here
+    }
+
+    template <std::size_t I>
+    static tool_result scoped_call_at(const registry& self, std::string_view arguments, bool null_as_absent,
+                                      const call_scope& scope, [[maybe_unused]] context_pointer ctx) noexcept {
+        using tool = tool_at<I>;
+        if constexpr (!tool::injects) return run<I>(self, arguments, null_as_absent);
+        else if constexpr (std::is_void_v<typename tool::context_type>)
+            return run<I>(self, arguments, null_as_absent, detail::injection<void>{scope});
+        else return run<I>(self, arguments, null_as_absent, detail::injection<context_type>{scope, ctx});
     }
 
     using dispatch_fn = tool_result (*)(const registry&, std::string_view, bool) noexcept;
@@ -308,6 +513,16 @@ private:
     }
     static constexpr std::array<dispatch_fn, sizeof...(Tools)> dispatch_ =
         dispatch_table(std::index_sequence_for<Tools...>{});
+
+    using scoped_dispatch_fn = tool_result (*)(const registry&, std::string_view, bool, const call_scope&,
+                                               context_pointer) noexcept;
+    template <std::size_t... I>
+    static constexpr std::array<scoped_dispatch_fn, sizeof...(Tools)> scoped_dispatch_table(
+        std::index_sequence<I...>) noexcept {
+        return {&scoped_call_at<I>...};
+    }
+    static constexpr std::array<scoped_dispatch_fn, sizeof...(Tools)> scoped_dispatch_ =
+        scoped_dispatch_table(std::index_sequence_for<Tools...>{});
 
     static tool_result unknown_tool(std::string_view name) noexcept {
         tool_result result;

@@ -11,7 +11,11 @@
 // Callables: functions, function pointers, lambdas (capturing or not), function objects with
 // one non-template operator(), and member functions bound to an object with
 // tool<...>(&type::member, &object).
+// Besides these, the function may take, in any position, agentry::context<T>, std::stop_token
+// and agentry::progress (call_scope.hpp): the caller supplies them, and the schema, the
+// definitions and the parameter names leave them out.
 
+#include <agentry/call_scope.hpp>
 #include <agentry/detail/unsupported.hpp>
 #include <agentry/json/error.hpp>
 #include <agentry/reflect/fixed_string.hpp>
@@ -77,6 +81,66 @@ struct tool_signature<bound_member<M, Object>> : reflect::signature<M> {};
 template <class F>
 concept readable_callable = requires { typename tool_signature<F>::result; };
 
+template <class Kept, class... Rest>
+struct drop_injected {
+    using type = Kept;
+};
+template <class... Kept, class A, class... Rest>
+struct drop_injected<reflect::type_list<Kept...>, A, Rest...>
+    : std::conditional_t<is_injected<A>, drop_injected<reflect::type_list<Kept...>, Rest...>,
+                         drop_injected<reflect::type_list<Kept..., A>, Rest...>> {};
+
+template <class List>
+struct schema_parameters;
+template <class... A>
+struct schema_parameters<reflect::type_list<A...>> : drop_injected<reflect::type_list<>, A...> {};
+
+/// The signature the schema is made of: the callable's, without its injected parameters.
+template <class F>
+struct schema_signature {
+    using result = typename tool_signature<F>::result;
+    using parameters = typename schema_parameters<typename tool_signature<F>::parameters>::type;
+    static constexpr std::size_t arity = parameters::size;
+};
+
+template <class List>
+struct injection_of;
+template <class... A>
+struct injection_of<reflect::type_list<A...>> {
+    static constexpr std::size_t count = (std::size_t{0} + ... + std::size_t{is_injected<A>});
+    static constexpr std::size_t contexts = (std::size_t{0} + ... + std::size_t{injected_kind<A> == injected::context});
+    /// An injected parameter taken by non-const lvalue reference.
+    static constexpr bool by_mutable_reference =
+        (false || ... ||
+         (is_injected<A> && std::is_lvalue_reference_v<A> && !std::is_const_v<std::remove_reference_t<A>>));
+};
+
+template <class A>
+struct context_type_one {
+    using type = void;
+};
+template <class T>
+struct context_type_one<context<T>> {
+    using type = std::remove_cv_t<T>;
+};
+
+template <class... A>
+struct context_of {
+    using type = void;
+};
+template <class A, class... Rest>
+struct context_of<A, Rest...> {
+    using one = typename context_type_one<std::remove_cvref_t<A>>::type;
+    using type = std::conditional_t<std::is_void_v<one>, typename context_of<Rest...>::type, one>;
+};
+
+template <class List>
+struct context_type_of;
+template <class... A>
+struct context_type_of<reflect::type_list<A...>> {
+    using type = typename context_of<A...>::type;
+};
+
 template <class List>
 struct first_parameter {
     using type = void;
@@ -138,32 +202,63 @@ consteval parameter_form form_of() {
     else return parameter_form::ok;
 }
 
-enum class parameter_problem { none, form, type, mutable_callable };
+enum class parameter_problem { none, form, type, mutable_callable, injection };
+
+enum class injection_problem { two_contexts, by_mutable_reference };
+
+/// Instantiated when the injected parameters of the tool named in its first argument are
+/// taken wrongly.
+template <class Tool, injection_problem Problem>
+struct injection_diagnostic {
+    static_assert(Problem != injection_problem::two_contexts,
+                  "agentry: tool<...>(f): f takes more than one agentry::context<T>; a call has one context: take "
+                  "one agentry::context<T> whose T holds everything the tool needs");
+    static_assert(Problem != injection_problem::by_mutable_reference,
+                  "agentry: tool<...>(f): f takes agentry::context<T>, std::stop_token or agentry::progress by "
+                  "non-const reference; take them by value (they are cheap to copy) or by const reference");
+};
+
+template <class F>
+consteval injection_problem injection_problem_of() {
+    using injection = injection_of<typename tool_signature<F>::parameters>;
+    if constexpr (injection::contexts > 1) return injection_problem::two_contexts;
+    else return injection_problem::by_mutable_reference;
+}
+
+template <class F>
+consteval bool injection_ok() {
+    using injection = injection_of<typename tool_signature<F>::parameters>;
+    return injection::contexts <= 1 && !injection::by_mutable_reference;
+}
 
 // The first thing wrong with f's parameters: their form, a type with no JSON Schema, a
-// callable that is not const.
+// callable that is not const, injected parameters taken wrongly.
 template <class F, fixed_string... Params>
 consteval parameter_problem problem_of() {
-    using sig = tool_signature<F>;
+    using sig = schema_signature<F>;
     if constexpr (form_of<sig, Params...>() != parameter_form::ok) return parameter_problem::form;
     else if constexpr (first_unsupported<typename parameters_of<sig, Params...>::type>::reason != unsupported::none)
         return parameter_problem::type;
-    else if constexpr (!const_callable<F, typename sig::parameters>) return parameter_problem::mutable_callable;
+    else if constexpr (!const_callable<F, typename tool_signature<F>::parameters>)
+        return parameter_problem::mutable_callable;
+    else if constexpr (!injection_ok<F>()) return parameter_problem::injection;
     else return parameter_problem::none;
 }
 
 // Its one diagnostic, naming the tool, as a type (std::type_identity<diagnostic>).
 template <fixed_string Name, class F, fixed_string... Params>
 consteval auto report_of() {
-    using sig = tool_signature<F>;
+    using sig = schema_signature<F>;
     using tool = decltype(shown_name<Name, tool_named>());
     constexpr parameter_problem problem = problem_of<F, Params...>();
     if constexpr (problem == parameter_problem::form)
         return std::type_identity<parameter_form_diagnostic<tool, form_of<sig, Params...>()>>{};
     else if constexpr (problem == parameter_problem::type)
         return std::type_identity<unsupported_report<Name, typename parameters_of<sig, Params...>::type>>{};
-    else
+    else if constexpr (problem == parameter_problem::mutable_callable)
         return std::type_identity<mutable_callable<tool>>{};
+    else
+        return std::type_identity<injection_diagnostic<tool, injection_problem_of<F>()>>{};
 }
 
 /// What tool<...>(f) returns when f cannot be a tool. Making one shows the diagnostic
@@ -181,10 +276,16 @@ struct unreadable_tool<void> {};
 template <fixed_string Name, fixed_string Description, class F, fixed_string... Params>
 struct tool_t {
     using callable_type = F;
+    /// The callable's signature, with its injected parameters.
     using signature = detail::tool_signature<F>;
     using result_type = typename signature::result;
-    /// The aggregate whose fields are the parameters, or agentry::named_parameters<...>.
-    using parameters_type = typename detail::parameters_of<signature, Params...>::type;
+    /// The aggregate whose fields are the parameters, or agentry::named_parameters<...>;
+    /// without the injected parameters (agentry::context<T>, std::stop_token, agentry::progress).
+    using parameters_type = typename detail::parameters_of<detail::schema_signature<F>, Params...>::type;
+    /// The T of the agentry::context<T> the callable takes (without const), or void.
+    using context_type = typename detail::context_type_of<typename signature::parameters>::type;
+    /// The callable takes some injected parameter.
+    static constexpr bool injects = detail::injection_of<typename signature::parameters>::count != 0;
 
     static constexpr std::string_view name = Name.view();
     static constexpr std::string_view description = Description.view();

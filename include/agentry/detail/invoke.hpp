@@ -5,12 +5,15 @@
 // One tool call: read the arguments, call, write the result; every failure becomes a
 // tool_result the model can act on.
 
+#include <agentry/call_scope.hpp>
 #include <agentry/detail/text.hpp>
 #include <agentry/json/reader.hpp>
 #include <agentry/json/writer.hpp>
 #include <agentry/outcome.hpp>
 #include <agentry/tool_result.hpp>
 
+#include <array>
+#include <cstddef>
 #include <exception>
 #include <string>
 #include <string_view>
@@ -63,6 +66,67 @@ auto call_tool(const Tool& tool, json::detail::storage_t<typename Tool::paramete
         return call_with(tool.callable, arguments);
 }
 
+/// What the caller supplies for a tool's injected parameters: the call's scope and, when the
+/// registry's tools take agentry::context<Context>, the context.
+template <class Context>
+struct injection {
+    const call_scope& scope;
+    Context* context;
+};
+template <>
+struct injection<void> {
+    const call_scope& scope;
+};
+
+// The position among the schema's parameters of parameter I, a non-injected one.
+template <class... A>
+consteval std::array<std::size_t, sizeof...(A)> schema_positions() noexcept {
+    constexpr std::array<bool, sizeof...(A)> injected{is_injected<A>...};
+    std::array<std::size_t, sizeof...(A)> at{};
+    std::size_t next = 0;
+    for (std::size_t i = 0; i != sizeof...(A); ++i) {
+        at[i] = next;
+        if (!injected[i]) ++next;
+    }
+    return at;
+}
+
+// The argument for parameter A: an injected value, or the read argument, passed as an lvalue
+// when A is a non-const lvalue reference and as an rvalue otherwise.
+template <class A, std::size_t J, bool Named, class Storage, class Context>
+decltype(auto) argument([[maybe_unused]] Storage& arguments, [[maybe_unused]] const injection<Context>& in) {
+    constexpr injected kind = injected_kind<A>;
+    if constexpr (kind == injected::context) {
+        return std::remove_cvref_t<A>(*in.context);
+    } else if constexpr (kind == injected::stop) {
+        return std::stop_token(in.scope.stop);
+    } else if constexpr (kind == injected::progress) {
+        return progress(&in.scope.on_progress);
+    } else {
+        auto& value = [&]() -> auto& {
+            if constexpr (Named) return std::get<J>(arguments);
+            else return arguments;
+        }();
+        if constexpr (std::is_lvalue_reference_v<A> && !std::is_const_v<std::remove_reference_t<A>>) return (value);
+        else return std::move(value);
+    }
+}
+
+template <class Tool, class Storage, class Context, class... A, std::size_t... I>
+auto call_injected(const Tool& tool, Storage& arguments, const injection<Context>& in,
+                             reflect::type_list<A...>, std::index_sequence<I...>) {
+    constexpr auto at = schema_positions<A...>();
+    constexpr bool named = schema::detail::is_named_parameters<typename Tool::parameters_type>;
+    return tool.callable(argument<A, at[I], named>(arguments, in)...);
+}
+
+template <class Tool, class Context>
+auto call_tool(const Tool& tool, json::detail::storage_t<typename Tool::parameters_type>& arguments,
+                         const injection<Context>& in) {
+    using parameters = typename Tool::signature::parameters;
+    return call_injected(tool, arguments, in, parameters{}, std::make_index_sequence<parameters::size>{});
+}
+
 // The failure a std::expected's error stands for: a failure as it is, a failure_kind with its
 // name as the message, a text, an error code's message, or the error written as JSON (the
 // last three permanent).
@@ -112,8 +176,9 @@ void set_content(tool_result& result, V&& value, const call_options& options) {
     }
 }
 
-template <class Tool>
-tool_result invoke(const Tool& tool, std::string_view arguments, const call_options& options) noexcept {
+template <class Tool, class... Injection>
+tool_result invoke(const Tool& tool, std::string_view arguments, const call_options& options,
+                   const Injection&... in) noexcept {
     tool_result result;
     try {
         json::read_options read = options.arguments;
@@ -128,10 +193,10 @@ tool_result invoke(const Tool& tool, std::string_view arguments, const call_opti
         }
         using R = typename Tool::result_type;
         if constexpr (std::is_void_v<R>) {
-            call_tool(tool, parsed.value);
+            call_tool(tool, parsed.value, in...);
             result.content = "null";
         } else {
-            decltype(auto) value = call_tool(tool, parsed.value);
+            decltype(auto) value = call_tool(tool, parsed.value, in...);
             set_content<Tool>(result, std::forward<decltype(value)>(value), options);
         }
     } catch (const std::exception& e) {

@@ -1,0 +1,15 @@
+// SPDX-License-Identifier: BSL-1.0
+// expect: agentry: tool<...>(f): f takes agentry::context<T>, std::stop_token or agentry::progress by non-const reference
+#include <agentry/registry.hpp>
+
+#include <stop_token>
+
+#ifdef AGENTRY_COMPILE_FAIL
+bool stopped(std::stop_token& stop) { return stop.stop_requested(); }
+#else
+bool stopped(const std::stop_token& stop) { return stop.stop_requested(); }
+#endif
+
+constexpr agentry::registry tools{agentry::tool<"stopped", "Says whether the call was stopped.">(stopped)};
+
+int main() { return tools.call("stopped", "{}").content == "false" ? 0 : 1; }
