@@ -19,6 +19,7 @@
 // for calls abandoned at loop_config::tool_timeout to end. One agent runs one conversation;
 // run() is not for several threads at once, cancel() is.
 
+#include <agentry/call_scope.hpp>
 #include <agentry/config.hpp>
 #include <agentry/detail/text.hpp>
 #include <agentry/loop/config.hpp>
@@ -56,9 +57,11 @@
 #include <random>
 #include <span>
 #include <stdexcept>
+#include <stop_token>
 #include <string>
 #include <string_view>
 #include <thread>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
@@ -192,7 +195,10 @@ constexpr std::string_view failure_advice(failure_kind kind) noexcept {
 
 } // namespace detail
 
-template <loop_config Config>
+/// Config: the loop's limits and features. Context: the type of the object each run gives to
+/// the tools that take agentry::context<Context> (the registry's context_type); void when no
+/// tool takes one.
+template <loop_config Config, class Context = void>
 class agent {
     // Read through a static copy, not the template parameter object, on every compiler:
     // AGENTRY_WORKAROUND_CLASS_NTTP_READS (config.hpp).
@@ -225,8 +231,14 @@ public:
         options.max_result_size = config_.max_result_size;
         // A dialect that makes every property required sends null for an absent optional one.
         if constexpr (P::dialect::rules.all_required) options.arguments.null_as_absent = true;
-        call_ = [registry = tools.with_options(options)](std::string_view name, std::string_view arguments) {
-            return registry.template call<typename P::dialect>(name, arguments);
+        static_assert(std::is_same_v<typename Registry::context_type, Context>,
+                      "agentry: agent<config, Context>: Context must be the registry's context_type: the T of the "
+                      "agentry::context<T> its tools take, or void when none takes one; declare the agent as "
+                      "agentry::agent<config, T> and call run(input, ctx)");
+        call_ = [registry = tools.with_options(options)](std::string_view name, std::string_view arguments,
+                                                         const call_scope& scope, [[maybe_unused]] context_pointer ctx) {
+            if constexpr (std::is_void_v<Context>) return registry.template call<typename P::dialect>(name, arguments, scope);
+            else return registry.template call<typename P::dialect>(name, arguments, scope, *ctx);
         };
         using policies = registry_policies<Registry>;
         static_assert(policies::template within<config_.max_permission>());
@@ -273,6 +285,23 @@ public:
     /// Never throws: errors end the run with their stop_reason. While calls wait for a decision
     /// (stop_reason::approval_pending), it adds nothing and stops with that reason again.
     run_result run(std::string input, const agent_events& events = {}) noexcept {
+        static_assert(std::is_void_v<Context>,
+                      "agentry: agent<config, Context>::run: this agent's tools take agentry::context<Context>; call "
+                      "run(input, ctx) with the Context object for the run");
+        return start(std::move(input), events);
+    }
+
+    /// As run(input, events), giving `ctx` to the tools that take agentry::context<Context>.
+    /// `ctx` must outlive the calls abandoned at a timeout, as the agent's objects do.
+    template <class C>
+        requires(!std::is_void_v<Context> && std::is_same_v<C, Context>)
+    run_result run(std::string input, C& ctx, const agent_events& events = {}) noexcept {
+        ctx_ = &ctx;
+        return start(std::move(input), events);
+    }
+
+private:
+    run_result start(std::string input, const agent_events& events) noexcept {
         return guarded([&](run_result& result, clock::time_point started) {
             if (std::optional<open_turn> open = open_turn_of()) {
                 refuse(result, "agentry: run: " + std::to_string(open->unanswered.size()) +
@@ -285,6 +314,7 @@ public:
         });
     }
 
+public:
     /// Goes on with a run that stopped with stop_reason::approval_pending (in this agent, or
     /// in one that restore()d its save()): runs the calls of that turn with `decisions` (one
     /// per pending call, each bound to the call's canonical arguments; the approver, when one
@@ -292,6 +322,22 @@ public:
     /// and stopping with approval_pending again, a decision for a call that is not pending or
     /// for other arguments, two for one call, and a call left without one. Never throws.
     run_result resume(std::span<const approval_decision> decisions, const agent_events& events = {}) noexcept {
+        static_assert(std::is_void_v<Context>,
+                      "agentry: agent<config, Context>::resume: this agent's tools take agentry::context<Context>; "
+                      "call resume(decisions, ctx) with the Context object for the run");
+        return resume_with(decisions, events);
+    }
+
+    /// As resume(decisions, events), giving `ctx` to the tools that take agentry::context<Context>.
+    template <class C>
+        requires(!std::is_void_v<Context> && std::is_same_v<C, Context>)
+    run_result resume(std::span<const approval_decision> decisions, C& ctx, const agent_events& events = {}) noexcept {
+        ctx_ = &ctx;
+        return resume_with(decisions, events);
+    }
+
+private:
+    run_result resume_with(std::span<const approval_decision> decisions, const agent_events& events) noexcept {
         return guarded([&](run_result& result, clock::time_point started) {
             std::vector<pending_call> pending = pending_approvals();
             if (!open_turn_of()) return refuse(result, "agentry: resume: no tool calls wait for a decision");
@@ -318,6 +364,7 @@ public:
         });
     }
 
+public:
     /// The calls waiting for a decision (after stop_reason::approval_pending, or a restore()
     /// of a conversation saved then); empty when none.
     std::vector<pending_call> pending_approvals() const {
@@ -347,6 +394,11 @@ private:
         const auto started = clock::now();
         try {
             cancel_.store(false);
+            {
+                std::lock_guard lock(stop_mutex_);
+                run_stop_ = std::stop_source();
+                run_token_ = run_stop_.get_token();
+            }
             started_ = started;
             body(result, started);
         } catch (const detail::callback_error& e) {
@@ -394,7 +446,11 @@ private:
 public:
     /// Stops a run in progress (from any thread) at the next opportunity: between turns and
     /// tool calls, during a backoff, or mid-request.
-    void cancel() noexcept { cancel_.store(true); }
+    void cancel() noexcept {
+        cancel_.store(true);
+        std::lock_guard lock(stop_mutex_);
+        run_stop_.request_stop();  // the std::stop_token of the tools running
+    }
 
     /// The conversation so far (system prompt, user messages, replies, tool results).
     const std::vector<message>& conversation() const noexcept { return history_; }
@@ -428,7 +484,8 @@ public:
 
 private:
     using turn_fn = std::function<turn_result(const chat_request&, const stream_events&, const trace_hook&)>;
-    using call_fn = std::function<tool_result(std::string_view, std::string_view)>;
+    using context_pointer = std::add_pointer_t<Context>;
+    using call_fn = std::function<tool_result(std::string_view, std::string_view, const call_scope&, context_pointer)>;
 
     bool out_of_time(clock::time_point started) const {
         if constexpr (config_.max_total_time.is_zero()) {
@@ -589,12 +646,17 @@ private:
     // try passed it.
     tool_result try_once(const std::string& name, const std::string& arguments, fixed_duration timeout,
                          bool& timed_out) const {
-        if (timeout.is_zero()) return call_(name, arguments);
+        if (timeout.is_zero()) return call_(name, arguments, call_scope{run_token_, {}}, ctx_);
         const auto t0 = clock::now();
+        // The call's own stop source, signalled at its timeout and by cancel().
+        std::stop_source stop;
+        const std::stop_callback cancelled(run_token_, [&stop] { stop.request_stop(); });
         // The thread owns everything the call needs, so that an abandoned call can finish on its
         // own after the run has moved on; running_ lets the destructor wait for it.
         auto task = std::make_shared<std::packaged_task<tool_result()>>(
-            [fn = call_, name, arguments] { return fn(name, arguments); });
+            [fn = call_, name, arguments, token = stop.get_token(), ctx = ctx_] {
+                return fn(name, arguments, call_scope{token, {}}, ctx);
+            });
         std::future<tool_result> done = task->get_future();
         running_->enter();
         std::optional<std::thread> thread = detail::try_start_thread([task, running = running_] {
@@ -607,6 +669,7 @@ private:
         }
         thread->detach();
         if (done.wait_until(detail::deadline_after(t0, timeout.get())) == std::future_status::ready) return done.get();
+        stop.request_stop();
         timed_out = true;
         return tool_error(name + " did not finish within " + std::to_string(timeout.ms) +
                           " ms; it was abandoned. Try a narrower request or another tool.");
@@ -998,6 +1061,12 @@ private:
     token_estimator estimate_ = estimate_tokens;
     trace_hook trace_;
     std::atomic<bool> cancel_{false};
+    // The stop source of the run in progress (replaced by each run under stop_mutex_, signalled
+    // by cancel()) and its token, read by the tool calls.
+    std::mutex stop_mutex_;
+    std::stop_source run_stop_;
+    std::stop_token run_token_;
+    context_pointer ctx_ = nullptr;  // of the run in progress
     clock::time_point started_{};  // of the run in progress, for the tool retries' time limit
     std::shared_ptr<detail::policy_state> policy_;  // null when no tool declares a policy
     approver approver_;

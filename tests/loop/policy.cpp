@@ -70,7 +70,7 @@ agentry::turn_result calls_with_text(std::string text, std::vector<agentry::tool
 
 } // namespace
 
-TEST_CASE("policy: an approved call runs; the approver sees the canonical call and the model's text") {
+TEST_CASE("policy: an approved call runs, the approver sees the canonical call and the model's text") {
     fixture f;
     std::vector<std::string> seen;
     f.agent.set_approver([&](const agentry::approval_request& r) {
@@ -148,7 +148,7 @@ TEST_CASE("policy: edited arguments run instead, and the model is told") {
     CHECK_FALSE(sent.back().is_error);
 }
 
-TEST_CASE("policy: edited arguments are validated again; invalid ones do not run") {
+TEST_CASE("policy: edited arguments are validated again, invalid ones do not run") {
     fixture f;
     f.agent.set_approver([](const agentry::approval_request&) { return agentry::approval::edit(R"({"path":7})"); });
     f.s->turns = {calls({call("c1", "delete_file", R"({"path":"old.log"})")}), answer("Gave up.")};
@@ -298,7 +298,7 @@ TEST_CASE("policy: resume refuses an unknown call, two decisions for one call an
     CHECK(deleted == std::vector<std::string>{"a"});
 }
 
-TEST_CASE("policy: run refuses new input while calls wait; resume refuses when none do") {
+TEST_CASE("policy: run refuses new input while calls wait, resume refuses when none do") {
     fixture f;
     f.s->turns = {calls({call("c1", "delete_file", R"({"path":"a"})")}), answer("ok")};
     CHECK(f.agent.resume({}).text == "agentry: resume: no tool calls wait for a decision");

@@ -1,9 +1,11 @@
 // SPDX-License-Identifier: BSL-1.0
 // Tool failures through the agent loop: the failure kind the model sees, retries by kind (only
-// transient failures and timeouts of idempotent tools), per-tool timeouts and fallback chains.
+// transient failures and timeouts of idempotent tools), per-tool timeouts and fallback chains;
+// cooperative cancellation (a tool's std::stop_token) and the run's context.
 #include "scripted.hpp"
 
 #include <agentry/agent.hpp>
+#include <agentry/call_scope.hpp>
 #include <agentry/outcome.hpp>
 #include <agentry/policy/fallback.hpp>
 #include <agentry/policy/tool_policy.hpp>
@@ -18,7 +20,9 @@
 #include <memory>
 #include <mutex>
 #include <stdexcept>
+#include <stop_token>
 #include <string>
+#include <thread>
 #include <vector>
 
 using scripted::answer;
@@ -150,7 +154,7 @@ TEST_CASE("recovery: a transient failure of an idempotent tool is retried, then 
     CHECK(f.result_text() == "ok");
 }
 
-TEST_CASE("recovery: retries stop at retry.attempts; the model sees the kind and the tries") {
+TEST_CASE("recovery: retries stop at retry.attempts, the model sees the kind and the tries") {
     fixture f;
     flaky_failures = 5;
     f.s->turns = {calls({call("1", "flaky", R"({"kind":"transient"})")}), answer("done")};
@@ -210,7 +214,7 @@ TEST_CASE("recovery: an exception has no kind and is not retried") {
     CHECK(f.result_text() == "throws failed: boom");
 }
 
-TEST_CASE("recovery: the per-tool timeout overrides the loop's; a timed-out idempotent call is retried") {
+TEST_CASE("recovery: the per-tool timeout overrides the loop's, a timed-out idempotent call is retried") {
     // The loop has no tool timeout; slow's own is 20 ms. Its first call blocks until released,
     // so it passes the timeout whatever the machine's speed; the retry answers at once.
     fixture f;
@@ -227,7 +231,7 @@ TEST_CASE("recovery: the per-tool timeout overrides the loop's; a timed-out idem
     CHECK(s.attempts[0].status == agentry::tool_status::tool_error);
     CHECK_FALSE(s.attempts[1].timed_out);
     CHECK(s.attempts[1].status == agentry::tool_status::ok);
-    CHECK(f.result_text() == "\"slow x\"");
+    CHECK(f.result_text() == "slow x");
 }
 
 TEST_CASE("recovery: a failed call goes down its fallback chain, through an adapter") {
@@ -256,7 +260,7 @@ TEST_CASE("recovery: a failed call goes down its fallback chain, through an adap
     CHECK_FALSE(f.s->requests[1].messages.back().is_error);
 }
 
-TEST_CASE("recovery: a fallback past its rate limit is skipped; when every fallback fails the model sees each") {
+TEST_CASE("recovery: a fallback past its rate limit is skipped, when every fallback fails the model sees each") {
     fixture f;
     f.s->turns = {calls({call("1", "live_quote", R"({"symbol":"ACME"})")}),
                   calls({call("2", "live_quote", R"({"symbol":"ACME"})")}), answer("done")};
@@ -321,4 +325,137 @@ TEST_CASE("recovery: an adapter that throws and a fallback that fails leave the 
           "(Its fallback broken_cache failed too: its adapter could not convert the arguments)\n"
           "(Its fallback broken_cache failed too: permanent: broken_cache failed: the cache is down (it will fail "
           "again with the same arguments))");
+}
+
+namespace {
+
+// A tool that waits until it is asked to stop (or, so that a failing test cannot hang, until
+// released), and records that it saw the request.
+struct cooperative_state {
+    std::mutex mutex;
+    std::condition_variable_any cv;
+    bool started = false;
+    bool released = false;
+    bool saw_stop = false;
+
+    void release() {
+        std::lock_guard lock(mutex);
+        released = true;
+        cv.notify_all();
+    }
+    // Waits (at most about 20 s, in steps) for `flag`; true when it became true.
+    bool wait_for(bool cooperative_state::*flag) {
+        for (int i = 0; i != 20'000; ++i) {
+            {
+                std::lock_guard lock(mutex);
+                if (this->*flag) return true;
+            }
+            std::this_thread::sleep_for(1ms);
+        }
+        return false;
+    }
+};
+cooperative_state coop;
+
+std::string wait_for_stop(std::stop_token stop, const std::string& job) {
+    std::unique_lock lock(coop.mutex);
+    coop.started = true;
+    coop.cv.wait(lock, stop, [] { return coop.released; });
+    coop.saw_stop = stop.stop_requested();
+    return job + (coop.saw_stop ? " stopped" : " released");
+}
+
+constexpr agentry::registry cooperative{
+    agentry::with_policy<agentry::tool_policy{.timeout = 20ms}>(
+        agentry::tool<"export_with_timeout", "Exports until stopped", "job">(wait_for_stop)),
+    agentry::with_policy<agentry::tool_policy{}>(agentry::tool<"export", "Exports until stopped", "job">(wait_for_stop)),
+};
+
+void reset_coop() {
+    std::lock_guard lock(coop.mutex);
+    coop.started = coop.released = coop.saw_stop = false;
+}
+
+} // namespace
+
+TEST_CASE("cancellation: a tool's timeout signals its std::stop_token, and the tool stops") {
+    reset_coop();
+    bool saw = false;
+    {
+        auto s = std::make_shared<scripted::script>();
+        agentry::agent<agentry::loop_config{}> agent{scripted::model{s}, cooperative, "You are a test.",
+                                                     scripted::quiet_transport{}};
+        s->turns = {calls({call("1", "export_with_timeout", R"({"job":"a"})")}), answer("done")};
+        const agentry::run_result r = agent.run("go");
+        CHECK(r.stop == agentry::stop_reason::completed);
+        REQUIRE(r.steps.size() == 1);
+        CHECK(r.steps[0].timed_out);
+        CHECK(s->requests[1].messages.back().text ==
+              "export_with_timeout did not finish within 20 ms; it was abandoned. Try a narrower request or another "
+              "tool.");
+        saw = coop.wait_for(&cooperative_state::saw_stop);
+        coop.release();  // only matters when the token was not signalled
+    }  // the destructor waits for the abandoned call, which has ended
+    CHECK(saw);
+}
+
+TEST_CASE("cancellation: agent.cancel() signals the std::stop_token of a running tool") {
+    reset_coop();
+    auto s = std::make_shared<scripted::script>();
+    agentry::agent<agentry::loop_config{}> agent{scripted::model{s}, cooperative, "You are a test.",
+                                                 scripted::quiet_transport{}};
+    s->turns = {calls({call("1", "export", R"({"job":"b"})")}), answer("never")};
+    std::thread canceller([&] {
+        if (coop.wait_for(&cooperative_state::started)) agent.cancel();
+        else coop.release();
+    });
+    const agentry::run_result r = agent.run("go");
+    canceller.join();
+    CHECK(r.stop == agentry::stop_reason::cancelled);
+    CHECK(coop.saw_stop);
+    REQUIRE(r.steps.size() == 1);
+    CHECK(r.steps[0].result_excerpt == "b stopped");
+    CHECK(s->requests.size() == 1);
+}
+
+namespace {
+
+struct app_session {
+    std::string user;
+    std::vector<std::string> audit;
+};
+
+std::string whoami(agentry::context<app_session> session, const std::string& why) {
+    session->audit.push_back(why);
+    return session->user;
+}
+
+constexpr agentry::registry with_context{
+    agentry::tool<"whoami", "The user's name", "why">(whoami),
+    agentry::with_policy<agentry::tool_policy{.level = agentry::permission::write, .needs_approval = true}>(
+        agentry::tool<"sign", "Signs as the user", "why">(whoami)),
+};
+
+} // namespace
+
+TEST_CASE("context: run(input, ctx) and resume(decisions, ctx) give the tools the run's object") {
+    auto s = std::make_shared<scripted::script>();
+    agentry::agent<agentry::loop_config{}, app_session> agent{scripted::model{s}, with_context, "You are a test.",
+                                                              scripted::quiet_transport{}};
+    s->turns = {calls({call("1", "whoami", R"({"why":"greeting"})")}), answer("Hello, ada."),
+                calls({call("2", "sign", R"({"why":"contract"})")}), answer("Signed.")};
+    app_session ada{"ada", {}};
+    agentry::run_result r = agent.run("Who am I?", ada);
+    CHECK(r.stop == agentry::stop_reason::completed);
+    CHECK(s->requests[1].messages.back().text == "ada");
+    CHECK(ada.audit == std::vector<std::string>{"greeting"});
+
+    app_session bob{"bob", {}};
+    r = agent.run("Sign it.", bob);
+    REQUIRE(r.stop == agentry::stop_reason::approval_pending);
+    const std::vector<agentry::approval_decision> yes{agentry::decide(r.pending[0], agentry::approval::approve())};
+    r = agent.resume(yes, bob);
+    CHECK(r.stop == agentry::stop_reason::completed);
+    CHECK(bob.audit == std::vector<std::string>{"contract"});
+    CHECK(ada.audit.size() == 1);
 }
