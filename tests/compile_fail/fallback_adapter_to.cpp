@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: BSL-1.0
-// expect: agentry: tool_policy::fallback: the adapter of the fallback (second name in the instantiation above) does not return the fallback's parameter struct
+// expect: agentry: tool_policy::fallback: the adapter of the fallback (named by fallback_named<...>) does not return the fallback's parameter struct
+// names: live_quote cached_quote
 #include <agentry/agent.hpp>
 #include <agentry/policy/fallback.hpp>
 #include <agentry/policy/tool_policy.hpp>

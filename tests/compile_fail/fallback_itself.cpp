@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: BSL-1.0
-// expect: agentry: tool_policy::fallback: a tool (named in the instantiation above) names itself as its fallback
+// expect: agentry: tool_policy::fallback: a tool (named by failing_tool<...>) names itself as its fallback
+// names: live_quote
 #include <agentry/agent.hpp>
 #include <agentry/policy/fallback.hpp>
 #include <agentry/policy/tool_policy.hpp>

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: BSL-1.0
-// expect: agentry: tool_policy::fallback: the fallback (second name in the instantiation above) is not a tool of the registry of the tool that names it (first name)
+// expect: agentry: tool_policy::fallback: the fallback (named by fallback_named<...>) is not a tool of the registry of the tool that names it (failing_tool<...>)
+// names: live_quote quote_cache
 #include <agentry/agent.hpp>
 #include <agentry/policy/fallback.hpp>
 #include <agentry/policy/tool_policy.hpp>

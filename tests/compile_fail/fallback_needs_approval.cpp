@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: BSL-1.0
-// expect: agentry: tool_policy::fallback: the fallback (second name in the instantiation above) needs approval, and a fallback runs without asking
+// expect: agentry: tool_policy::fallback: the fallback (named by fallback_named<...>) needs approval, and a fallback runs without asking
+// names: live_quote paid_quote
 #include <agentry/agent.hpp>
 #include <agentry/policy/fallback.hpp>
 #include <agentry/policy/tool_policy.hpp>

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: BSL-1.0
-// expect: agentry: tool_policy::fallback: the fallback (second name in the instantiation above) cannot take the arguments of the tool that fails (first name): their parameter types differ
+// expect: agentry: tool_policy::fallback: the fallback (named by fallback_named<...>) cannot take the arguments of the tool that fails (failing_tool<...>): their parameter types differ
+// names: live_quote cached_quote
 #include <agentry/agent.hpp>
 #include <agentry/policy/fallback.hpp>
 #include <agentry/policy/tool_policy.hpp>

@@ -19,6 +19,7 @@
 #include <agentry/json/writer.hpp>
 #include <agentry/policy/registry_policies.hpp>
 #include <agentry/policy/tool_policy.hpp>
+#include <agentry/reflect/detail/shown_name.hpp>
 #include <agentry/registry.hpp>
 
 #include <array>
@@ -87,29 +88,35 @@ namespace detail {
 
 enum class fallback_problem { none, missing, itself, needs_approval, parameters, adapter_from, adapter_to };
 
-/// Instantiated for a fallback chain that cannot work; its arguments name the tool that fails
-/// and the fallback.
-template <fixed_string Tool, fixed_string Fallback, fallback_problem Problem>
+/// The two names of a fallback diagnostic (see shown_name): the tool that fails, its fallback.
+template <auto... Name>
+struct failing_tool {};
+template <auto... Name>
+struct fallback_named {};
+
+/// Instantiated for a fallback chain that cannot work, with the tool that fails
+/// (failing_tool<...>) and the fallback (fallback_named<...>).
+template <fallback_problem Problem, class Tool, class Fallback>
 struct fallback_diagnostic {
     static_assert(Problem != fallback_problem::missing,
-                  "agentry: tool_policy::fallback: the fallback (second name in the instantiation above) is not a "
-                  "tool of the registry of the tool that names it (first name); add it or correct the name");
+                  "agentry: tool_policy::fallback: the fallback (named by fallback_named<...>) is not a tool of the "
+                  "registry of the tool that names it (failing_tool<...>); add it or correct the name");
     static_assert(Problem != fallback_problem::itself,
-                  "agentry: tool_policy::fallback: a tool (named in the instantiation above) names itself as its "
-                  "fallback; use tool_policy::retry to try it again");
+                  "agentry: tool_policy::fallback: a tool (named by failing_tool<...>) names itself as its fallback; "
+                  "use tool_policy::retry to try it again");
     static_assert(Problem != fallback_problem::needs_approval,
-                  "agentry: tool_policy::fallback: the fallback (second name in the instantiation above) needs "
-                  "approval, and a fallback runs without asking; name another tool or drop its needs_approval");
+                  "agentry: tool_policy::fallback: the fallback (named by fallback_named<...>) needs approval, and a "
+                  "fallback runs without asking; name another tool or drop its needs_approval");
     static_assert(Problem != fallback_problem::parameters,
-                  "agentry: tool_policy::fallback: the fallback (second name in the instantiation above) cannot take "
-                  "the arguments of the tool that fails (first name): their parameter types differ; give an "
+                  "agentry: tool_policy::fallback: the fallback (named by fallback_named<...>) cannot take the "
+                  "arguments of the tool that fails (failing_tool<...>): their parameter types differ; give an "
                   "adapter, agentry::adapt<&f>(\"name\"), with f from the first tool's parameters to the second's");
     static_assert(Problem != fallback_problem::adapter_from,
-                  "agentry: tool_policy::fallback: the adapter of the fallback (second name in the instantiation "
-                  "above) does not take the parameter struct of the tool that fails (first name)");
+                  "agentry: tool_policy::fallback: the adapter of the fallback (named by fallback_named<...>) does not "
+                  "take the parameter struct of the tool that fails (failing_tool<...>)");
     static_assert(Problem != fallback_problem::adapter_to,
-                  "agentry: tool_policy::fallback: the adapter of the fallback (second name in the instantiation "
-                  "above) does not return the fallback's parameter struct");
+                  "agentry: tool_policy::fallback: the adapter of the fallback (named by fallback_named<...>) does not "
+                  "return the fallback's parameter struct");
     static constexpr bool ok = true;
 };
 
@@ -166,7 +173,9 @@ struct fallback_check<registry<Tools...>> {
         } else {
             using T = std::tuple_element_t<found.tool, std::tuple<Tools...>>;
             constexpr fallback_tool f = policies::table[found.tool].fallback.tools[found.fallback];
-            return detail::fallback_diagnostic<T::name_text, detail::fallback_name<f>(), found.problem>::ok;
+            return detail::fallback_diagnostic<
+                found.problem, decltype(detail::shown_name<T::name_text, detail::failing_tool>()),
+                decltype(detail::shown_name<detail::fallback_name<f>(), detail::fallback_named>())>::ok;
         }
     }
 };
