@@ -300,21 +300,6 @@ public:
         return start(std::move(input), events);
     }
 
-private:
-    run_result start(std::string input, const agent_events& events) noexcept {
-        return guarded([&](run_result& result, clock::time_point started) {
-            if (std::optional<open_turn> open = open_turn_of()) {
-                refuse(result, "agentry: run: " + std::to_string(open->unanswered.size()) +
-                                   " tool calls of the last turn wait for a decision; call resume(decisions) first "
-                                   "(deny them to drop them); the input was not added");
-                return;
-            }
-            history_.push_back(message::user(std::move(input)));
-            execute(result, events, started, nullptr);
-        });
-    }
-
-public:
     /// Goes on with a run that stopped with stop_reason::approval_pending (in this agent, or
     /// in one that restore()d its save()): runs the calls of that turn with `decisions` (one
     /// per pending call, each bound to the call's canonical arguments; the approver, when one
@@ -336,35 +321,6 @@ public:
         return resume_with(decisions, events);
     }
 
-private:
-    run_result resume_with(std::span<const approval_decision> decisions, const agent_events& events) noexcept {
-        return guarded([&](run_result& result, clock::time_point started) {
-            std::vector<pending_call> pending = pending_approvals();
-            if (!open_turn_of()) return refuse(result, "agentry: resume: no tool calls wait for a decision");
-            decided_calls decided;
-            for (const approval_decision& d : decisions) {
-                const auto p = std::find_if(pending.begin(), pending.end(),
-                                            [&](const pending_call& c) { return c.call_id == d.call_id; });
-                if (p == pending.end())
-                    return refuse(result, "agentry: resume: no pending call has the id \"" + d.call_id + "\"");
-                if (decided.contains(d.call_id))
-                    return refuse(result, "agentry: resume: two decisions for the call " + d.call_id);
-                if (detail::canonical_json(d.arguments) != std::optional<std::string>(p->arguments))
-                    return refuse(result, "agentry: resume: the decision for the call " + d.call_id + " (" +
-                                              p->tool + ") was made for the arguments " + d.arguments +
-                                              ", but the call's are " + p->arguments +
-                                              "; decide on the call as it is");
-                decided.emplace(d.call_id, d.answer);
-            }
-            for (const pending_call& p : pending)
-                if (!approver_ && !decided.contains(p.call_id))
-                    return refuse(result, "agentry: resume: no decision for the call " + p.call_id + " (" + p.tool +
-                                              "); give one for every pending call");
-            execute(result, events, started, &decided);
-        });
-    }
-
-public:
     /// The calls waiting for a decision (after stop_reason::approval_pending, or a restore()
     /// of a conversation saved then); empty when none.
     std::vector<pending_call> pending_approvals() const {
@@ -383,7 +339,50 @@ public:
         return out;
     }
 
+    /// Stops a run in progress (from any thread) at the next opportunity: between turns and
+    /// tool calls, during a backoff, or mid-request.
+    void cancel() noexcept {
+        cancel_.store(true);
+        std::lock_guard lock(stop_mutex_);
+        run_stop_.request_stop();  // the std::stop_token of the tools running
+    }
+
+    /// The conversation so far (system prompt, user messages, replies, tool results).
+    const std::vector<message>& conversation() const noexcept { return history_; }
+
+    /// The conversation as JSON, to restore later with restore().
+    std::string save() const {
+        std::string out;
+        json::write(out, history_);
+        return out;
+    }
+
+    /// Replaces the conversation with one save() wrote; false (and nothing changed) when the
+    /// text is not one.
+    bool restore(std::string_view saved) {
+        auto r = json::read<std::vector<message>>(saved, {.max_size = std::size_t(-1) / 2, .max_depth = 16});
+        if (!r.ok()) return false;
+        history_ = std::move(r.value);
+        return true;
+    }
+
+    /// Replaces the token estimate used for loop_config::context_budget_tokens.
+    void set_token_estimator(token_estimator estimate) { estimate_ = std::move(estimate); }
+
+    /// Called with each request and response, API keys redacted.
+    void set_trace(trace_hook hook) { trace_ = std::move(hook); }
+
+    /// Decides on the calls of tools whose policy needs approval, before they run (one at a
+    /// time, also with parallel tool calls). Without an approver the run pauses for decisions
+    /// (stop_reason::approval_pending, then resume). An exception from it stops the run with
+    /// stop_reason::callback_error.
+    void set_approver(approver decide) { approver_ = std::move(decide); }
+
 private:
+    using turn_fn = std::function<turn_result(const chat_request&, const stream_events&, const trace_hook&)>;
+    using context_pointer = std::add_pointer_t<Context>;
+    using call_fn = std::function<tool_result(std::string_view, std::string_view, const call_scope&, context_pointer)>;
+
     using clock = std::chrono::steady_clock;
     using decided_calls = std::map<std::string, approval, std::less<>>;
 
@@ -443,49 +442,45 @@ private:
         return open;
     }
 
-public:
-    /// Stops a run in progress (from any thread) at the next opportunity: between turns and
-    /// tool calls, during a backoff, or mid-request.
-    void cancel() noexcept {
-        cancel_.store(true);
-        std::lock_guard lock(stop_mutex_);
-        run_stop_.request_stop();  // the std::stop_token of the tools running
+    run_result start(std::string input, const agent_events& events) noexcept {
+        return guarded([&](run_result& result, clock::time_point started) {
+            if (std::optional<open_turn> open = open_turn_of()) {
+                refuse(result, "agentry: run: " + std::to_string(open->unanswered.size()) +
+                                   " tool calls of the last turn wait for a decision; call resume(decisions) first "
+                                   "(deny them to drop them); the input was not added");
+                return;
+            }
+            history_.push_back(message::user(std::move(input)));
+            execute(result, events, started, nullptr);
+        });
     }
 
-    /// The conversation so far (system prompt, user messages, replies, tool results).
-    const std::vector<message>& conversation() const noexcept { return history_; }
-
-    /// The conversation as JSON, to restore later with restore().
-    std::string save() const {
-        std::string out;
-        json::write(out, history_);
-        return out;
+    run_result resume_with(std::span<const approval_decision> decisions, const agent_events& events) noexcept {
+        return guarded([&](run_result& result, clock::time_point started) {
+            std::vector<pending_call> pending = pending_approvals();
+            if (!open_turn_of()) return refuse(result, "agentry: resume: no tool calls wait for a decision");
+            decided_calls decided;
+            for (const approval_decision& d : decisions) {
+                const auto p = std::find_if(pending.begin(), pending.end(),
+                                            [&](const pending_call& c) { return c.call_id == d.call_id; });
+                if (p == pending.end())
+                    return refuse(result, "agentry: resume: no pending call has the id \"" + d.call_id + "\"");
+                if (decided.contains(d.call_id))
+                    return refuse(result, "agentry: resume: two decisions for the call " + d.call_id);
+                if (detail::canonical_json(d.arguments) != std::optional<std::string>(p->arguments))
+                    return refuse(result, "agentry: resume: the decision for the call " + d.call_id + " (" +
+                                              p->tool + ") was made for the arguments " + d.arguments +
+                                              ", but the call's are " + p->arguments +
+                                              "; decide on the call as it is");
+                decided.emplace(d.call_id, d.answer);
+            }
+            for (const pending_call& p : pending)
+                if (!approver_ && !decided.contains(p.call_id))
+                    return refuse(result, "agentry: resume: no decision for the call " + p.call_id + " (" + p.tool +
+                                              "); give one for every pending call");
+            execute(result, events, started, &decided);
+        });
     }
-
-    /// Replaces the conversation with one save() wrote; false (and nothing changed) when the
-    /// text is not one.
-    bool restore(std::string_view saved) {
-        auto r = json::read<std::vector<message>>(saved, {.max_size = std::size_t(-1) / 2, .max_depth = 16});
-        if (!r.ok()) return false;
-        history_ = std::move(r.value);
-        return true;
-    }
-
-    /// Replaces the token estimate used for loop_config::context_budget_tokens.
-    void set_token_estimator(token_estimator estimate) { estimate_ = std::move(estimate); }
-
-    /// Called with each request and response, API keys redacted.
-    void set_trace(trace_hook hook) { trace_ = std::move(hook); }
-
-    /// Decides on the calls of tools whose policy needs approval, before they run (one at a
-    /// time, also with parallel tool calls). Without an approver such calls are denied. An
-    /// exception from it stops the run with stop_reason::callback_error.
-    void set_approver(approver decide) { approver_ = std::move(decide); }
-
-private:
-    using turn_fn = std::function<turn_result(const chat_request&, const stream_events&, const trace_hook&)>;
-    using context_pointer = std::add_pointer_t<Context>;
-    using call_fn = std::function<tool_result(std::string_view, std::string_view, const call_scope&, context_pointer)>;
 
     bool out_of_time(clock::time_point started) const {
         if constexpr (config_.max_total_time.is_zero()) {

@@ -176,7 +176,9 @@ TEST_CASE("recovery: permanent, invalid_input, not_found and permission failures
         {"not_found", "(what the arguments name does not exist; check it or ask the user)"},
         {"permission", "(this caller is not allowed to do it; do not try again)"},
     };
-    for (const auto& [kind, text] : advice) {
+    for (const auto& entry : advice) {
+        const std::string& kind = entry.first;
+        const std::string& text = entry.second;
         CAPTURE(kind);
         fixture f;
         flaky_failures = 1;

@@ -97,7 +97,7 @@ struct fallback_tool {
 
     constexpr fallback_tool() = default;
     template <std::size_t N>
-    consteval fallback_tool(const char (&name)[N]) {  // NOLINT: implicit on purpose
+    constexpr fallback_tool(const char (&name)[N]) {  // NOLINT: implicit on purpose
         static_assert(N - 1 <= max_tool_name_size,
                       "agentry: tool_policy::fallback: a fallback tool name is longer than 64 characters; no tool "
                       "can have it");
@@ -120,7 +120,7 @@ struct fallback_chain {
     constexpr fallback_chain() = default;
     template <class... T>
         requires(sizeof...(T) >= 1 && (std::is_constructible_v<fallback_tool, const T&> && ...))
-    consteval fallback_chain(const T&... t) {  // NOLINT: implicit on purpose
+    constexpr fallback_chain(const T&... t) {  // NOLINT: implicit on purpose
         static_assert(sizeof...(T) <= max_fallbacks,
                       "agentry: tool_policy::fallback: a fallback chain names at most 4 tools");
         ((tools[size++] = fallback_tool(t)), ...);
