@@ -45,6 +45,7 @@ const expected = [
     /^-- turn 1$/m, /^-- turn 4$/m,
     /search_flights invalid_arguments after [\d.]+ ms: search_flights: invalid arguments: \/from: must match the regular expression \^\[A-Z\]\{3\}\$/,
     /search_flights ok after/,
+    /approval: book_hotel \{.*"nights":3.*\} -> approved/,
     /book_hotel tool_error after [\d.]+ ms: book_hotel failed: no rooms left on 2026-12-04 in Lisbon/,
     /book_hotel ok after/,
     /convert_currency ok after [\d.]+ ms: 139\.32/,

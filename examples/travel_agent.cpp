@@ -120,7 +120,9 @@ double convert_currency(double amount, std::string from, std::string to) {
 constexpr agentry::registry tools{
     agentry::tool<"search_flights", "Find flights between two airports on a date.">(search_flights),
     agentry::tool<"get_forecast", "Weather forecast for a city, up to 14 days ahead.">(get_forecast),
-    agentry::tool<"book_hotel", "Book a hotel room; fails when the city is sold out that night.">(book_hotel),
+    // A booking changes the world: each one goes to the approver first (see main).
+    agentry::with_policy<agentry::tool_policy{.level = agentry::permission::write, .needs_approval = true}>(
+        agentry::tool<"book_hotel", "Book a hotel room; fails when the city is sold out that night.">(book_hotel)),
     agentry::tool<"convert_currency", "Convert an amount between currencies (EUR, USD).", "amount", "from", "to">(
         convert_currency),
 };
@@ -187,6 +189,16 @@ int main(int argc, char** argv) {
                                           : "Plan my trip from Paris (CDG) to Lisbon on 2026-12-04 for Ada Lovelace, 36: "
                                             "flight, a hotel for a few nights, the weather, and the fare in USD.";
     std::printf("model: %s\nuser: %s\n", which.c_str(), request.c_str());
+
+    // A real application would ask the traveller; the demo approves stays of at most 7 nights.
+    agent->set_approver([](const agentry::approval_request& call) {
+        const auto r = agentry::json::read<travel::hotel_request>(call.arguments);
+        const bool short_stay = r.ok() && r.value.nights.value <= 7;
+        std::printf("   approval: %.*s %.*s -> %s\n", int(call.tool.size()), call.tool.data(), int(call.arguments.size()),
+                    call.arguments.data(), short_stay ? "approved (at most 7 nights)" : "denied (more than 7 nights)");
+        return short_stay ? agentry::approval::approve()
+                          : agentry::approval::deny("book at most 7 nights without asking the traveller again");
+    });
 
     // Printed as it happens: a turn's streamed text, its token usage, then its tool calls.
     std::uint32_t turn = 1;

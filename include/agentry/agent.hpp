@@ -19,6 +19,7 @@
 // for calls abandoned at loop_config::tool_timeout to end. One agent runs one conversation;
 // run() is not for several threads at once, cancel() is.
 
+#include <agentry/call_scope.hpp>
 #include <agentry/config.hpp>
 #include <agentry/detail/text.hpp>
 #include <agentry/loop/checkpoint.hpp>
@@ -28,6 +29,7 @@
 #include <agentry/loop/fixed_duration.hpp>
 #include <agentry/loop/result.hpp>
 #include <agentry/policy/approval.hpp>
+#include <agentry/policy/fallback.hpp>
 #include <agentry/policy/registry_policies.hpp>
 #include <agentry/policy/token_bucket.hpp>
 #include <agentry/provider/message.hpp>
@@ -51,13 +53,16 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <numeric>
 #include <optional>
 #include <random>
 #include <span>
 #include <stdexcept>
+#include <stop_token>
 #include <string>
 #include <string_view>
 #include <thread>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
@@ -151,12 +156,6 @@ private:
     std::size_t count_ = 0;
 };
 
-/// The largest time a loop_config holds: 100 years, so that doubling, jitter and conversion to
-/// the clock's nanoseconds never overflow.
-inline constexpr std::int64_t max_config_ms = 100LL * 366 * 24 * 3600 * 1000;
-
-constexpr bool valid_config_time(fixed_duration d) noexcept { return d.ms >= 0 && d.ms <= max_config_ms; }
-
 template <class>
 inline constexpr bool no_default_transport = false;
 
@@ -164,13 +163,43 @@ inline constexpr bool no_default_transport = false;
 struct policy_state {
     std::span<const tool_policy> table;
     std::size_t (*find)(std::string_view) noexcept;
-    /// Per tool: its bucket, or null when it has no rate limit.
-    std::vector<std::unique_ptr<token_bucket>> buckets;
+    /// The tools' rate limits and the registry's own; null when there are none.
+    std::unique_ptr<rate_limiter> limits;
+    /// Some tool needs approval.
+    bool any_approval = false;
+    /// How the registry reads arguments, for fallback adapters.
+    json::read_options arguments{};
 };
+
+/// The wait before retry `retry` (from 0) of a tool: doubling from initial_backoff up to
+/// max_backoff, with jitter of +-50 %.
+inline std::chrono::milliseconds tool_backoff(const tool_retry& rule, std::uint32_t retry) {
+    const std::int64_t ceiling = rule.max_backoff.ms;
+    std::int64_t base = std::min(rule.initial_backoff.ms, ceiling);
+    for (std::uint32_t i = 0; i != retry && base < ceiling; ++i) base = base > ceiling / 2 ? ceiling : base * 2;
+    std::uniform_real_distribution<double> spread(0.5, 1.5);
+    std::mt19937 jitter(std::random_device{}());  // made only when a retry happens
+    return std::chrono::milliseconds(static_cast<std::int64_t>(static_cast<double>(base) * spread(jitter)));
+}
+
+/// What the model is told about a failure of `kind`, in parentheses after the tool's message.
+constexpr std::string_view failure_advice(failure_kind kind) noexcept {
+    switch (kind) {
+    case failure_kind::transient: return "it may succeed if tried again later";
+    case failure_kind::permanent: return "it will fail again with the same arguments";
+    case failure_kind::invalid_input: return "change the arguments before trying again";
+    case failure_kind::not_found: return "what the arguments name does not exist; check it or ask the user";
+    case failure_kind::permission: return "this caller is not allowed to do it; do not try again";
+    }
+    return "";
+}
 
 } // namespace detail
 
-template <loop_config Config>
+/// Config: the loop's limits and features. Context: the type of the object each run gives to
+/// the tools that take agentry::context<Context> (the registry's context_type); void when no
+/// tool takes one.
+template <loop_config Config, class Context = void>
 class agent {
     // Read through a static copy, not the template parameter object, on every compiler:
     // AGENTRY_WORKAROUND_CLASS_NTTP_READS (config.hpp).
@@ -203,20 +232,27 @@ public:
         options.max_result_size = config_.max_result_size;
         // A dialect that makes every property required sends null for an absent optional one.
         if constexpr (P::dialect::rules.all_required) options.arguments.null_as_absent = true;
-        call_ = [registry = tools.with_options(options)](std::string_view name, std::string_view arguments) {
-            return registry.template call<typename P::dialect>(name, arguments);
+        static_assert(std::is_same_v<typename Registry::context_type, Context>,
+                      "agentry: agent<config, Context>: Context must be the registry's context_type: the T of the "
+                      "agentry::context<T> its tools take, or void when none takes one; declare the agent as "
+                      "agentry::agent<config, T> and call run(input, ctx)");
+        call_ = [registry = tools.with_options(options)](std::string_view name, std::string_view arguments,
+                                                         const call_scope& scope, [[maybe_unused]] context_pointer ctx) {
+            if constexpr (std::is_void_v<Context>) return registry.template call<typename P::dialect>(name, arguments, scope);
+            else return registry.template call<typename P::dialect>(name, arguments, scope, *ctx);
         };
         using policies = registry_policies<Registry>;
         static_assert(policies::template within<config_.max_permission>());
+        static_assert(fallback_check<Registry>::ok());
         if constexpr (policies::any) {
             auto policy = std::make_shared<detail::policy_state>();
             policy->table = policies::table;
             policy->find = &Registry::find;
-            policy->buckets.resize(policies::size);
+            policy->any_approval = std::any_of(policies::table.begin(), policies::table.end(),
+                                               [](const tool_policy& p) { return p.needs_approval; });
+            policy->arguments = options.arguments;
             if constexpr (policies::any_rate)
-                for (std::size_t i = 0; i != policies::size; ++i)
-                    if (policies::table[i].rate.limited())
-                        policy->buckets[i] = std::make_unique<token_bucket>(policies::table[i].rate);
+                policy->limits = std::make_unique<rate_limiter>(policies::table, policies::registry_rate);
             policy_ = std::move(policy);
         }
         if (!system_prompt.empty()) history_.push_back(message::system(std::move(system_prompt)));
@@ -244,28 +280,61 @@ public:
     ~agent() { running_->wait_idle(); }
 
     /// Runs the model on `input` (a new user message) until it answers or a limit stops it.
-    /// Never throws: errors end the run with their stop_reason.
+    /// Never throws: errors end the run with their stop_reason. While calls wait for a decision
+    /// (stop_reason::approval_pending), it adds nothing and stops with that reason again.
     run_result run(std::string input, const agent_events& events = {}) noexcept {
-        run_result result;
-        const auto started = std::chrono::steady_clock::now();
-        try {
-            cancel_.store(false);
-            history_.push_back(message::user(std::move(input)));
-            execute(result, events, started);
-        } catch (const detail::callback_error& e) {
-            result.stop = stop_reason::callback_error;
-            result.text = e.what();
-        } catch (const std::exception& e) {
-            result.stop = stop_reason::provider_error;
-            result.error = detail::malformed(std::string("agentry: ") + e.what());
-            result.text = result.error->message;
-        } catch (...) {
-            result.stop = stop_reason::provider_error;
-            result.error = detail::malformed("agentry: unknown exception");
-            result.text = result.error->message;
+        static_assert(std::is_void_v<Context>,
+                      "agentry: agent<config, Context>::run: this agent's tools take agentry::context<Context>; call "
+                      "run(input, ctx) with the Context object for the run");
+        return start(std::move(input), events);
+    }
+
+    /// As run(input, events), giving `ctx` to the tools that take agentry::context<Context>.
+    /// `ctx` must outlive the calls abandoned at a timeout, as the agent's objects do.
+    template <class C>
+        requires(!std::is_void_v<Context> && std::is_same_v<C, Context>)
+    run_result run(std::string input, C& ctx, const agent_events& events = {}) noexcept {
+        ctx_ = &ctx;
+        return start(std::move(input), events);
+    }
+
+    /// Goes on with a run that stopped with stop_reason::approval_pending (in this agent, or
+    /// in one that restore()d its save()): runs the calls of that turn with `decisions` (one
+    /// per pending call, each bound to the call's canonical arguments; the approver, when one
+    /// is set, decides on calls left out), then loops as run does. Refuses, running nothing
+    /// and stopping with approval_pending again, a decision for a call that is not pending or
+    /// for other arguments, two for one call, and a call left without one. Never throws.
+    run_result resume(std::span<const approval_decision> decisions, const agent_events& events = {}) noexcept {
+        static_assert(std::is_void_v<Context>,
+                      "agentry: agent<config, Context>::resume: this agent's tools take agentry::context<Context>; "
+                      "call resume(decisions, ctx) with the Context object for the run");
+        return resume_with(decisions, events);
+    }
+
+    /// As resume(decisions, events), giving `ctx` to the tools that take agentry::context<Context>.
+    template <class C>
+        requires(!std::is_void_v<Context> && std::is_same_v<C, Context>)
+    run_result resume(std::span<const approval_decision> decisions, C& ctx, const agent_events& events = {}) noexcept {
+        ctx_ = &ctx;
+        return resume_with(decisions, events);
+    }
+
+    /// The calls waiting for a decision (after stop_reason::approval_pending, or a restore()
+    /// of a conversation saved then); empty when none.
+    std::vector<pending_call> pending_approvals() const {
+        std::vector<pending_call> out;
+        const std::optional<open_turn> open = open_turn_of();
+        if (!open || !policy_) return out;
+        const message& reply = history_[open->reply];
+        for (std::size_t i : open->unanswered) {
+            const tool_call& call = reply.tool_calls[i];
+            const std::size_t index = policy_->find(call.name);
+            if (index == policy_->table.size() || !policy_->table[index].needs_approval) continue;
+            std::optional<std::string> canonical = detail::canonical_json(call.arguments);
+            if (!canonical) continue;  // not JSON: the registry rejects it without running it
+            out.push_back({call.id, call.name, std::move(*canonical), reply.text, policy_->table[index].level});
         }
-        result.wall_time = detail::elapsed_ms(started);
-        return result;
+        return out;
     }
 
     /// Goes on with the conversation that restore() gave, without a new user message: runs the
@@ -281,8 +350,20 @@ public:
             if (answered && history_.back().tool_calls.empty()) {
                 result.stop = stop_reason::completed;
                 result.text = history_.back().text;
+            } else if (const std::optional<open_turn> open = open_turn_of()) {
+                std::vector<tool_call> waiting;
+                for (std::size_t i : open->unanswered) waiting.push_back(history_[open->reply].tool_calls[i]);
+                if (must_pause(waiting)) {
+                    result.stop = stop_reason::approval_pending;
+                    result.pending = pending_approvals();
+                    result.text = std::to_string(result.pending.size()) +
+                                  " tool calls wait for approval; decide with resume(decisions).";
+                } else {
+                    const decided_calls none;
+                    execute(result, events, started, &none);
+                }
             } else {
-                execute(result, events, started, answered);
+                execute(result, events, started, nullptr);
             }
         } catch (const detail::callback_error& e) {
             result.stop = stop_reason::callback_error;
@@ -302,7 +383,11 @@ public:
 
     /// Stops a run in progress (from any thread) at the next opportunity: between turns and
     /// tool calls, during a backoff, or mid-request.
-    void cancel() noexcept { cancel_.store(true); }
+    void cancel() noexcept {
+        cancel_.store(true);
+        std::lock_guard lock(stop_mutex_);
+        run_stop_.request_stop();  // the std::stop_token of the tools running
+    }
 
     /// The conversation so far (system prompt, user messages, replies, tool results).
     const std::vector<message>& conversation() const noexcept { return history_; }
@@ -330,8 +415,9 @@ public:
     void set_trace(trace_hook hook) { trace_ = std::move(hook); }
 
     /// Decides on the calls of tools whose policy needs approval, before they run (one at a
-    /// time, also with parallel tool calls). Without an approver such calls are denied. An
-    /// exception from it stops the run with stop_reason::callback_error.
+    /// time, also with parallel tool calls). Without an approver the run pauses for decisions
+    /// (stop_reason::approval_pending, then resume). An exception from it stops the run with
+    /// stop_reason::callback_error.
     void set_approver(approver decide) { approver_ = std::move(decide); }
 
     /// Told the run's state after each model turn and each turn's results, and each tool call
@@ -340,8 +426,107 @@ public:
 
 private:
     using turn_fn = std::function<turn_result(const chat_request&, const stream_events&, const trace_hook&)>;
-    using call_fn = std::function<tool_result(std::string_view, std::string_view)>;
+    using context_pointer = std::add_pointer_t<Context>;
+    using call_fn = std::function<tool_result(std::string_view, std::string_view, const call_scope&, context_pointer)>;
+
     using clock = std::chrono::steady_clock;
+    using decided_calls = std::map<std::string, approval, std::less<>>;
+
+    // Runs `body(result, started)`, turning what it throws into the run's stop reason.
+    template <class Body>
+    run_result guarded(Body&& body) noexcept {
+        run_result result;
+        const auto started = clock::now();
+        try {
+            cancel_.store(false);
+            {
+                std::lock_guard lock(stop_mutex_);
+                run_stop_ = std::stop_source();
+                run_token_ = run_stop_.get_token();
+            }
+            started_ = started;
+            body(result, started);
+        } catch (const detail::callback_error& e) {
+            result.stop = stop_reason::callback_error;
+            result.text = e.what();
+        } catch (const std::exception& e) {
+            result.stop = stop_reason::provider_error;
+            result.error = detail::malformed(std::string("agentry: ") + e.what());
+            result.text = result.error->message;
+        } catch (...) {
+            result.stop = stop_reason::provider_error;
+            result.error = detail::malformed("agentry: unknown exception");
+            result.text = result.error->message;
+        }
+        result.wall_time = detail::elapsed_ms(started);
+        return result;
+    }
+
+    void refuse(run_result& result, std::string why) const {
+        result.stop = stop_reason::approval_pending;
+        result.text = std::move(why);
+        result.pending = pending_approvals();
+    }
+
+    // The last model reply's tool calls that have no result yet: only a run stopped for
+    // approval leaves them.
+    struct open_turn {
+        std::size_t reply;
+        std::vector<std::size_t> unanswered;
+    };
+    std::optional<open_turn> open_turn_of() const {
+        std::size_t i = history_.size();
+        while (i != 0 && history_[i - 1].role == role::tool) --i;
+        if (i == 0 || history_[i - 1].role != role::assistant) return std::nullopt;
+        open_turn open{i - 1, {}};
+        const std::vector<tool_call>& calls = history_[open.reply].tool_calls;
+        for (std::size_t c = 0; c != calls.size(); ++c)
+            if (std::none_of(history_.begin() + static_cast<std::ptrdiff_t>(i), history_.end(),
+                             [&](const message& m) { return m.tool_call_id == calls[c].id; }))
+                open.unanswered.push_back(c);
+        if (open.unanswered.empty()) return std::nullopt;
+        return open;
+    }
+
+    run_result start(std::string input, const agent_events& events) noexcept {
+        return guarded([&](run_result& result, clock::time_point started) {
+            if (std::optional<open_turn> open = open_turn_of()) {
+                refuse(result, "agentry: run: " + std::to_string(open->unanswered.size()) +
+                                   " tool calls of the last turn wait for a decision; call resume(decisions) first "
+                                   "(deny them to drop them); the input was not added");
+                return;
+            }
+            history_.push_back(message::user(std::move(input)));
+            execute(result, events, started, nullptr);
+        });
+    }
+
+    run_result resume_with(std::span<const approval_decision> decisions, const agent_events& events) noexcept {
+        return guarded([&](run_result& result, clock::time_point started) {
+            std::vector<pending_call> pending = pending_approvals();
+            if (!open_turn_of()) return refuse(result, "agentry: resume: no tool calls wait for a decision");
+            decided_calls decided;
+            for (const approval_decision& d : decisions) {
+                const auto p = std::find_if(pending.begin(), pending.end(),
+                                            [&](const pending_call& c) { return c.call_id == d.call_id; });
+                if (p == pending.end())
+                    return refuse(result, "agentry: resume: no pending call has the id \"" + d.call_id + "\"");
+                if (decided.contains(d.call_id))
+                    return refuse(result, "agentry: resume: two decisions for the call " + d.call_id);
+                if (detail::canonical_json(d.arguments) != std::optional<std::string>(p->arguments))
+                    return refuse(result, "agentry: resume: the decision for the call " + d.call_id + " (" +
+                                              p->tool + ") was made for the arguments " + d.arguments +
+                                              ", but the call's are " + p->arguments +
+                                              "; decide on the call as it is");
+                decided.emplace(d.call_id, d.answer);
+            }
+            for (const pending_call& p : pending)
+                if (!approver_ && !decided.contains(p.call_id))
+                    return refuse(result, "agentry: resume: no decision for the call " + p.call_id + " (" + p.tool +
+                                              "); give one for every pending call");
+            execute(result, events, started, &decided);
+        });
+    }
 
     bool out_of_time(clock::time_point started) const {
         if constexpr (config_.max_total_time.is_zero()) {
@@ -444,45 +629,40 @@ private:
         return s;
     }
 
-    // The policy of the call's tool before it runs: its rate limit, then its approval. Returns
-    // the arguments to run (the approver may change them), or nothing when the call is not run:
-    // `out` then holds what the model is told. Only an approver that throws makes it throw.
-    // The approver is asked under `approving` (null: the calls run one at a time).
+    // The policy of the call's tool before it runs: its rate limit, then its approval (the
+    // decision given to resume for it, else the approver's). Returns the arguments to run (the
+    // decision may change them), or nothing when the call is not run: `out` then holds what
+    // the model is told. Only an approver that throws makes it throw. The approver is asked
+    // under `approving` (null: the calls run one at a time).
     std::optional<std::string> admit(const tool_call& call, std::string_view model_text, tool_result& out,
-                                     std::mutex* approving) {
+                                     std::mutex* approving, const decided_calls* decided) {
         const std::size_t index = policy_->find(call.name);
         if (index == policy_->table.size()) return call.arguments;  // the registry answers
         const tool_policy& policy = policy_->table[index];
-        if (token_bucket* bucket = policy_->buckets[index].get()) {
-            std::chrono::nanoseconds wait = bucket->try_take(clock::now());
+        if (rate_limiter* limits = policy_->limits.get()) {
+            rate_limiter::verdict v = limits->try_take(index, clock::now());
             if constexpr (!config_.max_rate_wait.is_zero()) {
                 const auto until = detail::deadline_after(clock::now(), config_.max_rate_wait.get());
-                while (wait.count() != 0 && wait <= until - clock::now() &&
-                       detail::sleep_unless(std::chrono::ceil<std::chrono::milliseconds>(wait), cancel_))
-                    wait = bucket->try_take(clock::now());
+                while (!v && v.wait <= until - clock::now() &&
+                       detail::sleep_unless(std::chrono::ceil<std::chrono::milliseconds>(v.wait), cancel_))
+                    v = limits->try_take(index, clock::now());
             }
-            if (wait.count() != 0) {
-                const auto ms = std::chrono::ceil<std::chrono::milliseconds>(wait).count();
+            if (!v) {
                 out.status = tool_status::rate_limited;
-                out.content = "rate_limited: " + call.name + " may be called at most " +
-                              std::to_string(policy.rate.calls) + " times per " + std::to_string(policy.rate.per_ms) +
-                              " ms; it was not run. Try again in " + std::to_string(ms) +
-                              " ms, or go on without it.";
+                out.content = limits->refusal(call.name, index, v);
                 return std::nullopt;
             }
         }
         if (!policy.needs_approval) return call.arguments;
-        if (!approver_) {
-            out.status = tool_status::denied;
-            out.content = call.name + " needs approval and no one can approve it here; it was not run. Go on "
-                                      "without it, or tell the user what you would have done.";
-            return std::nullopt;
-        }
         const std::optional<std::string> canonical = detail::canonical_json(call.arguments);
         if (!canonical) return call.arguments;  // not JSON: the registry rejects it without running it
-        const approval_request request{call.id, call.name, *canonical, model_text, policy.level};
         approval decision;
-        {
+        if (const auto given = decided ? decided->find(call.id) : decided_calls::const_iterator{};
+            decided && given != decided->end()) {
+            decision = given->second;
+        } else {
+            // The run paused for the calls without an approver, and resume() had a decision for each.
+            const approval_request request{call.id, call.name, *canonical, model_text, policy.level};
             std::unique_lock<std::mutex> lock;
             if (approving) lock = std::unique_lock<std::mutex>(*approving);
             decision = detail::invoke_callback("approver", approver_, request);
@@ -499,7 +679,115 @@ private:
         return std::nullopt;
     }
 
-    // Runs one call, within the tool timeout when there is one. Does not throw.
+    // The policy of the tool named `name`, or null (no policies, or no such tool).
+    const tool_policy* policy_for(std::string_view name) const noexcept {
+        if (!policy_) return nullptr;
+        const std::size_t index = policy_->find(name);
+        return index == policy_->table.size() ? nullptr : &policy_->table[index];
+    }
+
+    // One try of tool `name`, within `timeout` when it is not zero. `timed_out` is set when the
+    // try passed it.
+    tool_result try_once(const std::string& name, const std::string& arguments, fixed_duration timeout,
+                         bool& timed_out) const {
+        if (timeout.is_zero()) return call_(name, arguments, call_scope{run_token_, {}}, ctx_);
+        const auto t0 = clock::now();
+        // The call's own stop source, signalled at its timeout and by cancel().
+        std::stop_source stop;
+        const std::stop_callback cancelled(run_token_, [&stop] { stop.request_stop(); });
+        // The thread owns everything the call needs, so that an abandoned call can finish on its
+        // own after the run has moved on; running_ lets the destructor wait for it.
+        auto task = std::make_shared<std::packaged_task<tool_result()>>(
+            [fn = call_, name, arguments, token = stop.get_token(), ctx = ctx_] {
+                return fn(name, arguments, call_scope{token, {}}, ctx);
+            });
+        std::future<tool_result> done = task->get_future();
+        running_->enter();
+        std::optional<std::thread> thread = detail::try_start_thread([task, running = running_] {
+            (*task)();
+            running->leave();
+        });
+        if (!thread) {
+            running_->leave();
+            return tool_error("agentry: could not start a thread to run " + name + "; it was not run. Try again later.");
+        }
+        thread->detach();
+        if (done.wait_until(detail::deadline_after(t0, timeout.get())) == std::future_status::ready) return done.get();
+        stop.request_stop();
+        timed_out = true;
+        return tool_error(name + " did not finish within " + std::to_string(timeout.ms) +
+                          " ms; it was abandoned. Try a narrower request or another tool.");
+    }
+
+    // Tool `name` with the retries of its policy: a transient failure or a timeout of an
+    // idempotent tool is tried again after a backoff, while the run has time and is not
+    // cancelled. Each try is recorded in `s`; a failure's kind is spelled out for the model.
+    tool_result try_tool(const std::string& name, const std::string& arguments, const tool_policy* policy,
+                         step& s) const {
+        const fixed_duration timeout = policy && !policy->timeout.is_zero() ? policy->timeout : config_.tool_timeout;
+        const std::uint32_t tries = policy && policy->idempotent ? policy->retry.attempts : 1;
+        for (std::uint32_t n = 1;; ++n) {
+            attempt& a = s.attempts.emplace_back();
+            a.tool = name;
+            a.number = n;
+            const auto t0 = clock::now();
+            tool_result out = try_once(name, arguments, timeout, a.timed_out);
+            a.duration = std::chrono::duration_cast<std::chrono::microseconds>(clock::now() - t0);
+            a.status = out.status;
+            a.failure = out.failure;
+            s.timed_out = s.timed_out || a.timed_out;
+            const bool retry = (out.failure == failure_kind::transient || a.timed_out) && n < tries && !cancel_.load() &&
+                               [&] {
+                                   const std::chrono::milliseconds delay = detail::tool_backoff(policy->retry, n - 1);
+                                   if constexpr (!config_.max_total_time.is_zero())
+                                       if (delay >= config_.max_total_time.get() - detail::elapsed_ms(started_))
+                                           return false;
+                                   return detail::sleep_unless(delay, cancel_);
+                               }();
+            if (retry) continue;
+            if (out.status == tool_status::tool_error && out.failure)
+                out.content = std::string(to_string(*out.failure)) + ": " + out.content + " (" +
+                              std::string(detail::failure_advice(*out.failure)) +
+                              (n > 1 ? "; tried " + std::to_string(n) + " times)" : std::string(")"));
+            return out;
+        }
+    }
+
+    // After a tool_error of `call`: the tools of its fallback chain in order, each admitted by
+    // its rate limit (no wait) and run with its own policy, until one succeeds. `out` becomes
+    // that one's result, with a note, or keeps the failure with what each fallback answered.
+    void try_fallbacks(const tool_call& call, const tool_policy& policy, tool_result& out, step& s) const {
+        std::string failures;
+        for (std::size_t j = 0; j != policy.fallback.size && !cancel_.load(); ++j) {
+            const fallback_tool& f = policy.fallback.tools[j];
+            const std::string name(f.name());
+            const std::size_t index = policy_->find(name);
+            std::string arguments = call.arguments;
+            tool_result r;
+            if (f.adapter && !f.adapter->convert(call.arguments, policy_->arguments, arguments)) {
+                r = tool_error("its adapter could not convert the arguments");
+                r.status = tool_status::invalid_arguments;
+                s.attempts.push_back({name, 1, r.status, std::nullopt, false, {}});
+            } else if (policy_->limits && !policy_->limits->try_take(index, clock::now())) {
+                r.status = tool_status::rate_limited;
+                r.content = "it is past its rate limit";
+                s.attempts.push_back({name, 1, r.status, std::nullopt, false, {}});
+            } else {
+                r = try_tool(name, arguments, &policy_->table[index], s);
+            }
+            if (r.ok()) {
+                s.fallback = name;
+                r.content = "(" + call.name + " failed, so its fallback " + name + " answered instead.)\n" + r.content;
+                out = std::move(r);
+                return;
+            }
+            failures += "\n(Its fallback " + name + " failed too: " + r.content + ")";
+        }
+        out.content += failures;
+    }
+
+    // Runs one admitted call: its tool with the retries of its policy, then its fallback chain
+    // after a tool_error. Does not throw.
     step run_call(const tool_call& call, std::uint32_t turn, tool_result& out) const noexcept {
         step s;
         try {
@@ -508,40 +796,14 @@ private:
             s.tool = call.name;
             s.arguments = call.arguments;
             const auto t0 = clock::now();
-            if constexpr (config_.tool_timeout.is_zero()) {
-                out = call_(call.name, call.arguments);
-            } else {
-                // The thread owns everything the call needs, so that an abandoned call can finish
-                // on its own after the run has moved on; running_ lets the destructor wait for it.
-                auto task = std::make_shared<std::packaged_task<tool_result()>>(
-                    [fn = call_, name = call.name, args = call.arguments] { return fn(name, args); });
-                std::future<tool_result> done = task->get_future();
-                running_->enter();
-                std::optional<std::thread> thread =
-                    detail::try_start_thread([task, running = running_] {
-                        (*task)();
-                        running->leave();
-                    });
-                if (!thread) {
-                    running_->leave();
-                    out = tool_error("agentry: could not start a thread to run " + call.name +
-                                     "; it was not run. Try again later.");
-                } else {
-                    thread->detach();
-                    if (done.wait_until(detail::deadline_after(t0, config_.tool_timeout.get())) ==
-                        std::future_status::ready) {
-                        out = done.get();
-                    } else {
-                        out = tool_error(call.name + " did not finish within " +
-                                         std::to_string(config_.tool_timeout.ms) +
-                                         " ms; it was abandoned. Try a narrower request or another tool.");
-                        s.timed_out = true;
-                    }
-                }
-            }
+            const tool_policy* policy = policy_for(call.name);
+            out = try_tool(call.name, call.arguments, policy, s);
+            if (policy && !policy->fallback.empty() && out.status == tool_status::tool_error)
+                try_fallbacks(call, *policy, out, s);
             s.duration = std::chrono::duration_cast<std::chrono::microseconds>(clock::now() - t0);
             s.result_excerpt = detail::excerpt(out.content);
             s.repairs = out.repairs;
+            s.failure = out.failure;
         } catch (const std::exception& e) {
             out = tool_error("agentry: " + call.name + " could not be run: " + e.what());
         }
@@ -558,7 +820,7 @@ private:
     };
 
     calls_done run_calls(std::span<const tool_call> calls, std::uint32_t turn, std::string_view model_text,
-                         const agent_events& events) {
+                         const agent_events& events, const decided_calls* decided) {
         calls_done out;
         out.done.resize(calls.size());
         std::atomic<bool> failed{false};
@@ -580,7 +842,7 @@ private:
                     o.first = run_call(calls[i], turn, o.second);
                 } else {
                     std::optional<std::string> arguments =
-                        admit(calls[i], model_text, o.second, parallel ? &mutex : nullptr);
+                        admit(calls[i], model_text, o.second, parallel ? &mutex : nullptr, decided);
                     if (!arguments) {
                         o.first = not_run_step(calls[i], turn, o.second);
                     } else if (*arguments == calls[i].arguments) {
@@ -701,91 +963,125 @@ private:
                "next turn, fewer at a time.";
     }
 
-    // With `calls_pending`, the last message holds tool calls without results: they run first.
+    // Whether a call of `calls` needs a decision that no approver can give: the run then
+    // pauses before running any call of the turn.
+    bool must_pause(std::span<const tool_call> calls) const {
+        if (!policy_ || !policy_->any_approval || approver_) return false;
+        return std::any_of(calls.begin(), calls.end(), [&](const tool_call& call) {
+            const tool_policy* policy = policy_for(call.name);
+            return policy && policy->needs_approval && detail::canonical_json(call.arguments).has_value();
+        });
+    }
+
+    // The loop. With `resumed`, it first runs the open turn's calls that have no result, with
+    // those decisions, then goes on as after any turn.
     void execute(run_result& result, const agent_events& events, clock::time_point started,
-                 bool calls_pending = false) {
+                 const decided_calls* resumed) {
         detail::loop_detector loops(config_.loop_window, config_.loop_threshold);
         std::map<std::string, std::uint32_t, std::less<>> invalid_rounds;
         for (;;) {
+            if (resumed) {
+                const std::optional<open_turn> open = open_turn_of();
+                if (open && !run_turn_calls(result, events, resumed, 0, *open, loops, invalid_rounds)) return;
+                resumed = nullptr;
+                continue;
+            }
             if (stopped(result, started)) return;
-            std::size_t over = 0;
-            if (calls_pending) {
-                calls_pending = false;
-                const std::size_t made = history_.back().tool_calls.size();
-                if (made > config_.max_tool_calls_per_turn) over = made - config_.max_tool_calls_per_turn;
-            } else {
-                if (result.turns == config_.max_turns) return finish_at_max_turns(result, events, started);
-                std::vector<message> trimmed;
-                const std::span<const message> sent = context(result, trimmed);
-                std::string why;
-                turn_result r = ask(request_for(sent, config_.tool_choice, events), events, started, why);
-                if (!r.ok()) {
-                    if (cancel_.load()) return void(stopped(result, started));
-                    result.stop = stop_reason::provider_error;
-                    result.text = r.error.message + why;
-                    result.error = std::move(r.error);
-                    return;
-                }
-                completion& c = *r.value;
-                over = cap_calls(c.reply.tool_calls);
-                result.tool_calls_over_limit += over;
-                record_turn(result, c, events);
-                if (c.finish == finish_reason::refusal) {
-                    result.stop = stop_reason::refused;
-                    result.text = !c.refusal.empty() ? c.refusal : c.reply.text;
-                    return;
-                }
-                if (history_.back().tool_calls.empty()) {
-                    result.stop = stop_reason::completed;
-                    result.text = c.reply.text;
-                    return;
-                }
-            }
-            const std::vector<tool_call>& calls = history_.back().tool_calls;
-            const std::size_t run = calls.size() - (over != 0 ? 1 : 0);
-            calls_done done = run_calls(std::span(calls).first(run), result.turns, history_.back().text, events);
-            std::map<std::string, bool, std::less<>> invalid_this_round;
-            bool looping = false;
-            const std::string not_run =
-                done.failure ? "The run stopped before this call." : "The run was cancelled before this call.";
-            // Every call gets a result, so that the history stays valid. `calls` is the last
-            // message of the history until the loop below adds the first result.
-            std::vector<message> results;
-            results.reserve(calls.size());
-            for (std::size_t i = 0; i != run; ++i) {
-                const tool_call& call = calls[i];
-                if (!done.done[i]) {
-                    results.push_back(message::tool_result(call, not_run, true));
-                    continue;
-                }
-                auto& [s, tr] = *done.done[i];
-                results.push_back(message::tool_result(call, tr.content, !tr.ok()));
-                result.steps.push_back(std::move(s));
-                if (tr.status == tool_status::invalid_arguments) invalid_this_round[call.name] = true;
-                else if (tr.ok()) invalid_this_round.try_emplace(call.name, false);
-                looping = loops.record(call.name, call.arguments) || looping;
-            }
-            if (over != 0) results.push_back(message::tool_result(calls.back(), over_limit_text(over), true));
-            for (message& m : results) history_.push_back(std::move(m));
-            if (done.failure) std::rethrow_exception(done.failure);
-            if (checkpoint_) checkpoint_->state(history_, result);
-            for (const auto& [name, invalid] : invalid_this_round) {
-                std::uint32_t& n = invalid_rounds[name];
-                n = invalid ? n + 1 : 0;
-                if (n >= config_.max_invalid_rounds) {
-                    result.stop = stop_reason::invalid_arguments_exhausted;
-                    result.text = "The model sent invalid arguments to " + name + " " + std::to_string(n) +
-                                  " rounds in a row.";
-                    return;
-                }
-            }
-            if (looping) {
-                result.stop = stop_reason::loop_detected;
-                result.text = "The model repeated the same tool calls " + std::to_string(config_.loop_threshold) +
-                              " times.";
+            if (result.turns == config_.max_turns) return finish_at_max_turns(result, events, started);
+            std::vector<message> trimmed;
+            const std::span<const message> sent = context(result, trimmed);
+            std::string why;
+            turn_result r = ask(request_for(sent, config_.tool_choice, events), events, started, why);
+            if (!r.ok()) {
+                if (cancel_.load()) return void(stopped(result, started));
+                result.stop = stop_reason::provider_error;
+                result.text = r.error.message + why;
+                result.error = std::move(r.error);
                 return;
             }
+            completion& c = *r.value;
+            const std::size_t over = cap_calls(c.reply.tool_calls);
+            result.tool_calls_over_limit += over;
+            record_turn(result, c, events);
+            if (c.finish == finish_reason::refusal) {
+                result.stop = stop_reason::refused;
+                result.text = !c.refusal.empty() ? c.refusal : c.reply.text;
+                return;
+            }
+            const std::vector<tool_call>& calls = history_.back().tool_calls;
+            if (calls.empty()) {
+                result.stop = stop_reason::completed;
+                result.text = c.reply.text;
+                return;
+            }
+            open_turn open{history_.size() - 1, std::vector<std::size_t>(calls.size() - (over != 0 ? 1 : 0))};
+            std::iota(open.unanswered.begin(), open.unanswered.end(), std::size_t(0));
+            const bool pause = must_pause(std::span(calls).first(open.unanswered.size()));
+            // The call past the limit is answered at once (`calls` is not used after this); the
+            // others once they have run.
+            if (over != 0) history_.push_back(message::tool_result(calls.back(), over_limit_text(over), true));
+            if (pause) {
+                result.stop = stop_reason::approval_pending;
+                result.pending = pending_approvals();
+                result.text = std::to_string(result.pending.size()) +
+                              " tool calls wait for approval; decide with resume(decisions).";
+                return;
+            }
+            if (!run_turn_calls(result, events, nullptr, result.turns, open, loops, invalid_rounds)) return;
         }
+    }
+
+    // Runs the calls of the model reply `open` names, and puts their results in the history
+    // right after the reply, in the model's order. False when the run stops (it has set the
+    // reason); throws a callback's exception after the results are in.
+    bool run_turn_calls(run_result& result, const agent_events& events, const decided_calls* decided,
+                        std::uint32_t turn, const open_turn& open, detail::loop_detector& loops,
+                        std::map<std::string, std::uint32_t, std::less<>>& invalid_rounds) {
+        std::vector<tool_call> calls;
+        calls.reserve(open.unanswered.size());
+        for (std::size_t i : open.unanswered) calls.push_back(history_[open.reply].tool_calls[i]);
+        calls_done done = run_calls(calls, turn, history_[open.reply].text, events, decided);
+        std::map<std::string, bool, std::less<>> invalid_this_round;
+        bool looping = false;
+        const std::string not_run =
+            done.failure ? "The run stopped before this call." : "The run was cancelled before this call.";
+        // Every call gets a result, so that the history stays valid.
+        std::vector<message> results;
+        results.reserve(calls.size());
+        for (std::size_t i = 0; i != calls.size(); ++i) {
+            const tool_call& call = calls[i];
+            if (!done.done[i]) {
+                results.push_back(message::tool_result(call, not_run, true));
+                continue;
+            }
+            auto& [s, tr] = *done.done[i];
+            results.push_back(message::tool_result(call, tr.content, !tr.ok()));
+            result.steps.push_back(std::move(s));
+            if (tr.status == tool_status::invalid_arguments) invalid_this_round[call.name] = true;
+            else if (tr.ok()) invalid_this_round.try_emplace(call.name, false);
+            looping = loops.record(call.name, call.arguments) || looping;
+        }
+        history_.insert(history_.begin() + static_cast<std::ptrdiff_t>(open.reply + 1),
+                        std::make_move_iterator(results.begin()), std::make_move_iterator(results.end()));
+        if (done.failure) std::rethrow_exception(done.failure);
+        if (checkpoint_) checkpoint_->state(history_, result);
+        for (const auto& [name, invalid] : invalid_this_round) {
+            std::uint32_t& n = invalid_rounds[name];
+            n = invalid ? n + 1 : 0;
+            if (n >= config_.max_invalid_rounds) {
+                result.stop = stop_reason::invalid_arguments_exhausted;
+                result.text = "The model sent invalid arguments to " + name + " " + std::to_string(n) +
+                              " rounds in a row.";
+                return false;
+            }
+        }
+        if (looping) {
+            result.stop = stop_reason::loop_detected;
+            result.text = "The model repeated the same tool calls " + std::to_string(config_.loop_threshold) +
+                          " times.";
+            return false;
+        }
+        return true;
     }
 
     void finish_at_max_turns(run_result& result, const agent_events& events, clock::time_point started) {
@@ -816,6 +1112,13 @@ private:
     token_estimator estimate_ = estimate_tokens;
     trace_hook trace_;
     std::atomic<bool> cancel_{false};
+    // The stop source of the run in progress (replaced by each run under stop_mutex_, signalled
+    // by cancel()) and its token, read by the tool calls.
+    std::mutex stop_mutex_;
+    std::stop_source run_stop_;
+    std::stop_token run_token_;
+    context_pointer ctx_ = nullptr;  // of the run in progress
+    clock::time_point started_{};  // of the run in progress, for the tool retries' time limit
     std::shared_ptr<detail::policy_state> policy_;  // null when no tool declares a policy
     approver approver_;
     std::shared_ptr<detail::running_calls> running_ = std::make_shared<detail::running_calls>();

@@ -20,7 +20,7 @@ enum class tool_status : unsigned char {
     invalid_arguments,  // the arguments broke the schema; content says how, errors list it
     unknown_tool,       // no tool has that name; content lists the names
     tool_error,         // the tool threw or returned a failure; content carries the message
-    denied,             // not run: the approver refused it (or there was no approver); content says why
+    denied,             // not run: the approver, or a decision given to resume, refused it; content says why
     rate_limited,       // not run: the tool's rate limit was reached; content says when to try again
 };
 

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: BSL-1.0
 // Tool policies through the agent loop: approval (approve, deny, edit, edit to invalid
-// arguments, no approver, a throwing approver), the permission ceiling and rate limits.
+// arguments, a throwing approver), pause and resume without an approver (also across save and
+// restore), the permission ceiling and rate limits.
 #include "scripted.hpp"
 
 #include <agentry/agent.hpp>
@@ -69,7 +70,7 @@ agentry::turn_result calls_with_text(std::string text, std::vector<agentry::tool
 
 } // namespace
 
-TEST_CASE("policy: an approved call runs; the approver sees the canonical call and the model's text") {
+TEST_CASE("policy: an approved call runs, the approver sees the canonical call and the model's text") {
     fixture f;
     std::vector<std::string> seen;
     f.agent.set_approver([&](const agentry::approval_request& r) {
@@ -147,7 +148,7 @@ TEST_CASE("policy: edited arguments run instead, and the model is told") {
     CHECK_FALSE(sent.back().is_error);
 }
 
-TEST_CASE("policy: edited arguments are validated again; invalid ones do not run") {
+TEST_CASE("policy: edited arguments are validated again, invalid ones do not run") {
     fixture f;
     f.agent.set_approver([](const agentry::approval_request&) { return agentry::approval::edit(R"({"path":7})"); });
     f.s->turns = {calls({call("c1", "delete_file", R"({"path":"old.log"})")}), answer("Gave up.")};
@@ -164,17 +165,229 @@ TEST_CASE("policy: edited arguments are validated again; invalid ones do not run
           "a string, got a number 7. Fix the arguments and call delete_file again.");
 }
 
-TEST_CASE("policy: without an approver a call that needs approval is denied") {
+TEST_CASE("policy: without an approver the run pauses before the turn's calls, listing the pending ones") {
     fixture f;
-    f.s->turns = {calls({call("c1", "delete_file", R"({"path":"old.log"})")}), answer("Not deleted.")};
+    f.s->turns = {calls_with_text("Tidying up.", {call("c1", "delete_file", R"({ "path" : "old.log" })"),
+                                                  call("c2", "echo", R"({"text":"hi"})")}),
+                  answer("Done.")};
     const agentry::run_result r = f.agent.run("Clean up");
-    CHECK(r.stop == agentry::stop_reason::completed);
+    CHECK(r.stop == agentry::stop_reason::approval_pending);
+    CHECK(agentry::to_string(r.stop) == "approval_pending");
+    CHECK(r.text == "1 tool calls wait for approval; decide with resume(decisions).");
+    CHECK(r.steps.empty());  // no call of the turn ran, echo neither
     CHECK(deleted.empty());
-    REQUIRE(r.steps.size() == 1);
-    CHECK(r.steps[0].status == agentry::tool_status::denied);
+    REQUIRE(r.pending.size() == 1);
+    CHECK(r.pending[0].call_id == "c1");
+    CHECK(r.pending[0].tool == "delete_file");
+    CHECK(r.pending[0].arguments == R"({"path":"old.log"})");
+    CHECK(r.pending[0].model_text == "Tidying up.");
+    CHECK(r.pending[0].level == agentry::permission::destructive);
+    CHECK(f.agent.conversation().back().tool_calls.size() == 2);
+    CHECK(f.agent.pending_approvals().size() == 1);
+
+    const std::vector<agentry::approval_decision> yes{agentry::decide(r.pending[0], agentry::approval::approve())};
+    const agentry::run_result resumed = f.agent.resume(yes);
+    CHECK(resumed.stop == agentry::stop_reason::completed);
+    CHECK(resumed.text == "Done.");
+    CHECK(deleted == std::vector<std::string>{"old.log"});
+    REQUIRE(resumed.steps.size() == 2);
+    CHECK(resumed.steps[0].status == agentry::tool_status::ok);
+    CHECK(resumed.steps[1].status == agentry::tool_status::ok);
+    const auto& sent = f.s->requests[1].messages;
+    REQUIRE(sent.size() == 5);
+    CHECK(sent[3].tool_call_id == "c1");
+    CHECK(sent[3].text == "deleted old.log");
+    CHECK(sent[4].text == "hi");
+    CHECK(f.agent.pending_approvals().empty());
+}
+
+TEST_CASE("policy: a denial given to resume reaches the model and the run goes on") {
+    fixture f;
+    f.s->turns = {calls({call("c1", "delete_file", R"({"path":"old.log"})")}), answer("I kept it.")};
+    const agentry::run_result r = f.agent.run("Clean up");
+    REQUIRE(r.pending.size() == 1);
+    const std::vector<agentry::approval_decision> no{
+        agentry::decide(r.pending[0], agentry::approval::deny("keep the logs until Friday"))};
+    const agentry::run_result resumed = f.agent.resume(no);
+    CHECK(resumed.stop == agentry::stop_reason::completed);
+    CHECK(resumed.text == "I kept it.");
+    CHECK(deleted.empty());
+    REQUIRE(resumed.steps.size() == 1);
+    CHECK(resumed.steps[0].status == agentry::tool_status::denied);
+    CHECK(resumed.steps[0].attempts.empty());
     CHECK(f.s->requests[1].messages.back().text ==
-          "delete_file needs approval and no one can approve it here; it was not run. Go on without it, or tell the "
-          "user what you would have done.");
+          "The user denied this call of delete_file: keep the logs until Friday. It was not run; do not make it "
+          "again unchanged.");
+}
+
+TEST_CASE("policy: edited arguments given to resume are validated again") {
+    fixture f;
+    f.s->turns = {calls({call("c1", "delete_file", R"({"path":"old.log"})")}),
+                  calls({call("c2", "delete_file", R"({"path":"new.log"})")}), answer("ok")};
+    agentry::run_result r = f.agent.run("Clean up");
+    REQUIRE(r.pending.size() == 1);
+    std::vector<agentry::approval_decision> edit{
+        agentry::decide(r.pending[0], agentry::approval::edit(R"({"path":"tmp/old.log"})"))};
+    r = f.agent.resume(edit);
+    CHECK(deleted == std::vector<std::string>{"tmp/old.log"});
+    REQUIRE(r.steps.size() == 1);
+    CHECK(r.steps[0].arguments_edited);
+    CHECK(r.steps[0].arguments == R"({"path":"tmp/old.log"})");
+    // The next turn pauses again; an edit to invalid arguments does not run.
+    CHECK(r.stop == agentry::stop_reason::approval_pending);
+    REQUIRE(r.pending.size() == 1);
+    CHECK(r.pending[0].call_id == "c2");
+    edit = {agentry::decide(r.pending[0], agentry::approval::edit(R"({"path":7})"))};
+    r = f.agent.resume(edit);
+    CHECK(r.stop == agentry::stop_reason::completed);
+    CHECK(deleted.size() == 1);
+    REQUIRE(r.steps.size() == 1);
+    CHECK(r.steps[0].status == agentry::tool_status::invalid_arguments);
+}
+
+TEST_CASE("policy: a decision is bound to the canonical arguments of its call") {
+    fixture f;
+    f.s->turns = {calls({call("c1", "delete_file", R"({"path":"old.log"})")}), answer("ok")};
+    const agentry::run_result r = f.agent.run("Clean up");
+    REQUIRE(r.pending.size() == 1);
+    const std::size_t history = f.agent.conversation().size();
+
+    const std::vector<agentry::approval_decision> other{{"c1", R"({"path":"/etc/passwd"})", agentry::approval::approve()}};
+    agentry::run_result refused = f.agent.resume(other);
+    CHECK(refused.stop == agentry::stop_reason::approval_pending);
+    CHECK(refused.text ==
+          "agentry: resume: the decision for the call c1 (delete_file) was made for the arguments "
+          "{\"path\":\"/etc/passwd\"}, but the call's are {\"path\":\"old.log\"}; decide on the call as it is");
+    CHECK(refused.pending.size() == 1);
+    CHECK(refused.steps.empty());
+    CHECK(deleted.empty());
+    CHECK(f.agent.conversation().size() == history);
+
+    // The same arguments spelled otherwise are the same call.
+    const std::vector<agentry::approval_decision> same{{"c1", R"({ "path": "old.log" })", agentry::approval::approve()}};
+    CHECK(f.agent.resume(same).stop == agentry::stop_reason::completed);
+    CHECK(deleted == std::vector<std::string>{"old.log"});
+}
+
+TEST_CASE("policy: resume refuses an unknown call, two decisions for one call and a call without one") {
+    fixture f;
+    f.s->turns = {calls({call("c1", "delete_file", R"({"path":"a"})"), call("c2", "delete_file", R"({"path":"b"})")}),
+                  answer("ok")};
+    const agentry::run_result r = f.agent.run("Clean up");
+    REQUIRE(r.pending.size() == 2);
+    const auto yes = agentry::approval::approve();
+
+    std::vector<agentry::approval_decision> d{{"c9", R"({"path":"a"})", yes}};
+    agentry::run_result refused = f.agent.resume(d);
+    CHECK(refused.stop == agentry::stop_reason::approval_pending);
+    CHECK(refused.text == "agentry: resume: no pending call has the id \"c9\"");
+
+    d = {agentry::decide(r.pending[0], yes), agentry::decide(r.pending[0], yes), agentry::decide(r.pending[1], yes)};
+    refused = f.agent.resume(d);
+    CHECK(refused.text == "agentry: resume: two decisions for the call c1");
+
+    d = {agentry::decide(r.pending[0], yes)};
+    refused = f.agent.resume(d);
+    CHECK(refused.text == "agentry: resume: no decision for the call c2 (delete_file); give one for every pending call");
+    CHECK(refused.pending.size() == 2);
+    CHECK(deleted.empty());
+
+    d = {agentry::decide(r.pending[0], yes), agentry::decide(r.pending[1], agentry::approval::deny("no"))};
+    const agentry::run_result done = f.agent.resume(d);
+    CHECK(done.stop == agentry::stop_reason::completed);
+    CHECK(deleted == std::vector<std::string>{"a"});
+}
+
+TEST_CASE("policy: run refuses new input while calls wait, resume refuses when none do") {
+    fixture f;
+    f.s->turns = {calls({call("c1", "delete_file", R"({"path":"a"})")}), answer("ok")};
+    CHECK(f.agent.resume({}).text == "agentry: resume: no tool calls wait for a decision");
+    const agentry::run_result r = f.agent.run("Clean up");
+    const std::size_t history = f.agent.conversation().size();
+    const agentry::run_result again = f.agent.run("Something else");
+    CHECK(again.stop == agentry::stop_reason::approval_pending);
+    CHECK(again.text ==
+          "agentry: run: 1 tool calls of the last turn wait for a decision; call resume(decisions) first (deny them "
+          "to drop them); the input was not added");
+    CHECK(again.pending.size() == 1);
+    CHECK(f.agent.conversation().size() == history);
+    CHECK(f.s->requests.size() == 1);
+    const std::vector<agentry::approval_decision> d{agentry::decide(r.pending[0], agentry::approval::deny(""))};
+    CHECK(f.agent.resume(d).stop == agentry::stop_reason::completed);
+    const agentry::run_result after = f.agent.resume({});
+    CHECK(after.stop == agentry::stop_reason::approval_pending);
+    CHECK(after.pending.empty());
+}
+
+TEST_CASE("policy: pause, save, restore in another agent, resume") {
+    std::string saved;
+    std::vector<agentry::pending_call> pending;
+    {
+        fixture f;
+        f.s->turns = {calls_with_text("Old logs go.", {call("c1", "delete_file", R"({"path":"old.log"})")})};
+        const agentry::run_result r = f.agent.run("Clean up");
+        REQUIRE(r.stop == agentry::stop_reason::approval_pending);
+        pending = r.pending;
+        saved = f.agent.save();
+    }
+    fixture g;
+    REQUIRE(g.agent.restore(saved));
+    const std::vector<agentry::pending_call> restored = g.agent.pending_approvals();
+    REQUIRE(restored.size() == 1);
+    CHECK(restored[0].call_id == pending[0].call_id);
+    CHECK(restored[0].arguments == pending[0].arguments);
+    CHECK(restored[0].model_text == "Old logs go.");
+    g.s->turns = {answer("Deleted.")};
+    const std::vector<agentry::approval_decision> yes{agentry::decide(pending[0], agentry::approval::approve())};
+    const agentry::run_result r = g.agent.resume(yes);
+    CHECK(r.stop == agentry::stop_reason::completed);
+    CHECK(r.text == "Deleted.");
+    CHECK(deleted == std::vector<std::string>{"old.log"});
+    REQUIRE(g.s->requests.size() == 1);
+    CHECK(g.s->requests[0].messages.back().text == "deleted old.log");
+}
+
+TEST_CASE("policy: a restored pause resumed in an agent with an approver asks it for calls left undecided") {
+    std::string saved;
+    {
+        fixture f;
+        f.s->turns = {calls({call("c1", "delete_file", R"({"path":"a"})"), call("c2", "delete_file", R"({"path":"b"})")})};
+        REQUIRE(f.agent.run("go").pending.size() == 2);
+        saved = f.agent.save();
+    }
+    fixture g;
+    REQUIRE(g.agent.restore(saved));
+    std::vector<std::string> asked;
+    g.agent.set_approver([&](const agentry::approval_request& r) {
+        asked.emplace_back(r.call_id);
+        return agentry::approval::deny("no");
+    });
+    const std::vector<agentry::approval_decision> d{
+        agentry::decide(g.agent.pending_approvals()[0], agentry::approval::approve())};
+    const agentry::run_result r = g.agent.resume(d);
+    CHECK(r.stop == agentry::stop_reason::completed);
+    CHECK(asked == std::vector<std::string>{"c2"});
+    CHECK(deleted == std::vector<std::string>{"a"});
+}
+
+TEST_CASE("policy: a pause with calls past the per-turn limit keeps the results in the model's order") {
+    auto s = std::make_shared<scripted::script>();
+    agentry::agent<agentry::loop_config{.max_tool_calls_per_turn = 1}> agent{scripted::model{s}, tools, "You are a test.",
+                                                                             scripted::quiet_transport{}};
+    deleted.clear();
+    s->turns = {calls({call("c1", "delete_file", R"({"path":"a"})"), call("c2", "echo", R"({"text":"x"})")}),
+                answer("ok")};
+    const agentry::run_result r = agent.run("go");
+    REQUIRE(r.stop == agentry::stop_reason::approval_pending);
+    CHECK(r.tool_calls_over_limit == 1);
+    const std::vector<agentry::approval_decision> d{agentry::decide(r.pending[0], agentry::approval::approve())};
+    CHECK(agent.resume(d).stop == agentry::stop_reason::completed);
+    const auto& sent = s->requests[1].messages;
+    REQUIRE(sent.size() == 5);
+    CHECK(sent[3].tool_call_id == "c1");
+    CHECK(sent[3].text == "deleted a");
+    CHECK(sent[4].tool_call_id == "c2");
+    CHECK(sent[4].text.starts_with("Not run: at most 1 tool calls are run per turn"));
 }
 
 TEST_CASE("policy: arguments that are not JSON go to the registry unapproved and do not run") {

@@ -4,11 +4,14 @@
 
 // What agent::run returns: the answer, why the run stopped, every tool call made, token usage.
 
+#include <agentry/outcome.hpp>
+#include <agentry/policy/approval.hpp>
 #include <agentry/provider/message.hpp>
 #include <agentry/tool_result.hpp>
 
 #include <chrono>
 #include <cstddef>
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -26,6 +29,7 @@ enum class stop_reason {
     cancelled,                    // agent::cancel()
     refused,                      // the model refused
     callback_error,               // a callback of the application threw (agent_events, token estimator)
+    approval_pending,             // calls wait for a decision (no approver): see run_result::pending, agent::resume
 };
 
 constexpr std::string_view to_string(stop_reason r) noexcept {
@@ -39,9 +43,23 @@ constexpr std::string_view to_string(stop_reason r) noexcept {
     case stop_reason::cancelled: return "cancelled";
     case stop_reason::refused: return "refused";
     case stop_reason::callback_error: return "callback_error";
+    case stop_reason::approval_pending: return "approval_pending";
     }
     return "unknown";
 }
+
+/// One try of a tool for a step: the call's tool (retries count up from 1), then any fallback.
+struct attempt {
+    std::string tool;
+    /// 1 for the first try of `tool` in this step, 2 for its first retry, ...
+    std::uint32_t number = 1;
+    tool_status status = tool_status::ok;
+    /// The kind of a failure the tool returned (agentry::outcome, std::expected).
+    std::optional<failure_kind> failure;
+    /// The try passed its timeout and was stopped or abandoned.
+    bool timed_out = false;
+    std::chrono::microseconds duration{0};
+};
 
 /// One tool call of a run.
 struct step {
@@ -58,6 +76,12 @@ struct step {
     bool timed_out = false;
     /// The approver changed the arguments; `arguments` are the ones run.
     bool arguments_edited = false;
+    /// For a tool_error from a returned failure: its kind (of the last try).
+    std::optional<failure_kind> failure;
+    /// Every try, in order (empty when the call was not run: denied, rate limited).
+    std::vector<attempt> attempts;
+    /// The fallback tool whose result the model got; empty when none answered.
+    std::string fallback;
 };
 
 struct run_result {
@@ -77,6 +101,8 @@ struct run_result {
     std::size_t trimmed_messages = 0;
     /// Tool calls past loop_config::max_tool_calls_per_turn, not run (summed over turns).
     std::size_t tool_calls_over_limit = 0;
+    /// For stop_reason::approval_pending: the calls waiting for a decision (agent::resume).
+    std::vector<pending_call> pending;
 };
 
 } // namespace agentry

@@ -4,7 +4,9 @@
 
 // Human approval of tool calls: what the approver sees (approval_request) and what it answers
 // (approval). The agent asks its approver (agent::set_approver) before each call of a tool
-// whose policy says needs_approval.
+// whose policy says needs_approval. Without an approver the run stops with the calls pending
+// (pending_call), and agent::resume takes the decisions (approval_decision), each bound to the
+// exact arguments it was made for.
 
 #include <agentry/json/detail/canonical.hpp>
 #include <agentry/json/reader.hpp>
@@ -47,6 +49,30 @@ struct approval {
 };
 
 using approver = std::function<approval(const approval_request&)>;
+
+/// A call waiting for a decision when a run stopped with stop_reason::approval_pending.
+struct pending_call {
+    std::string call_id;
+    std::string tool;
+    /// The arguments in canonical form, as in approval_request.
+    std::string arguments;
+    /// What the model wrote in the turn that made the call; may be empty.
+    std::string model_text;
+    permission level = permission::destructive;
+};
+
+/// The decision on a pending call, for agent::resume: the call's id, the canonical arguments it
+/// was made for (a decision for other arguments is refused) and the answer.
+struct approval_decision {
+    std::string call_id;
+    std::string arguments;
+    approval answer;
+};
+
+/// `answer` bound to `call`: decide(call, approval::approve()).
+inline approval_decision decide(const pending_call& call, approval answer) {
+    return {call.call_id, call.arguments, std::move(answer)};
+}
 
 namespace detail {
 

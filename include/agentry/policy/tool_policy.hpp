@@ -10,6 +10,11 @@
 //                                                 .needs_approval = true,
 //                                                 .rate = {.calls = 5, .per_ms = 60'000}}>(
 //           agentry::tool<"delete_file", "Deletes a file", "path">(delete_file)),
+//       agentry::with_policy<agentry::tool_policy{.idempotent = true,
+//                                                 .timeout = std::chrono::seconds(5),
+//                                                 .retry = {.attempts = 3},
+//                                                 .fallback = {"cached_quote"}}>(
+//           agentry::tool<"live_quote", "A stock quote", "symbol">(live_quote)),
 //   };
 //
 // The policied tool is the same tool (same name, schema, definitions, registry.call) with the
@@ -17,9 +22,14 @@
 // its dispatch and the agent's handling of it are what they were. For loop_config's
 // permission ceiling such a tool counts as destructive, the highest level.
 
+#include <agentry/json/error.hpp>
+#include <agentry/policy/fixed_duration.hpp>
 #include <agentry/tool.hpp>
 
+#include <chrono>
+#include <cstddef>
 #include <cstdint>
+#include <string>
 #include <string_view>
 #include <type_traits>
 
@@ -50,14 +60,89 @@ struct rate_limit {
     constexpr bool limited() const noexcept { return calls != 0; }
 };
 
+/// Retries of a failed call: a failure of kind transient (from agentry::outcome or
+/// std::expected) or a timeout is tried again, up to `attempts` tries in all, after a backoff
+/// doubling from initial_backoff up to max_backoff, with jitter of +-50 %. Only for an
+/// idempotent tool (with_policy refuses attempts > 1 otherwise); no other failure is retried.
+struct tool_retry {
+    std::uint32_t attempts = 1;
+    fixed_duration initial_backoff = std::chrono::milliseconds(100);
+    fixed_duration max_backoff = std::chrono::seconds(5);
+};
+
+/// The longest name of a fallback tool (the providers' limit on tool names).
+inline constexpr std::size_t max_tool_name_size = 64;
+
+/// How a fallback takes a failed call's arguments when its parameters differ (made by
+/// agentry::adapt<&f>, see <agentry/policy/fallback.hpp>).
+struct fallback_adapter {
+    /// Reads the failed call's arguments, converts them and writes the fallback's; false when
+    /// they could not be read or the adapter threw.
+    bool (*convert)(std::string_view arguments, const json::read_options& options, std::string& out) = nullptr;
+    /// The adapter's parameter and result types (addresses of detail::type_tag<T>), checked
+    /// against the two tools' parameters by the agent.
+    const void* from = nullptr;
+    const void* to = nullptr;
+};
+
+/// One tool of a fallback chain: its name, and the adapter that turns the failed call's
+/// arguments into its own (none: it takes them as they are). Made from a string literal
+/// ("backup") or by agentry::adapt<&f>("backup").
+struct fallback_tool {
+    // Public, so that the type is structural. The adapter is held through a pointer to a
+    // variable: a function pointer cannot be part of a template argument with every compiler.
+    char name_text[max_tool_name_size + 1]{};
+    std::size_t name_size = 0;
+    const fallback_adapter* adapter = nullptr;
+
+    constexpr fallback_tool() = default;
+    template <std::size_t N>
+    constexpr fallback_tool(const char (&name)[N]) {  // NOLINT: implicit on purpose
+        static_assert(N - 1 <= max_tool_name_size,
+                      "agentry: tool_policy::fallback: a fallback tool name is longer than 64 characters; no tool "
+                      "can have it");
+        for (std::size_t i = 0; i + 1 < N; ++i) name_text[i] = name[i];
+        name_size = N - 1;
+    }
+
+    constexpr std::string_view name() const noexcept { return {name_text, name_size}; }
+};
+
+/// The most tools a fallback chain names.
+inline constexpr std::size_t max_fallbacks = 4;
+
+/// The tools tried, in order, after a call of this tool fails (see agent's fallbacks):
+/// .fallback = {"cached_quote", agentry::adapt<&to_search>("web_search")}.
+struct fallback_chain {
+    fallback_tool tools[max_fallbacks]{};
+    std::size_t size = 0;
+
+    constexpr fallback_chain() = default;
+    template <class... T>
+        requires(sizeof...(T) >= 1 && (std::is_constructible_v<fallback_tool, const T&> && ...))
+    constexpr fallback_chain(const T&... t) {  // NOLINT: implicit on purpose
+        static_assert(sizeof...(T) <= max_fallbacks,
+                      "agentry: tool_policy::fallback: a fallback chain names at most 4 tools");
+        ((tools[size++] = fallback_tool(t)), ...);
+    }
+
+    constexpr bool empty() const noexcept { return size == 0; }
+};
+
 /// A tool's policy; a structural aggregate, so that it is a template argument.
 struct tool_policy {
     permission level = permission::read_only;
-    /// Each call is shown to the agent's approver first (see agent::set_approver).
+    /// Each call is shown to the agent's approver first (see agent::set_approver), or stops the
+    /// run for a decision when there is none (stop_reason::approval_pending).
     bool needs_approval = false;
     rate_limit rate{};
     /// Running a call twice with the same arguments has the effect of running it once.
     bool idempotent = false;
+    /// Time one call may take, instead of loop_config::tool_timeout; 0: that one.
+    fixed_duration timeout{};
+    tool_retry retry{};
+    /// Tools tried after this one fails (a tool_error after its retries, or a timeout).
+    fallback_chain fallback{};
 };
 
 /// A tool with a policy: the tool itself (a tool_t as base) plus the constant `policy`.
@@ -84,6 +169,16 @@ constexpr auto with_policy(Tool tool) {
                   "\"description\">(f), given a policy once");
     static_assert(Policy.rate.calls == 0 || Policy.rate.per_ms > 0,
                   "agentry: with_policy<policy>: rate_limit::per_ms must be positive when rate_limit::calls is set");
+    static_assert(detail::valid_config_time(Policy.timeout) && detail::valid_config_time(Policy.retry.initial_backoff) &&
+                      detail::valid_config_time(Policy.retry.max_backoff),
+                  "agentry: with_policy<policy>: timeout, retry.initial_backoff and retry.max_backoff must be between "
+                  "0 and 100 years");
+    static_assert(Policy.retry.attempts >= 1,
+                  "agentry: with_policy<policy>: retry.attempts counts every try, the first included; it must be at "
+                  "least 1 (1: no retry)");
+    static_assert(Policy.retry.attempts == 1 || Policy.idempotent,
+                  "agentry: with_policy<policy>: retry.attempts > 1 needs idempotent = true (a retried call may run "
+                  "twice); declare the tool idempotent or leave retries out");
     if constexpr (detail::is_tool_t<Tool>) return policied_tool<Policy, Tool>{std::move(tool)};
     else return detail::unreadable_tool{};
 }
