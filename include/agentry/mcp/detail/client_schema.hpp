@@ -191,6 +191,11 @@ private:
     }
 
     static bool make_nullable(jvalue& s) {
+        if (jvalue* e = s.get("enum"); e && e->is(jtype::array)) {
+            bool has_null = false;
+            for (const jvalue& x : e->items) has_null = has_null || x.is(jtype::null);
+            if (!has_null) e->items.emplace_back();
+        }
         jvalue* t = s.get("type");
         if (!t) return false;
         if (t->is(jtype::string)) {
