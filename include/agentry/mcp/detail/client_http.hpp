@@ -158,6 +158,8 @@ public:
             std::string e = read_body(c, h, wait.deadline, wait.cancel, [&](std::string_view bytes) {
                 const bool fit = events.feed(bytes, [&](std::string_view data) {
                     if (!error.empty()) return false;
+                    // An event without data (one that only primes a resumable stream) holds no message.
+                    if (data.find_first_not_of(" \t\r\n") == std::string_view::npos) return true;
                     return !(got = message_in(data, id, wait, out.response, error)) && error.empty();
                 });
                 if (!fit) error = "the server sent an event longer than the limit of " + std::to_string(max_size_) + " bytes";
