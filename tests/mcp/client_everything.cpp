@@ -6,6 +6,7 @@
 // or the package is missing.
 #include <agentry/mcp/client.hpp>
 
+#include <algorithm>
 #include <arpa/inet.h>
 #include <chrono>
 #include <csignal>
@@ -40,8 +41,9 @@ const mcp::tool_info* find(const std::vector<mcp::tool_info>& tools, std::initia
 
 void scenario(mcp::client& c, const std::string& transport) {
     const std::string at = " (" + transport + ", " + c.protocol_version() + ")";
-    expect(c.protocol_version() == "2025-11-25" || mcp::supported_protocol_version(c.protocol_version()),
-           "a served version was negotiated" + at);
+    expect(std::find(mcp::client_protocol_versions.begin(), mcp::client_protocol_versions.end(),
+                     c.protocol_version()) != mcp::client_protocol_versions.end(),
+           "a version the client speaks was negotiated" + at);
     auto tools = c.list_tools();
     expect(tools.has_value() && !tools->empty(), "tools/list" + at + (tools ? "" : ": " + tools.error().message));
     if (!tools) return;

@@ -22,10 +22,11 @@
 #include <agentry/mcp/detail/client_json.hpp>
 #include <agentry/mcp/detail/client_stdio.hpp>
 #include <agentry/mcp/message.hpp>
-#include <agentry/mcp/version.hpp>
 #include <agentry/outcome.hpp>
 #include <agentry/version.hpp>
 
+#include <algorithm>
+#include <array>
 #include <atomic>
 #include <chrono>
 #include <cstdint>
@@ -52,6 +53,11 @@ struct http_url {
     std::string url;
     std::vector<std::pair<std::string, std::string>> headers{};
 };
+
+/// The versions the client accepts in the initialize answer, oldest first, and the one it offers.
+inline constexpr std::array<std::string_view, 4> client_protocol_versions{"2024-11-05", "2025-03-26", "2025-06-18",
+                                                                          "2025-11-25"};
+inline constexpr std::string_view client_protocol_version = client_protocol_versions.back();
 
 struct client_options {
     /// The client's name in initialize (`clientInfo.name`) and version.
@@ -276,7 +282,7 @@ private:
     // The initialize exchange; the failure that ended the connection, if any.
     std::optional<failure> initialize(std::string label) {
         label_ = std::move(label);
-        std::string params = R"({"protocolVersion":")" + std::string(latest_protocol_version) +
+        std::string params = R"({"protocolVersion":")" + std::string(client_protocol_version) +
                              R"(","capabilities":{},"clientInfo":{"name":)";
         json::write(params, std::string_view(options_.name));
         params += R"(,"version":)";
@@ -290,10 +296,11 @@ private:
         if (const detail::jvalue* info = r->get("serverInfo")) server_name_ = info->string_at("name");
         if (options_.label.empty() && !server_name_.empty()) label_ = server_name_;
         const std::string version(r->string_at("protocolVersion"));
-        if (!supported_protocol_version(version)) {
+        if (std::find(client_protocol_versions.begin(), client_protocol_versions.end(), version) ==
+            client_protocol_versions.end()) {
             close();
             std::string known;
-            for (std::string_view v : protocol_versions) known += (known.empty() ? "" : ", ") + std::string(v);
+            for (std::string_view v : client_protocol_versions) known += (known.empty() ? "" : ", ") + std::string(v);
             return error(failure_kind::permanent, "initialize",
                          "the server answered with protocol version \"" + detail::client_excerpt(version, 40) +
                              "\", which this client does not speak (it speaks " + known +
