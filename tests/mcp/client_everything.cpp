@@ -2,8 +2,9 @@
 // `agentry_mcp_client --everything <node> <server-everything's dist/index.js>`: mcp::client
 // against @modelcontextprotocol/server-everything, over stdio and over Streamable HTTP: tools
 // listed and called, a call with progress, a call cancelled at its timeout (the connection
-// stays usable), resources and prompts listed. Exit status 77 (skip) with the reason when node
-// or the package is missing.
+// stays usable), resources and prompts listed. Every message the client sent is printed as
+// "sent <version> <message>" for client_schema.mjs. Exit status 77 (skip) with the reason when
+// node or the package is missing.
 #include <agentry/mcp/client.hpp>
 
 #include <algorithm>
@@ -12,6 +13,7 @@
 #include <csignal>
 #include <cstdio>
 #include <filesystem>
+#include <mutex>
 #include <netinet/in.h>
 #include <spawn.h>
 #include <string>
@@ -26,6 +28,25 @@ namespace {
 namespace mcp = agentry::mcp;
 
 int failures = 0;
+
+struct recorded {
+    std::mutex mutex;
+    std::vector<std::string> messages;
+
+    mcp::client_options options() {
+        mcp::client_options o;
+        o.on_send = [this](std::string_view m) {
+            std::lock_guard lock(mutex);
+            messages.emplace_back(m);
+        };
+        return o;
+    }
+    void print(const std::string& version) {
+        std::lock_guard lock(mutex);
+        for (const std::string& m : messages) std::printf("sent %s %s\n", version.c_str(), m.c_str());
+        messages.clear();
+    }
+};
 
 void expect(bool ok, const std::string& what) {
     std::printf("%s: %s\n", ok ? "ok" : "FAILED", what.c_str());
@@ -106,10 +127,15 @@ int everything_conformance(int argc, char** argv) {
                     script.c_str());
         return 77;
     }
+    recorded sent;
     {
-        auto c = mcp::client::connect(mcp::stdio_command{{node, script, "stdio"}});
+        auto c = mcp::client::connect(mcp::stdio_command{{node, script, "stdio"}}, sent.options());
         expect(c.has_value(), "stdio connect" + (c ? std::string() : ": " + c.error().message));
-        if (c) scenario(**c, "stdio");
+        if (c) {
+            scenario(**c, "stdio");
+            (*c)->close();
+            sent.print((*c)->protocol_version());
+        }
     }
     {
         const std::string port = std::to_string(free_port());
@@ -130,7 +156,7 @@ int everything_conformance(int argc, char** argv) {
             agentry::outcome<std::shared_ptr<mcp::client>> c =
                 agentry::fail(agentry::failure_kind::transient, "not tried");
             for (int i = 0; i != 400; ++i) {  // while node starts
-                c = mcp::client::connect(mcp::http_url{url});
+                c = mcp::client::connect(mcp::http_url{url}, sent.options());
                 if (c || c.error().message.find("cannot connect") == std::string::npos) break;
                 std::this_thread::sleep_for(std::chrono::milliseconds(25));
             }
@@ -138,6 +164,7 @@ int everything_conformance(int argc, char** argv) {
             if (c) {
                 scenario(**c, "http");
                 (*c)->close();
+                sent.print((*c)->protocol_version());
             }
             ::kill(pid, SIGTERM);
             ::waitpid(pid, nullptr, 0);
