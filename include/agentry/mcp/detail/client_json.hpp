@@ -21,6 +21,8 @@ namespace agentry::mcp::detail {
 
 enum class jtype : unsigned char { null, boolean, number, string, array, object };
 
+struct jmember;
+
 struct jvalue {
     jtype type = jtype::null;
     bool boolean = false;
@@ -28,7 +30,7 @@ struct jvalue {
     /// A string's value, or a number's text.
     std::string text;
     std::vector<jvalue> items;
-    std::vector<std::pair<std::string, jvalue>> members;
+    std::vector<jmember> members;
 
     bool is(jtype t) const noexcept { return type == t; }
     bool is_integer() const noexcept {
@@ -36,51 +38,68 @@ struct jvalue {
     }
 
     /// The member `key` of an object, or null when absent (or not an object).
-    const jvalue* get(std::string_view key) const noexcept {
-        if (type != jtype::object) return nullptr;
-        for (auto it = members.rbegin(); it != members.rend(); ++it)
-            if (it->first == key) return &it->second;
-        return nullptr;
-    }
-    jvalue* get(std::string_view key) noexcept {
-        return const_cast<jvalue*>(static_cast<const jvalue&>(*this).get(key));
-    }
+    const jvalue* get(std::string_view key) const noexcept;
+    jvalue* get(std::string_view key) noexcept;
     /// The string member `key`, or `fallback`.
-    std::string_view string_at(std::string_view key, std::string_view fallback = {}) const noexcept {
-        const jvalue* v = get(key);
-        return v && v->type == jtype::string ? std::string_view(v->text) : fallback;
-    }
-    void set(std::string key, jvalue value) {
-        if (jvalue* v = get(key)) *v = std::move(value);
-        else members.emplace_back(std::move(key), std::move(value));
-    }
-    void erase(std::string_view key) {
-        std::erase_if(members, [&](const auto& m) { return m.first == key; });
-    }
+    std::string_view string_at(std::string_view key, std::string_view fallback = {}) const noexcept;
+    void set(std::string key, jvalue value);
+    void erase(std::string_view key);
 
-    static jvalue string(std::string s) {
-        jvalue v;
-        v.type = jtype::string;
-        v.text = std::move(s);
-        return v;
-    }
-    static jvalue boolean_value(bool b) {
-        jvalue v;
-        v.type = jtype::boolean;
-        v.boolean = b;
-        return v;
-    }
-    static jvalue object() {
-        jvalue v;
-        v.type = jtype::object;
-        return v;
-    }
-    static jvalue array() {
-        jvalue v;
-        v.type = jtype::array;
-        return v;
-    }
+    static jvalue string(std::string s);
+    static jvalue boolean_value(bool b);
+    static jvalue object();
+    static jvalue array();
 };
+
+/// A member of an object (a struct, not a std::pair, so that it can hold an incomplete jvalue's
+/// vector).
+struct jmember {
+    std::string first;
+    jvalue second;
+};
+
+inline const jvalue* jvalue::get(std::string_view key) const noexcept {
+    if (type != jtype::object) return nullptr;
+    for (auto it = members.rbegin(); it != members.rend(); ++it)
+        if (it->first == key) return &it->second;
+    return nullptr;
+}
+inline jvalue* jvalue::get(std::string_view key) noexcept {
+    return const_cast<jvalue*>(static_cast<const jvalue&>(*this).get(key));
+}
+inline std::string_view jvalue::string_at(std::string_view key, std::string_view fallback) const noexcept {
+    const jvalue* v = get(key);
+    return v && v->type == jtype::string ? std::string_view(v->text) : fallback;
+}
+inline void jvalue::set(std::string key, jvalue value) {
+    if (jvalue* v = get(key)) *v = std::move(value);
+    else members.push_back(jmember{std::move(key), std::move(value)});
+}
+inline void jvalue::erase(std::string_view key) {
+    std::erase_if(members, [&](const auto& m) { return m.first == key; });
+}
+inline jvalue jvalue::string(std::string s) {
+    jvalue v;
+    v.type = jtype::string;
+    v.text = std::move(s);
+    return v;
+}
+inline jvalue jvalue::boolean_value(bool b) {
+    jvalue v;
+    v.type = jtype::boolean;
+    v.boolean = b;
+    return v;
+}
+inline jvalue jvalue::object() {
+    jvalue v;
+    v.type = jtype::object;
+    return v;
+}
+inline jvalue jvalue::array() {
+    jvalue v;
+    v.type = jtype::array;
+    return v;
+}
 
 class jparser {
 public:
@@ -153,7 +172,7 @@ private:
             ++at_;
             jvalue v;
             if (!value(v, depth)) return false;
-            out.members.emplace_back(std::move(key), std::move(v));
+            out.members.push_back(jmember{std::move(key), std::move(v)});
             space();
             if (at_ < text_.size() && text_[at_] == ',') {
                 ++at_;
