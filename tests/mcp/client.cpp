@@ -199,10 +199,10 @@ TEST_CASE("hostile: a message over the size limit") {
 }
 
 TEST_CASE("hostile: a server that never answers times out") {
-    mcp::client_options options;
+    auto c = connect_fake("silent");
+    mcp::request_options options;
     options.timeout = std::chrono::milliseconds(200);
-    auto c = connect_fake("silent", options);
-    auto r = c->list_tools();
+    auto r = c->list_tools(options);
     REQUIRE_FALSE(r.has_value());
     CHECK(r.error().message == "agentry: mcp::client: fake: tools/list: no answer within 200 ms; the request was cancelled");
 }
