@@ -308,11 +308,11 @@ struct http_example {
     }
 };
 
-// Connects, retrying while the server starts (at most 200 tries).
+// Connects, retrying while the server starts (at most 800 tries, 25 ms apart).
 agentry::outcome<std::shared_ptr<mcp::client>> connect_http(const std::string& url, mcp::client_options options = {}) {
     for (int i = 0;; ++i) {
         auto c = mcp::client::connect(mcp::http_url{url}, options);
-        if (c || i == 200 || !contains(c.error().message, "cannot connect")) return c;
+        if (c || i == 800 || !contains(c.error().message, "cannot connect")) return c;
         std::this_thread::sleep_for(std::chrono::milliseconds(25));
     }
 }

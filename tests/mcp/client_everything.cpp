@@ -155,7 +155,7 @@ int everything_conformance(int argc, char** argv) {
             const std::string url = "http://127.0.0.1:" + port + "/mcp";
             agentry::outcome<std::shared_ptr<mcp::client>> c =
                 agentry::fail(agentry::failure_kind::transient, "not tried");
-            for (int i = 0; i != 400; ++i) {  // while node starts
+            for (int i = 0; i != 1200; ++i) {  // while node starts (at most 30 s)
                 c = mcp::client::connect(mcp::http_url{url}, sent.options());
                 if (c || c.error().message.find("cannot connect") == std::string::npos) break;
                 std::this_thread::sleep_for(std::chrono::milliseconds(25));
