@@ -26,6 +26,7 @@
 #include <agentry/loop/config.hpp>
 #include <agentry/loop/context.hpp>
 #include <agentry/loop/detect.hpp>
+#include <agentry/loop/dynamic_tools.hpp>
 #include <agentry/loop/fixed_duration.hpp>
 #include <agentry/loop/result.hpp>
 #include <agentry/policy/approval.hpp>
@@ -223,7 +224,8 @@ public:
     /// The tools payload is `tools.definitions<P::dialect>()`; the registry is copied.
     template <provider P, class Registry, transport T>
     agent(P model, const Registry& tools, std::string system_prompt, T http)
-        : tools_payload_(Registry::template definitions<typename P::dialect>()) {
+        : tools_payload_(Registry::template definitions<typename P::dialect>()),
+          dynamic_context_(detail::dynamic_context::of<typename P::dialect, Registry>()) {
         auto state = std::make_shared<std::pair<P, T>>(std::move(model), std::move(http));
         turn_ = [state](const chat_request& request, const stream_events& events, const trace_hook& trace) {
             return complete(state->first, state->second, request, events, trace);
@@ -413,6 +415,13 @@ public:
 
     /// Called with each request and response, API keys redacted.
     void set_trace(trace_hook hook) { trace_ = std::move(hook); }
+
+    /// Adds tools known at run time (an mcp::toolset, or any dynamic_tool_source) to those of
+    /// the registry: their definitions join the tools payload, calls of their names go to them.
+    /// Not during a run. The source's failure (nothing added) when it refuses.
+    agentry::outcome<void> add_tools(const dynamic_tool_source& source) {
+        return detail::add_dynamic_tools(source, dynamic_context_, tools_payload_, dynamic_, call_);
+    }
 
     /// Decides on the calls of tools whose policy needs approval, before they run (one at a
     /// time, also with parallel tool calls). Without an approver the run pauses for decisions
@@ -1106,6 +1115,8 @@ private:
     }
 
     std::string_view tools_payload_;
+    detail::dynamic_context dynamic_context_;
+    std::shared_ptr<detail::dynamic_state> dynamic_;  // tools added by add_tools; null when none
     turn_fn turn_;
     call_fn call_;
     std::vector<message> history_;

@@ -1,0 +1,424 @@
+// SPDX-License-Identifier: BSL-1.0
+#ifndef AGENTRY_MCP_CLIENT_HPP
+#define AGENTRY_MCP_CLIENT_HPP
+
+// agentry::mcp::client: a connection to one MCP server, over stdio (the client starts the
+// server as a child process and owns it) or Streamable HTTP (http:// URLs).
+//
+//   auto c = agentry::mcp::client::connect(agentry::mcp::stdio_command{{"./mcp_server"}});
+//   if (!c) { std::fprintf(stderr, "%s\n", c.error().message.c_str()); return 1; }
+//   auto tools = (*c)->list_tools();                      // every page
+//   auto r = (*c)->call_tool("add", R"({"a":2,"b":3})");  // r->text == "5"
+//
+// connect() initializes the session: it offers the newest protocol version (2025-11-25) and
+// accepts any of 2024-11-05, 2025-03-26, 2025-06-18, 2025-11-25 in the answer; another version
+// ends the connection with an error. Every request has a timeout (client_options::timeout, or
+// request_options::timeout) and can be cancelled; both send notifications/cancelled. Calls
+// may run from several threads at once. Errors are agentry::failure values, never exceptions
+// (except std::bad_alloc); their messages start with "agentry: mcp::client".
+
+#include <agentry/mcp/detail/client_channel.hpp>
+#include <agentry/mcp/detail/client_http.hpp>
+#include <agentry/mcp/detail/client_json.hpp>
+#include <agentry/mcp/detail/client_stdio.hpp>
+#include <agentry/mcp/message.hpp>
+#include <agentry/outcome.hpp>
+#include <agentry/version.hpp>
+
+#include <algorithm>
+#include <array>
+#include <atomic>
+#include <chrono>
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+namespace agentry::mcp {
+
+/// A server the client starts: argv[0] is looked up in PATH; `env` adds NAME=VALUE entries to
+/// the client's environment. Its standard error is the client's.
+struct stdio_command {
+    std::vector<std::string> argv;
+    std::vector<std::string> env{};
+};
+
+/// A Streamable HTTP endpoint, e.g. "http://127.0.0.1:8080/mcp", with extra request headers
+/// (e.g. {"Authorization", "Bearer ..."}).
+struct http_url {
+    std::string url;
+    std::vector<std::pair<std::string, std::string>> headers{};
+};
+
+/// The versions the client accepts in the initialize answer, oldest first, and the one it offers.
+inline constexpr std::array<std::string_view, 4> client_protocol_versions{"2024-11-05", "2025-03-26", "2025-06-18",
+                                                                          "2025-11-25"};
+inline constexpr std::string_view client_protocol_version = client_protocol_versions.back();
+
+struct client_options {
+    /// The client's name in initialize (`clientInfo.name`) and version.
+    std::string name = "agentry";
+    std::string version = std::to_string(AGENTRY_VERSION_MAJOR) + "." + std::to_string(AGENTRY_VERSION_MINOR) + "." +
+                          std::to_string(AGENTRY_VERSION_PATCH);
+    /// How the server is named in messages; empty: its `serverInfo.name`.
+    std::string label{};
+    /// The time a request may take, unless request_options says otherwise.
+    std::chrono::milliseconds timeout{30'000};
+    /// stdio: after closing the server's input, the wait before SIGTERM, and again before
+    /// SIGKILL. HTTP: the time the DELETE of the session may take.
+    std::chrono::milliseconds grace{2'000};
+    /// Longest message accepted from the server; a longer one breaks the connection.
+    std::size_t max_message_size = default_max_message_size;
+    /// Server notifications other than progress (logging, list changes, ...), called on the
+    /// thread that reads them.
+    std::function<void(std::string_view method, std::string_view params)> on_notification{};
+    /// Every message the client sends, as sent (for traces and tests).
+    std::function<void(std::string_view message)> on_send{};
+};
+
+/// A notifications/progress of a running request.
+struct progress {
+    double progress = 0;
+    std::optional<double> total;
+    std::string message;
+};
+
+struct request_options {
+    /// 0: client_options::timeout.
+    std::chrono::milliseconds timeout{0};
+    /// When set, polled while waiting: true cancels the request.
+    const std::atomic<bool>* cancel = nullptr;
+    /// When set, a progress token is sent and each progress notification is given here (on
+    /// the thread that reads the server's messages).
+    std::function<void(const progress&)> on_progress{};
+};
+
+struct tool_info {
+    std::string name;
+    std::string title;
+    std::string description;
+    /// JSON text.
+    std::string input_schema;
+    /// JSON text; empty when the server gives none.
+    std::string annotations;
+};
+
+/// The result of tools/call.
+struct call_result {
+    bool is_error = false;
+    /// The text blocks of `content`, joined by newlines; other blocks as their JSON.
+    std::string text;
+    /// `content` as JSON text.
+    std::string content;
+    /// `structuredContent` as JSON text; empty when absent.
+    std::string structured_content;
+};
+
+struct resource_info {
+    std::string uri;
+    std::string name;
+    std::string description;
+    std::string mime_type;
+};
+
+struct prompt_info {
+    std::string name;
+    std::string description;
+    /// `arguments` as JSON text; empty when absent.
+    std::string arguments;
+};
+
+class client {
+    struct private_tag {};
+
+public:
+    /// Starts the server and initializes the session.
+    static outcome<std::shared_ptr<client>> connect(const stdio_command& command, client_options options = {}) {
+        if (command.argv.empty() || command.argv[0].empty())
+            return fail(failure_kind::invalid_input, "agentry: mcp::client: stdio_command::argv is empty; name the server "
+                                                     "program in argv[0]");
+        auto c = std::make_shared<client>(private_tag{}, options);
+        const std::string what = options.label.empty() ? command.argv[0] : options.label;
+        try {
+            c->channel_ = std::make_unique<detail::stdio_channel>(command.argv, command.env, options.max_message_size,
+                                                                  options.grace, c->notification_handler(),
+                                                                  options.on_send);
+        } catch (const detail::stdio_channel::spawn_failed& e) {
+            return fail(failure_kind::not_found, "agentry: mcp::client: " + e.message);
+        }
+        return initialize(std::move(c), what);
+    }
+
+    /// Connects to a Streamable HTTP endpoint and initializes a session.
+    static outcome<std::shared_ptr<client>> connect(const http_url& endpoint, client_options options = {}) {
+        std::string why;
+        std::optional<detail::http_target> target = detail::parse_http_url(endpoint.url, why);
+        if (!target) return fail(failure_kind::invalid_input, "agentry: mcp::client: \"" + endpoint.url + "\": " + why);
+        auto c = std::make_shared<client>(private_tag{}, options);
+        c->channel_ = std::make_unique<detail::http_channel>(std::move(*target), endpoint.headers,
+                                                             options.max_message_size, options.grace,
+                                                             c->notification_handler(), options.on_send);
+        return initialize(std::move(c), options.label.empty() ? endpoint.url : options.label);
+    }
+
+    client(private_tag, client_options options) : options_(std::move(options)) {}
+    client(const client&) = delete;
+    client& operator=(const client&) = delete;
+    ~client() { close(); }
+
+    /// The version both sides speak.
+    const std::string& protocol_version() const noexcept { return version_; }
+    /// The server's `serverInfo.name` and `instructions`.
+    const std::string& server_name() const noexcept { return server_name_; }
+    const std::string& instructions() const noexcept { return instructions_; }
+    /// How messages name the server: client_options::label, else its serverInfo.name.
+    const std::string& label() const noexcept { return label_; }
+    /// Whether the server declared the capability (`tools`, `resources`, `prompts`, ...).
+    bool has_capability(std::string_view name) const { return capabilities_.get(name) != nullptr; }
+
+    /// Every tool, following nextCursor across pages (at most 1,000 pages).
+    outcome<std::vector<tool_info>> list_tools(const request_options& options = {}) {
+        std::vector<tool_info> out;
+        outcome<void> r = pages("tools/list", "tools", options, [&](const detail::jvalue& t) {
+            tool_info info;
+            info.name = t.string_at("name");
+            info.title = t.string_at("title");
+            info.description = t.string_at("description");
+            if (const detail::jvalue* s = t.get("inputSchema")) info.input_schema = detail::to_json(*s);
+            if (const detail::jvalue* a = t.get("annotations")) info.annotations = detail::to_json(*a);
+            if (info.title.empty())
+                if (const detail::jvalue* a = t.get("annotations")) info.title = a->string_at("title");
+            out.push_back(std::move(info));
+        });
+        if (!r) return std::move(r).error();
+        return out;
+    }
+
+    /// Calls a tool; `arguments` is a JSON object. A tool that fails is a call_result with
+    /// is_error (the server's message in text); a protocol failure is a failure.
+    outcome<call_result> call_tool(std::string_view name, std::string_view arguments = "{}",
+                                   const request_options& options = {}) {
+        std::string e;
+        std::optional<detail::jvalue> args = detail::parse_json(arguments.empty() ? "{}" : arguments, e);
+        if (!args || !args->is(detail::jtype::object))
+            return fail(failure_kind::invalid_input, "agentry: mcp::client: the arguments of " + std::string(name) +
+                                                         " must be a JSON object" + (args ? "" : " (" + e + ")"));
+        std::string params = R"({"name":)";
+        json::write(params, name);
+        params += R"(,"arguments":)";
+        detail::write_json(params, *args);
+        params += '}';
+        outcome<detail::jvalue> r = request("tools/call", std::move(params), options, "tools/call " + std::string(name));
+        if (!r) return std::move(r).error();
+        call_result out;
+        if (const detail::jvalue* err = r->get("isError")) out.is_error = err->is(detail::jtype::boolean) && err->boolean;
+        if (const detail::jvalue* content = r->get("content")) {
+            out.content = detail::to_json(*content);
+            for (const detail::jvalue& block : content->items) {
+                if (!out.text.empty()) out.text += '\n';
+                if (block.string_at("type") == "text") out.text += block.string_at("text");
+                else out.text += detail::to_json(block);
+            }
+        }
+        if (const detail::jvalue* s = r->get("structuredContent")) out.structured_content = detail::to_json(*s);
+        return out;
+    }
+
+    /// Every resource (resources/list), following nextCursor.
+    outcome<std::vector<resource_info>> list_resources(const request_options& options = {}) {
+        std::vector<resource_info> out;
+        outcome<void> r = pages("resources/list", "resources", options, [&](const detail::jvalue& v) {
+            out.push_back({std::string(v.string_at("uri")), std::string(v.string_at("name")),
+                           std::string(v.string_at("description")), std::string(v.string_at("mimeType"))});
+        });
+        if (!r) return std::move(r).error();
+        return out;
+    }
+
+    /// Every prompt (prompts/list), following nextCursor.
+    outcome<std::vector<prompt_info>> list_prompts(const request_options& options = {}) {
+        std::vector<prompt_info> out;
+        outcome<void> r = pages("prompts/list", "prompts", options, [&](const detail::jvalue& v) {
+            const detail::jvalue* a = v.get("arguments");
+            out.push_back({std::string(v.string_at("name")), std::string(v.string_at("description")),
+                           a ? detail::to_json(*a) : std::string()});
+        });
+        if (!r) return std::move(r).error();
+        return out;
+    }
+
+    outcome<void> ping(const request_options& options = {}) {
+        outcome<detail::jvalue> r = request("ping", "", options, "ping");
+        if (!r) return std::move(r).error();
+        return {};
+    }
+
+    /// Ends the session: a stdio server's input is closed, and it is stopped if it does not
+    /// exit within client_options::grace; an HTTP session is deleted. Later requests fail.
+    void close() noexcept {
+        if (channel_) channel_->close();
+    }
+
+private:
+    detail::notification_handler notification_handler() {
+        return [hook = options_.on_notification](std::string_view method, const detail::jvalue& params) {
+            if (hook) hook(method, detail::to_json(params));
+        };
+    }
+
+    failure error(failure_kind kind, std::string_view what, std::string_view text) const {
+        return fail(kind, "agentry: mcp::client: " + label_ + ": " + std::string(what) + ": " + std::string(text));
+    }
+
+    static outcome<std::shared_ptr<client>> initialize(std::shared_ptr<client> self, std::string label) {
+        if (auto failed = self->initialize(std::move(label))) return std::move(*failed);
+        return self;
+    }
+
+    // The initialize exchange; the failure that ended the connection, if any.
+    std::optional<failure> initialize(std::string label) {
+        label_ = std::move(label);
+        std::string params = R"({"protocolVersion":")" + std::string(client_protocol_version) +
+                             R"(","capabilities":{},"clientInfo":{"name":)";
+        json::write(params, std::string_view(options_.name));
+        params += R"(,"version":)";
+        json::write(params, std::string_view(options_.version));
+        params += "}}";
+        outcome<detail::jvalue> r = request("initialize", std::move(params), {}, "initialize");
+        if (!r) {
+            close();
+            return std::move(r).error();
+        }
+        if (const detail::jvalue* info = r->get("serverInfo")) server_name_ = info->string_at("name");
+        if (options_.label.empty() && !server_name_.empty()) label_ = server_name_;
+        const std::string version(r->string_at("protocolVersion"));
+        if (std::find(client_protocol_versions.begin(), client_protocol_versions.end(), version) ==
+            client_protocol_versions.end()) {
+            close();
+            std::string known;
+            for (std::string_view v : client_protocol_versions) known += (known.empty() ? "" : ", ") + std::string(v);
+            return error(failure_kind::permanent, "initialize",
+                         "the server answered with protocol version \"" + detail::client_excerpt(version, 40) +
+                             "\", which this client does not speak (it speaks " + known +
+                             "); the connection was closed");
+        }
+        version_ = version;
+        channel_->set_protocol_version(version_);
+        instructions_ = r->string_at("instructions");
+        if (const detail::jvalue* caps = r->get("capabilities"); caps && caps->is(detail::jtype::object)) capabilities_ = *caps;
+        if (std::string e = channel_->notify(R"({"jsonrpc":"2.0","method":"notifications/initialized"})",
+                                             detail::client_clock::now() + options_.timeout);
+            !e.empty()) {
+            close();
+            return error(failure_kind::transient, "notifications/initialized", e);
+        }
+        return std::nullopt;
+    }
+
+    template <class F>
+    outcome<void> pages(std::string_view method, std::string_view key, const request_options& options, F&& each) {
+        std::string cursor;
+        for (int page = 0; page != 1000; ++page) {
+            std::string params;
+            if (!cursor.empty()) {
+                params = R"({"cursor":)";
+                json::write(params, std::string_view(cursor));
+                params += '}';
+            }
+            outcome<detail::jvalue> r = request(method, std::move(params), options, method);
+            if (!r) return std::move(r).error();
+            const detail::jvalue* list = r->get(key);
+            if (!list || !list->is(detail::jtype::array))
+                return error(failure_kind::permanent, method,
+                             "the result has no \"" + std::string(key) + "\" array: " +
+                                 detail::client_excerpt(detail::to_json(*r)));
+            for (const detail::jvalue& v : list->items) each(v);
+            const detail::jvalue* next = r->get("nextCursor");
+            if (!next || !next->is(detail::jtype::string)) return {};
+            if (next->text == cursor)
+                return error(failure_kind::permanent, method, "the server gave the same nextCursor twice");
+            cursor = next->text;
+        }
+        return error(failure_kind::permanent, method, "more than 1,000 pages");
+    }
+
+    // One request: `params` is a JSON object's text (empty: none). Returns the result.
+    outcome<detail::jvalue> request(std::string_view method, std::string params, const request_options& options,
+                                    std::string_view what) {
+        if (!channel_) return error(failure_kind::permanent, what, "not connected");
+        const std::string id = std::to_string(next_id_.fetch_add(1));
+        detail::exchange_wait wait;
+        const std::chrono::milliseconds timeout = options.timeout.count() > 0 ? options.timeout : options_.timeout;
+        wait.deadline = detail::client_clock::now() + timeout;
+        wait.cancel = options.cancel;
+        if (options.on_progress) {
+            wait.progress_token = id;
+            wait.on_progress = [f = options.on_progress](const detail::jvalue& p) {
+                progress out;
+                if (const detail::jvalue* v = p.get("progress"); v && v->is(detail::jtype::number)) out.progress = v->number;
+                if (const detail::jvalue* v = p.get("total"); v && v->is(detail::jtype::number)) out.total = v->number;
+                out.message = p.string_at("message");
+                f(out);
+            };
+            // The token goes in params._meta.
+            std::string meta = R"("_meta":{"progressToken":)" + id + "}";
+            if (params.empty()) params = "{" + meta + "}";
+            else params.insert(1, params.size() > 2 ? meta + "," : meta);
+        }
+        std::string message = R"({"jsonrpc":"2.0","id":)" + id + R"(,"method":)";
+        json::write(message, method);
+        if (!params.empty()) {
+            message += R"(,"params":)";
+            message += params;
+        }
+        message += '}';
+        detail::exchange_result r = channel_->exchange(id, message, wait);
+        switch (r.status) {
+        case detail::exchange_status::response: break;
+        case detail::exchange_status::timeout:
+            cancel_request(id, "timeout");
+            return error(failure_kind::transient, what,
+                         "no answer within " + std::to_string(timeout.count()) + " ms; the request was cancelled");
+        case detail::exchange_status::cancelled:
+            cancel_request(id, "cancelled by the client");
+            return error(failure_kind::transient, what, "cancelled");
+        case detail::exchange_status::failed: return error(failure_kind::transient, what, r.error);
+        }
+        if (const detail::jvalue* e = r.response.get("error")) {
+            const detail::jvalue* code = e->get("code");
+            return error(failure_kind::permanent, what,
+                         "the server answered with error " + (code ? code->text : std::string("?")) + ": " +
+                             std::string(e->string_at("message")));
+        }
+        detail::jvalue* result = r.response.get("result");
+        if (!result || !result->is(detail::jtype::object))
+            return error(failure_kind::permanent, what,
+                         "the answer has no result object: " + detail::client_excerpt(detail::to_json(r.response)));
+        return std::move(*result);
+    }
+
+    void cancel_request(const std::string& id, std::string_view reason) {
+        std::string message = R"({"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":)" + id +
+                              R"(,"reason":)";
+        json::write(message, reason);
+        message += "}}";
+        channel_->notify(message, detail::client_clock::now() + options_.grace);
+    }
+
+    client_options options_;
+    std::unique_ptr<detail::client_channel> channel_;
+    std::atomic<std::int64_t> next_id_{1};
+    std::string version_;
+    std::string server_name_;
+    std::string instructions_;
+    std::string label_;
+    detail::jvalue capabilities_ = detail::jvalue::object();
+};
+
+} // namespace agentry::mcp
+
+#endif

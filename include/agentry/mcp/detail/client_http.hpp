@@ -1,0 +1,477 @@
+// SPDX-License-Identifier: BSL-1.0
+#ifndef AGENTRY_MCP_DETAIL_CLIENT_HTTP_HPP
+#define AGENTRY_MCP_DETAIL_CLIENT_HTTP_HPP
+
+// The Streamable HTTP transport of mcp::client, on plain sockets (http:// only; no TLS): one
+// connection per message. A request is a POST accepting application/json and
+// text/event-stream; a JSON answer is the response, an SSE stream carries the server's
+// notifications and then the response. The session id of the initialize answer is sent with
+// every later message, the negotiated version as MCP-Protocol-Version, and close() deletes the
+// session.
+
+#include <agentry/mcp/detail/client_channel.hpp>
+
+#include <cerrno>
+#include <cstring>
+#include <fcntl.h>
+#include <mutex>
+#include <netdb.h>
+#include <netinet/in.h>
+#include <netinet/tcp.h>
+#include <optional>
+#include <poll.h>
+#include <sys/socket.h>
+#include <unistd.h>
+#include <utility>
+#include <vector>
+
+namespace agentry::mcp::detail {
+
+/// Splits SSE text into events (the data lines of each, joined with "\n").
+class sse_parser {
+public:
+    explicit sse_parser(std::size_t max_size) noexcept : max_size_(max_size) {}
+
+    /// Feeds bytes; calls `on_event(data)` per complete event. False when an event or a line
+    /// passes the size limit.
+    template <class F>
+    bool feed(std::string_view bytes, F&& on_event) {
+        for (char c : bytes) {
+            if (c != '\n') {
+                if (line_.size() > max_size_) return false;
+                line_ += c;
+                continue;
+            }
+            if (!line_.empty() && line_.back() == '\r') line_.pop_back();
+            if (line_.empty()) {
+                if (has_data_) {
+                    std::string data = std::move(data_);
+                    data_.clear();
+                    has_data_ = false;
+                    if (!on_event(std::string_view(data))) return true;
+                }
+            } else if (line_.compare(0, 5, "data:") == 0) {
+                std::string_view value = std::string_view(line_).substr(5);
+                if (!value.empty() && value.front() == ' ') value.remove_prefix(1);
+                if (has_data_) data_ += '\n';
+                data_ += value;
+                has_data_ = true;
+                if (data_.size() > max_size_) return false;
+            }  // event:, id:, retry: and comments do not change what a message is
+            line_.clear();
+        }
+        return true;
+    }
+
+private:
+    std::size_t max_size_;
+    std::string line_;
+    std::string data_;
+    bool has_data_ = false;
+};
+
+struct http_target {
+    std::string host;
+    std::string port;
+    std::string path;
+    std::string host_header;
+};
+
+/// The parts of an http:// URL, or nothing with `why`.
+inline std::optional<http_target> parse_http_url(std::string_view url, std::string& why) {
+    if (url.substr(0, 7) != "http://") {
+        why = url.substr(0, 8) == "https://"
+                  ? "https:// needs TLS, which the MCP client does not have; reach the server through http:// (on "
+                    "loopback, or behind a local TLS proxy)"
+                  : "the URL must start with http://";
+        return std::nullopt;
+    }
+    http_target t;
+    std::string_view rest = url.substr(7);
+    const std::size_t slash = rest.find('/');
+    std::string_view authority = rest.substr(0, slash);
+    t.path = slash == std::string_view::npos ? "/" : std::string(rest.substr(slash));
+    if (authority.find('@') != std::string_view::npos) {
+        why = "the URL must not hold a user name or password";
+        return std::nullopt;
+    }
+    t.host_header = std::string(authority);
+    if (!authority.empty() && authority.front() == '[') {
+        const std::size_t close = authority.find(']');
+        if (close == std::string_view::npos) {
+            why = "unclosed [ in the URL's host";
+            return std::nullopt;
+        }
+        t.host = std::string(authority.substr(1, close - 1));
+        authority.remove_prefix(close + 1);
+        t.port = authority.size() > 1 && authority.front() == ':' ? std::string(authority.substr(1)) : "80";
+    } else {
+        const std::size_t colon = authority.rfind(':');
+        t.host = std::string(authority.substr(0, colon));
+        t.port = colon == std::string_view::npos ? "80" : std::string(authority.substr(colon + 1));
+    }
+    if (t.host.empty()) {
+        why = "the URL has no host";
+        return std::nullopt;
+    }
+    return t;
+}
+
+class http_channel final : public client_channel {
+public:
+    http_channel(http_target target, std::vector<std::pair<std::string, std::string>> headers, std::size_t max_size,
+                 std::chrono::milliseconds grace, notification_handler on_notification, send_hook on_send)
+        : target_(std::move(target)), headers_(std::move(headers)), max_size_(max_size), grace_(grace),
+          on_notification_(std::move(on_notification)), on_send_(std::move(on_send)) {}
+
+    ~http_channel() override { close(); }
+
+    exchange_result exchange(const std::string& id, const std::string& message, const exchange_wait& wait) override {
+        exchange_result out;
+        connection c;
+        if (std::string e = post(c, "POST", message, wait.deadline, wait.cancel); !e.empty())
+            return finish(out, c, std::move(e));
+        head h;
+        if (std::string e = read_head(c, h, wait.deadline, wait.cancel); !e.empty()) return finish(out, c, std::move(e));
+        if (!h.session.empty()) {
+            std::lock_guard lock(mutex_);
+            if (session_.empty()) session_ = h.session;
+        }
+        const bool sse = h.content_type.find("text/event-stream") != std::string::npos;
+        if (h.status != 200 || (!sse && h.content_type.find("json") == std::string::npos)) {
+            std::string body;
+            read_body(c, h, wait.deadline, wait.cancel, [&](std::string_view b) {
+                if (body.size() < 300) body += b;
+                return true;
+            });
+            std::string text = "HTTP " + std::to_string(h.status);
+            if (h.status == 404 && has_session()) text += " (the session ended on the server)";
+            else if (h.status == 200) text += " with Content-Type \"" + h.content_type + "\"";
+            if (!body.empty()) text += ": " + client_excerpt(body, 200);
+            out.error = std::move(text);
+            return out;
+        }
+        bool got = false;
+        std::string error;
+        if (sse) {
+            sse_parser events(max_size_);
+            std::string e = read_body(c, h, wait.deadline, wait.cancel, [&](std::string_view bytes) {
+                const bool fit = events.feed(bytes, [&](std::string_view data) {
+                    if (!error.empty()) return false;
+                    // An event without data (one that only primes a resumable stream) holds no message.
+                    if (data.find_first_not_of(" \t\r\n") == std::string_view::npos) return true;
+                    return !(got = message_in(data, id, wait, out.response, error)) && error.empty();
+                });
+                if (!fit) error = "the server sent an event longer than the limit of " + std::to_string(max_size_) + " bytes";
+                return !got && error.empty();
+            });
+            if (error.empty() && !got) error = e.empty() ? "the event stream ended without the response" : std::move(e);
+        } else {
+            std::string body;
+            std::string e = read_body(c, h, wait.deadline, wait.cancel, [&](std::string_view bytes) {
+                body += bytes;
+                if (body.size() > max_size_)
+                    error = "the server sent a message longer than the limit of " + std::to_string(max_size_) + " bytes";
+                return error.empty();
+            });
+            if (error.empty() && !e.empty()) error = std::move(e);
+            if (error.empty()) {
+                got = message_in(body, id, wait, out.response, error);
+                if (!got && error.empty()) error = "the JSON answer is not the response to the request";
+            }
+        }
+        if (got) {
+            out.status = exchange_status::response;
+            return out;
+        }
+        return finish(out, c, std::move(error));
+    }
+
+    std::string notify(const std::string& message, client_clock::time_point deadline) override {
+        connection c;
+        if (std::string e = post(c, "POST", message, deadline, nullptr); !e.empty()) return e;
+        head h;
+        if (std::string e = read_head(c, h, deadline, nullptr); !e.empty()) return e;
+        if (h.status != 202 && h.status != 200) return "HTTP " + std::to_string(h.status);
+        return {};
+    }
+
+    void set_protocol_version(std::string_view v) override {
+        std::lock_guard lock(mutex_);
+        version_ = std::string(v);
+    }
+
+    void close() noexcept override {
+        std::string session;
+        {
+            std::lock_guard lock(mutex_);
+            session = std::exchange(session_, std::string());
+            session_for_delete_ = session;
+        }
+        if (session.empty()) return;
+        try {
+            connection c;
+            const auto deadline = client_clock::now() + grace_;
+            if (post(c, "DELETE", {}, deadline, nullptr).empty()) {
+                head h;
+                read_head(c, h, deadline, nullptr);
+            }
+        } catch (...) {
+        }
+    }
+
+    std::string session_id() {
+        std::lock_guard lock(mutex_);
+        return session_;
+    }
+
+private:
+    struct connection {
+        int fd = -1;
+        std::string buffer;  // bytes read past what was used
+        connection() = default;
+        connection(const connection&) = delete;
+        connection& operator=(const connection&) = delete;
+        ~connection() {
+            if (fd >= 0) ::close(fd);
+        }
+    };
+
+    struct head {
+        int status = 0;
+        std::string content_type;
+        std::string session;
+        long long length = -1;
+        bool chunked = false;
+    };
+
+    bool has_session() {
+        std::lock_guard lock(mutex_);
+        return !session_.empty();
+    }
+
+    exchange_result& finish(exchange_result& out, connection&, std::string error) {
+        if (error == "timeout") out.status = exchange_status::timeout;
+        else if (error == "cancelled") out.status = exchange_status::cancelled;
+        else out.error = std::move(error);
+        return out;
+    }
+
+    // One message of the server (the SSE data or the JSON body): true when it is the response
+    // to `id`, which is moved into `response`.
+    bool message_in(std::string_view text, const std::string& id, const exchange_wait& wait, jvalue& response,
+                    std::string& error) {
+        std::string e;
+        std::optional<jvalue> m = parse_json(text, e);
+        if (!m || !m->is(jtype::object) || m->string_at("jsonrpc") != "2.0") {
+            error = "the server sent something that is not a JSON-RPC message (" +
+                    (m ? std::string("not a JSON-RPC 2.0 object") : "invalid JSON: " + e) + "): \"" +
+                    client_excerpt(text) + "\"";
+            return false;
+        }
+        const jvalue* method = m->get("method");
+        const jvalue* mid = m->get("id");
+        if (method && method->is(jtype::string)) {
+            if (mid) return false;  // a request of the server on the stream: not offered by this client
+            static const jvalue none = jvalue::object();
+            const jvalue* params = m->get("params");
+            if (method->text == "notifications/progress" && params) {
+                const jvalue* token = params->get("progressToken");
+                if (token && wait.on_progress && to_json(*token) == wait.progress_token) wait.on_progress(*params);
+            } else if (on_notification_) {
+                on_notification_(method->text, params ? *params : none);
+            }
+            return false;
+        }
+        if (!mid || to_json(*mid) != id) return false;
+        response = std::move(*m);
+        return true;
+    }
+
+    static std::string wait_for(int fd, short events, client_clock::time_point deadline, const std::atomic<bool>* cancel) {
+        for (;;) {
+            if (cancel && cancel->load()) return "cancelled";
+            const auto now = client_clock::now();
+            if (now >= deadline) return "timeout";
+            const long long left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - now).count() + 1;
+            pollfd p{fd, events, 0};
+            const int r = ::poll(&p, 1, int(std::min<long long>(left, cancel ? 20 : 1000)));
+            if (r > 0) return {};
+            if (r < 0 && errno != EINTR) return std::string("poll: ") + std::strerror(errno);
+        }
+    }
+
+    std::string connect(connection& c, client_clock::time_point deadline, const std::atomic<bool>* cancel) {
+        addrinfo hints{};
+        hints.ai_family = AF_UNSPEC;
+        hints.ai_socktype = SOCK_STREAM;
+        addrinfo* found = nullptr;
+        if (const int rc = ::getaddrinfo(target_.host.c_str(), target_.port.c_str(), &hints, &found); rc != 0)
+            return "cannot resolve " + target_.host + ": " + ::gai_strerror(rc);
+        std::string error = "no address for " + target_.host;
+        for (addrinfo* a = found; a; a = a->ai_next) {
+            const int fd = ::socket(a->ai_family, a->ai_socktype | SOCK_CLOEXEC | SOCK_NONBLOCK, a->ai_protocol);
+            if (fd < 0) continue;
+            if (::connect(fd, a->ai_addr, a->ai_addrlen) == 0 || errno == EINPROGRESS) {
+                error = wait_for(fd, POLLOUT, deadline, cancel);
+                int so = 0;
+                socklen_t len = sizeof so;
+                if (error.empty() && ::getsockopt(fd, SOL_SOCKET, SO_ERROR, &so, &len) == 0 && so == 0) {
+                    c.fd = fd;
+                    break;
+                }
+                if (error.empty()) error = "cannot connect to " + target_.host_header + ": " + std::strerror(so);
+            } else {
+                error = "cannot connect to " + target_.host_header + ": " + std::strerror(errno);
+            }
+            ::close(fd);
+            if (error == "timeout" || error == "cancelled") break;
+        }
+        ::freeaddrinfo(found);
+        return c.fd >= 0 ? std::string() : error;
+    }
+
+    std::string post(connection& c, std::string_view method, std::string_view body, client_clock::time_point deadline,
+                     const std::atomic<bool>* cancel) {
+        if (std::string e = connect(c, deadline, cancel); !e.empty()) return e;
+        std::string request(method);
+        request += ' ' + target_.path + " HTTP/1.1\r\nHost: " + target_.host_header + "\r\n";
+        {
+            std::lock_guard lock(mutex_);
+            const std::string& session = method == "DELETE" ? session_for_delete_ : session_;
+            if (!session.empty()) request += "Mcp-Session-Id: " + session + "\r\n";
+            if (!version_.empty()) request += "MCP-Protocol-Version: " + version_ + "\r\n";
+        }
+        for (const auto& [name, value] : headers_) request += name + ": " + value + "\r\n";
+        if (method == "POST") {
+            request += "Content-Type: application/json\r\nAccept: application/json, text/event-stream\r\n";
+            if (on_send_) on_send_(body);
+        }
+        request += "Content-Length: " + std::to_string(body.size()) + "\r\nConnection: close\r\n\r\n";
+        request += body;
+        std::size_t at = 0;
+        while (at != request.size()) {
+            const ssize_t n = ::send(c.fd, request.data() + at, request.size() - at, MSG_NOSIGNAL);
+            if (n > 0) {
+                at += std::size_t(n);
+            } else if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR)) {
+                if (std::string e = wait_for(c.fd, POLLOUT, deadline, cancel); !e.empty()) return e;
+            } else {
+                return std::string("sending the request failed: ") + std::strerror(errno);
+            }
+        }
+        return {};
+    }
+
+    // Reads more bytes into c.buffer; "" when some came, "end" at the end of the stream.
+    static std::string more(connection& c, client_clock::time_point deadline, const std::atomic<bool>* cancel) {
+        for (;;) {
+            if (std::string e = wait_for(c.fd, POLLIN, deadline, cancel); !e.empty()) return e;
+            char buffer[16384];
+            const ssize_t n = ::recv(c.fd, buffer, sizeof buffer, 0);
+            if (n > 0) {
+                c.buffer.append(buffer, std::size_t(n));
+                return {};
+            }
+            if (n == 0) return "end";
+            if (errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR)
+                return std::string("reading the answer failed: ") + std::strerror(errno);
+        }
+    }
+
+    static std::string lower(std::string_view s) {
+        std::string out(s);
+        for (char& c : out)
+            if (c >= 'A' && c <= 'Z') c = char(c - 'A' + 'a');
+        return out;
+    }
+
+    static std::string_view trim(std::string_view s) noexcept {
+        while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) s.remove_prefix(1);
+        while (!s.empty() && (s.back() == ' ' || s.back() == '\t' || s.back() == '\r')) s.remove_suffix(1);
+        return s;
+    }
+
+    std::string read_head(connection& c, head& h, client_clock::time_point deadline, const std::atomic<bool>* cancel) {
+        std::size_t end;
+        while ((end = c.buffer.find("\r\n\r\n")) == std::string::npos) {
+            if (c.buffer.size() > 65536) return "the server's HTTP head is longer than 64 KiB";
+            std::string e = more(c, deadline, cancel);
+            if (e == "end") return "the server closed the connection before answering";
+            if (!e.empty()) return e;
+        }
+        const std::string text = c.buffer.substr(0, end);
+        c.buffer.erase(0, end + 4);
+        std::size_t line_end = text.find("\r\n");
+        const std::string_view status_line = std::string_view(text).substr(0, line_end);
+        if (status_line.substr(0, 5) != "HTTP/" || status_line.size() < 12)
+            return "the server's answer is not HTTP: \"" + client_excerpt(status_line) + "\"";
+        h.status = std::atoi(std::string(status_line.substr(9, 3)).c_str());
+        while (line_end != std::string::npos) {
+            const std::size_t from = line_end + 2;
+            line_end = text.find("\r\n", from);
+            const std::string_view line = std::string_view(text).substr(from, line_end == std::string::npos ? std::string::npos : line_end - from);
+            const std::size_t colon = line.find(':');
+            if (colon == std::string_view::npos) continue;
+            const std::string name = lower(trim(line.substr(0, colon)));
+            const std::string_view value = trim(line.substr(colon + 1));
+            if (name == "content-type") h.content_type = lower(value);
+            else if (name == "mcp-session-id") h.session = std::string(value);
+            else if (name == "content-length") h.length = std::atoll(std::string(value).c_str());
+            else if (name == "transfer-encoding") h.chunked = lower(value).find("chunked") != std::string::npos;
+        }
+        return {};
+    }
+
+    // Gives the body to `sink` as it arrives, until the sink returns false or the body ends.
+    template <class Sink>
+    std::string read_body(connection& c, const head& h, client_clock::time_point deadline,
+                          const std::atomic<bool>* cancel, Sink&& sink) {
+        if (h.chunked) {
+            for (;;) {
+                std::size_t eol;
+                while ((eol = c.buffer.find("\r\n")) == std::string::npos) {
+                    if (c.buffer.size() > 1024) return "a malformed chunked body";
+                    if (std::string e = more(c, deadline, cancel); !e.empty()) return e == "end" ? "the body was cut" : e;
+                }
+                const unsigned long long size = std::strtoull(c.buffer.c_str(), nullptr, 16);
+                c.buffer.erase(0, eol + 2);
+                if (size == 0) return {};
+                if (size > max_size_ + 65536) return "a chunk longer than the message size limit";
+                while (c.buffer.size() < size + 2)
+                    if (std::string e = more(c, deadline, cancel); !e.empty()) return e == "end" ? "the body was cut" : e;
+                const std::string chunk = c.buffer.substr(0, size);
+                c.buffer.erase(0, size + 2);
+                if (!sink(std::string_view(chunk))) return {};
+            }
+        }
+        long long left = h.length;
+        for (;;) {
+            if (!c.buffer.empty()) {
+                std::string part = left >= 0 && (long long)c.buffer.size() > left ? c.buffer.substr(0, std::size_t(left)) : std::move(c.buffer);
+                c.buffer.clear();
+                if (left >= 0) left -= (long long)part.size();
+                if (!sink(std::string_view(part))) return {};
+            }
+            if (left == 0) return {};
+            std::string e = more(c, deadline, cancel);
+            if (e == "end") return left < 0 ? std::string() : "the body was cut";
+            if (!e.empty()) return e;
+        }
+    }
+
+    http_target target_;
+    std::vector<std::pair<std::string, std::string>> headers_;
+    std::size_t max_size_;
+    std::chrono::milliseconds grace_;
+    notification_handler on_notification_;
+    send_hook on_send_;
+    std::mutex mutex_;
+    std::string session_;
+    std::string session_for_delete_;
+    std::string version_;
+};
+
+} // namespace agentry::mcp::detail
+
+#endif

@@ -1,0 +1,756 @@
+// SPDX-License-Identifier: BSL-1.0
+// mcp::client and mcp::toolset: against the fake servers of client_fake.hpp (this program run
+// with --fake <mode>), against examples/mcp_server over stdio and Streamable HTTP, against a
+// scripted SSE endpoint, and in an agent. With --emit it prints every message the client sends
+// in a session of each protocol version, for client_schema.mjs; with --everything it runs the
+// conformance scenario against @modelcontextprotocol/server-everything.
+#define DOCTEST_CONFIG_IMPLEMENT
+#include <doctest/doctest.h>
+
+#include "client_fake.hpp"
+
+#include <agentry/agent.hpp>
+#include <agentry/mcp/client.hpp>
+#include <agentry/mcp/toolset.hpp>
+#include <agentry/provider/anthropic.hpp>
+#include <agentry/provider/gemini.hpp>
+#include <agentry/provider/openai.hpp>
+#include <agentry/registry.hpp>
+
+#include <arpa/inet.h>
+#include <atomic>
+#include <csignal>
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <mutex>
+#include <netinet/in.h>
+#include <spawn.h>
+#include <string>
+#include <sys/socket.h>
+#include <sys/wait.h>
+#include <thread>
+#include <unistd.h>
+#include <vector>
+
+namespace {
+
+namespace mcp = agentry::mcp;
+namespace d = agentry::mcp::detail;
+
+std::string self;  // this program
+
+mcp::stdio_command fake(std::string mode, std::vector<std::string> env = {}) {
+    return {{self, "--fake", std::move(mode)}, std::move(env)};
+}
+
+std::shared_ptr<mcp::client> connect_fake(std::string mode, mcp::client_options options = {}) {
+    auto c = mcp::client::connect(fake(std::move(mode)), std::move(options));
+    REQUIRE_MESSAGE(c.has_value(), (c ? std::string() : c.error().message));
+    return *c;
+}
+
+bool contains(std::string_view text, std::string_view part) { return text.find(part) != std::string_view::npos; }
+
+} // namespace
+
+TEST_CASE("stdio: initialize, tools over two pages, calls, ping, resources, prompts") {
+    std::vector<std::string> sent;
+    std::mutex m;
+    mcp::client_options options;
+    options.on_send = [&](std::string_view s) {
+        std::lock_guard lock(m);
+        sent.emplace_back(s);
+    };
+    auto c = connect_fake("good", options);
+    CHECK(c->protocol_version() == "2025-11-25");
+    CHECK(c->server_name() == "fake");
+    CHECK(c->label() == "fake");
+    CHECK(c->has_capability("tools"));
+    CHECK_FALSE(c->has_capability("logging"));
+
+    auto tools = c->list_tools();
+    REQUIRE(tools.has_value());
+    REQUIRE(tools->size() == 8);
+    CHECK((*tools)[0].name == "echo");
+    CHECK((*tools)[1].title == "Add");
+    CHECK(contains((*tools)[1].input_schema, R"("required":["a","b"])"));
+    CHECK((*tools)[7].name == "anything");
+
+    auto sum = c->call_tool("add", R"({"a":2,"b":3})");
+    REQUIRE(sum.has_value());
+    CHECK_FALSE(sum->is_error);
+    CHECK(sum->text == "5");
+    CHECK(sum->content == R"([{"type":"text","text":"5"}])");
+
+    auto broken = c->call_tool("fail");
+    REQUIRE(broken.has_value());
+    CHECK(broken->is_error);
+    CHECK(broken->text == "it broke");
+
+    auto unknown = c->call_tool("nope");
+    REQUIRE_FALSE(unknown.has_value());
+    CHECK(unknown.error().message ==
+          "agentry: mcp::client: fake: tools/call nope: the server answered with error -32602: unknown tool");
+
+    auto bad = c->call_tool("add", "[1]");
+    REQUIRE_FALSE(bad.has_value());
+    CHECK(bad.error().message == "agentry: mcp::client: the arguments of add must be a JSON object");
+
+    CHECK(c->ping().has_value());
+    auto resources = c->list_resources();
+    REQUIRE(resources.has_value());
+    REQUIRE(resources->size() == 1);
+    CHECK((*resources)[0].uri == "test://a");
+    CHECK((*resources)[0].mime_type == "text/plain");
+    auto prompts = c->list_prompts();
+    REQUIRE(prompts.has_value());
+    REQUIRE(prompts->size() == 1);
+    CHECK((*prompts)[0].name == "greet");
+    CHECK(contains((*prompts)[0].arguments, "\"who\""));
+    c->close();
+    auto after = c->ping();
+    REQUIRE_FALSE(after.has_value());
+    CHECK(contains(after.error().message, "the connection is closed"));
+
+    std::lock_guard lock(m);
+    REQUIRE(sent.size() >= 4);
+    CHECK(contains(sent[0], R"("method":"initialize","params":{"protocolVersion":"2025-11-25")"));
+    CHECK(sent[1] == R"({"jsonrpc":"2.0","method":"notifications/initialized"})");
+    CHECK(sent[2] == R"({"jsonrpc":"2.0","id":2,"method":"tools/list"})");
+    CHECK(sent[3] == R"({"jsonrpc":"2.0","id":3,"method":"tools/list","params":{"cursor":"p2"}})");
+}
+
+TEST_CASE("stdio: every served version is accepted, another is refused") {
+    for (std::string v : {"2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25"}) {
+        auto c = mcp::client::connect(fake("good", {"FAKE_VERSION=" + v}));
+        REQUIRE(c.has_value());
+        CHECK((*c)->protocol_version() == v);
+    }
+    auto c = mcp::client::connect(fake("version"));
+    REQUIRE_FALSE(c.has_value());
+    CHECK(c.error().message ==
+          "agentry: mcp::client: fake: initialize: the server answered with protocol version \"1999-01-01\", which this "
+          "client does not speak (it speaks 2024-11-05, 2025-03-26, 2025-06-18, 2025-11-25); the connection was closed");
+}
+
+TEST_CASE("stdio: progress notifications reach the callback") {
+    auto c = connect_fake("good");
+    std::vector<mcp::progress> seen;
+    mcp::request_options options;
+    options.on_progress = [&](const mcp::progress& p) { seen.push_back(p); };
+    auto r = c->call_tool("slow", "{}", options);
+    REQUIRE(r.has_value());
+    CHECK(r->text == "done");
+    REQUIRE(seen.size() == 3);
+    CHECK(seen[0].progress == 1);
+    CHECK(seen[2].progress == 3);
+    CHECK(seen[2].total == 3);
+    CHECK(seen[1].message == "step 2");
+    auto quiet = c->call_tool("slow");  // no token: no progress
+    REQUIRE(quiet.has_value());
+    CHECK(quiet->text == "done");
+}
+
+TEST_CASE("stdio: a timeout and a cancellation send notifications/cancelled") {
+    auto c = connect_fake("good");
+    mcp::request_options options;
+    options.timeout = std::chrono::milliseconds(200);
+    auto r = c->call_tool("never", "{}", options);
+    REQUIRE_FALSE(r.has_value());
+    CHECK(r.error().kind == agentry::failure_kind::transient);
+    CHECK(r.error().message ==
+          "agentry: mcp::client: fake: tools/call never: no answer within 200 ms; the request was cancelled");
+    auto last = c->call_tool("last_cancelled");
+    REQUIRE(last.has_value());
+    CHECK(last->text == "2");  // the id of the call above
+
+    std::atomic<bool> cancel{true};
+    mcp::request_options cancelled;
+    cancelled.cancel = &cancel;
+    auto x = c->call_tool("never", "{}", cancelled);
+    REQUIRE_FALSE(x.has_value());
+    CHECK(x.error().message == "agentry: mcp::client: fake: tools/call never: cancelled");
+    last = c->call_tool("last_cancelled");
+    REQUIRE(last.has_value());
+    CHECK(last->text == "4");
+}
+
+TEST_CASE("hostile: garbage on standard output breaks the connection with a clear error") {
+    auto c = connect_fake("garbage");
+    auto r = c->list_tools();
+    REQUIRE_FALSE(r.has_value());
+    CHECK(r.error().message ==
+          "agentry: mcp::client: fake: tools/list: the server wrote something that is not a JSON-RPC message on its "
+          "standard output (invalid JSON: invalid value at byte 0): \"hello from a print statement\"");
+    auto again = c->ping();
+    REQUIRE_FALSE(again.has_value());
+    CHECK(contains(again.error().message, "not a JSON-RPC message"));
+}
+
+TEST_CASE("hostile: a message over the size limit") {
+    mcp::client_options options;
+    options.max_message_size = 1 << 20;
+    auto c = connect_fake("oversize", options);
+    auto r = c->list_tools();
+    REQUIRE_FALSE(r.has_value());
+    CHECK(r.error().message == "agentry: mcp::client: fake: tools/list: the server sent a message longer than the limit "
+                               "of 1048576 bytes (client_options::max_message_size)");
+}
+
+TEST_CASE("hostile: a server that never answers times out") {
+    auto c = connect_fake("silent");
+    mcp::request_options options;
+    options.timeout = std::chrono::milliseconds(200);
+    auto r = c->list_tools(options);
+    REQUIRE_FALSE(r.has_value());
+    CHECK(r.error().message == "agentry: mcp::client: fake: tools/list: no answer within 200 ms; the request was cancelled");
+}
+
+TEST_CASE("hostile: a server that ignores the end of its input is stopped") {
+    mcp::client_options options;
+    options.grace = std::chrono::milliseconds(50);
+    auto c = connect_fake("stubborn", options);
+    c->close();  // returns: SIGTERM after the grace period
+    CHECK_FALSE(c->ping().has_value());
+}
+
+TEST_CASE("hostile: a server that dies mid-call") {
+    auto c = connect_fake("die");
+    auto r = c->call_tool("echo", R"({"text":"x"})");
+    REQUIRE_FALSE(r.has_value());
+    CHECK(r.error().message == "agentry: mcp::client: fake: tools/call echo: the server exited with status 3");
+}
+
+TEST_CASE("hostile: notifications and requests before the response") {
+    std::vector<std::string> notes;
+    std::mutex m;
+    mcp::client_options options;
+    options.on_notification = [&](std::string_view method, std::string_view params) {
+        std::lock_guard lock(m);
+        notes.push_back(std::string(method) + " " + std::string(params));
+    };
+    std::vector<std::string> sent;
+    options.on_send = [&](std::string_view s) {
+        std::lock_guard lock(m);
+        sent.emplace_back(s);
+    };
+    auto c = connect_fake("notify_first", options);
+    auto r = c->call_tool("add", R"({"a":1,"b":1})");
+    REQUIRE(r.has_value());
+    CHECK(r->text == "2");
+    std::lock_guard lock(m);
+    REQUIRE_FALSE(notes.empty());
+    CHECK(notes[0] == R"(notifications/message {"level":"info","data":"working"})");
+    bool pong = false;
+    for (const std::string& s : sent) pong = pong || s == R"({"jsonrpc":"2.0","id":"s1","result":{}})";
+    CHECK(pong);
+}
+
+TEST_CASE("stdio: a program that cannot be started") {
+    auto c = mcp::client::connect(mcp::stdio_command{{"/nonexistent/agentry-mcp-server"}});
+    REQUIRE_FALSE(c.has_value());
+    CHECK(c.error().message ==
+          "agentry: mcp::client: could not start \"/nonexistent/agentry-mcp-server\": No such file or directory");
+    auto empty = mcp::client::connect(mcp::stdio_command{});
+    REQUIRE_FALSE(empty.has_value());
+    CHECK(contains(empty.error().message, "argv is empty"));
+}
+
+TEST_CASE("stdio: examples/mcp_server") {
+    auto c = mcp::client::connect(mcp::stdio_command{{AGENTRY_TEST_MCP_SERVER}});
+    REQUIRE(c.has_value());
+    CHECK((*c)->server_name() == "weather");
+    auto tools = (*c)->list_tools();
+    REQUIRE(tools.has_value());
+    REQUIRE(tools->size() == 2);
+    CHECK((*tools)[0].name == "get_weather");
+    auto r = (*c)->call_tool("add", R"({"a":2,"b":40})");
+    REQUIRE(r.has_value());
+    CHECK(r->text == "42");
+    auto invalid = (*c)->call_tool("get_weather", R"({"city":"Paris","unit":"kelvin"})");
+    REQUIRE(invalid.has_value());
+    CHECK(invalid->is_error);
+    CHECK(contains(invalid->text, "is not one of"));
+}
+
+namespace {
+
+// A free port on 127.0.0.1 (bound, then released).
+unsigned short free_port() {
+    const int fd = ::socket(AF_INET, SOCK_STREAM, 0);
+    sockaddr_in a{};
+    a.sin_family = AF_INET;
+    a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    ::bind(fd, reinterpret_cast<sockaddr*>(&a), sizeof a);
+    socklen_t len = sizeof a;
+    ::getsockname(fd, reinterpret_cast<sockaddr*>(&a), &len);
+    ::close(fd);
+    return ntohs(a.sin_port);
+}
+
+// examples/mcp_server --http <port>, stopped with SIGTERM at the end of the scope.
+struct http_example {
+    pid_t pid = -1;
+    std::string url;
+    http_example() {
+        const std::string port = std::to_string(free_port());
+        std::vector<std::string> args{AGENTRY_TEST_MCP_SERVER, "--http", port};
+        std::vector<char*> argv;
+        for (std::string& s : args) argv.push_back(s.data());
+        argv.push_back(nullptr);
+        ::posix_spawn(&pid, argv[0], nullptr, nullptr, argv.data(), environ);
+        url = "http://127.0.0.1:" + port + "/mcp";
+    }
+    ~http_example() {
+        ::kill(pid, SIGTERM);
+        ::waitpid(pid, nullptr, 0);
+    }
+};
+
+// Connects, retrying while the server starts (at most 800 tries, 25 ms apart).
+agentry::outcome<std::shared_ptr<mcp::client>> connect_http(const std::string& url, mcp::client_options options = {}) {
+    for (int i = 0;; ++i) {
+        auto c = mcp::client::connect(mcp::http_url{url}, options);
+        if (c || i == 800 || !contains(c.error().message, "cannot connect")) return c;
+        std::this_thread::sleep_for(std::chrono::milliseconds(25));
+    }
+}
+
+} // namespace
+
+TEST_CASE("http: examples/mcp_server over Streamable HTTP (JSON answers), DELETE on close") {
+    http_example server;
+    std::vector<std::string> sent;
+    mcp::client_options options;
+    options.on_send = [&](std::string_view s) { sent.emplace_back(s); };
+    auto c = connect_http(server.url, options);
+    REQUIRE_MESSAGE(c.has_value(), (c ? std::string() : c.error().message));
+    CHECK((*c)->protocol_version() == "2025-11-25");
+    CHECK((*c)->server_name() == "weather");
+    auto tools = (*c)->list_tools();
+    REQUIRE(tools.has_value());
+    CHECK(tools->size() == 2);
+    auto r = (*c)->call_tool("add", R"({"a":1,"b":2})");
+    REQUIRE(r.has_value());
+    CHECK(r->text == "3");
+    auto w = (*c)->call_tool("get_weather", R"({"city":"Paris"})");
+    REQUIRE(w.has_value());
+    CHECK(contains(w->structured_content, R"("condition":"rain")"));
+    CHECK((*c)->ping().has_value());
+    auto unknown = (*c)->list_resources();
+    REQUIRE_FALSE(unknown.has_value());
+    CHECK(contains(unknown.error().message, "error -32601"));
+    (*c)->close();
+    auto after = (*c)->ping();
+    REQUIRE_FALSE(after.has_value());
+    CHECK(contains(after.error().message, "HTTP 400"));  // the session id is gone
+}
+
+TEST_CASE("http: URLs the client refuses, and a server that is not there") {
+    auto tls = mcp::client::connect(mcp::http_url{"https://example.com/mcp"});
+    REQUIRE_FALSE(tls.has_value());
+    CHECK(contains(tls.error().message, "https:// needs TLS"));
+    auto user = mcp::client::connect(mcp::http_url{"http://me:pw@127.0.0.1:1/mcp"});
+    REQUIRE_FALSE(user.has_value());
+    CHECK(contains(user.error().message, "user name or password"));
+    auto nobody = mcp::client::connect(mcp::http_url{"http://127.0.0.1:" + std::to_string(free_port()) + "/mcp"});
+    REQUIRE_FALSE(nobody.has_value());
+    CHECK(contains(nobody.error().message, "initialize: cannot connect to 127.0.0.1:"));
+}
+
+namespace {
+
+// A scripted Streamable HTTP server on 127.0.0.1: answers `count` connections in turn with
+// the given raw HTTP responses and keeps each request it read.
+struct scripted_http {
+    int fd = -1;
+    unsigned short port = 0;
+    std::vector<std::string> responses;
+    std::vector<std::string> requests;
+    std::thread thread;
+
+    explicit scripted_http(std::vector<std::string> r) : responses(std::move(r)) {
+        fd = ::socket(AF_INET, SOCK_STREAM, 0);
+        sockaddr_in a{};
+        a.sin_family = AF_INET;
+        a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+        ::bind(fd, reinterpret_cast<sockaddr*>(&a), sizeof a);
+        ::listen(fd, 8);
+        socklen_t len = sizeof a;
+        ::getsockname(fd, reinterpret_cast<sockaddr*>(&a), &len);
+        port = ntohs(a.sin_port);
+        thread = std::thread([this] {
+            for (const std::string& response : responses) {
+                const int c = ::accept(fd, nullptr, nullptr);
+                if (c < 0) return;
+                std::string request;
+                char buffer[4096];
+                // The head, then Content-Length bytes of body.
+                for (;;) {
+                    const std::size_t head = request.find("\r\n\r\n");
+                    if (head != std::string::npos) {
+                        const std::size_t at = request.find("Content-Length: ");
+                        const std::size_t length = at == std::string::npos ? 0 : std::stoul(request.substr(at + 16));
+                        if (request.size() >= head + 4 + length) break;
+                    }
+                    const ssize_t n = ::recv(c, buffer, sizeof buffer, 0);
+                    if (n <= 0) break;
+                    request.append(buffer, std::size_t(n));
+                }
+                requests.push_back(request);
+                ::send(c, response.data(), response.size(), MSG_NOSIGNAL);
+                ::close(c);
+            }
+        });
+    }
+    ~scripted_http() {
+        thread.join();
+        ::close(fd);
+    }
+    std::string url() const { return "http://127.0.0.1:" + std::to_string(port) + "/mcp"; }
+};
+
+std::string json_response(std::string_view body, std::string_view extra = {}) {
+    return "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\n" + std::string(extra) +
+           "Content-Length: " + std::to_string(body.size()) + "\r\n\r\n" + std::string(body);
+}
+
+std::string chunked(std::string_view body) {
+    std::string out;
+    // Three chunks, cutting the events anywhere.
+    const std::size_t third = body.size() / 3;
+    for (std::string_view part : {body.substr(0, third), body.substr(third, third), body.substr(2 * third)}) {
+        char size[32];
+        std::snprintf(size, sizeof size, "%zx\r\n", part.size());
+        out += size;
+        out += part;
+        out += "\r\n";
+    }
+    return out + "0\r\n\r\n";
+}
+
+} // namespace
+
+TEST_CASE("http: SSE answers with progress, session id, protocol version header, DELETE") {
+    const std::string init =
+        R"({"jsonrpc":"2.0","id":1,"result":{"protocolVersion":"2025-06-18","capabilities":{"tools":{}},"serverInfo":{"name":"sse","version":"1"}}})";
+    const std::string events =
+        ": a comment\r\n\r\n"
+        "event: message\r\n"
+        R"(data: {"jsonrpc":"2.0","method":"notifications/progress","params":{"progressToken":2,"progress":1,"total":2}})"
+        "\r\n\r\n"
+        R"(data: {"jsonrpc":"2.0","method":"notifications/message","params":{"level":"info","data":"half"}})"
+        "\n\n"
+        "data: {\"jsonrpc\":\"2.0\",\"id\":2,\n"
+        R"(data: "result":{"content":[{"type":"text","text":"streamed"}],"isError":false}})"
+        "\n\n";
+    scripted_http server({
+        json_response(init, "Mcp-Session-Id: abc123\r\n"),
+        "HTTP/1.1 202 Accepted\r\nContent-Length: 0\r\n\r\n",
+        "HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\nTransfer-Encoding: chunked\r\n\r\n" + chunked(events),
+        "HTTP/1.1 200 OK\r\nContent-Length: 0\r\n\r\n",
+    });
+    std::vector<std::string> notes;
+    mcp::client_options options;
+    options.on_notification = [&](std::string_view method, std::string_view) { notes.emplace_back(method); };
+    auto c = mcp::client::connect(mcp::http_url{server.url(), {{"Authorization", "Bearer t"}}}, options);
+    REQUIRE_MESSAGE(c.has_value(), (c ? std::string() : c.error().message));
+    CHECK((*c)->protocol_version() == "2025-06-18");
+    std::vector<double> progress;
+    mcp::request_options ro;
+    ro.on_progress = [&](const mcp::progress& p) { progress.push_back(p.progress); };
+    auto r = (*c)->call_tool("long", "{}", ro);
+    REQUIRE_MESSAGE(r.has_value(), (r ? std::string() : r.error().message));
+    CHECK(r->text == "streamed");
+    CHECK(progress == std::vector<double>{1});
+    CHECK(notes == std::vector<std::string>{"notifications/message"});
+    (*c)->close();
+    server.thread.join();
+    server.thread = std::thread([] {});
+    REQUIRE(server.requests.size() == 4);
+    CHECK(contains(server.requests[0], "Accept: application/json, text/event-stream\r\n"));
+    CHECK(contains(server.requests[0], "Authorization: Bearer t\r\n"));
+    CHECK_FALSE(contains(server.requests[0], "Mcp-Session-Id"));
+    CHECK(contains(server.requests[1], "Mcp-Session-Id: abc123\r\nMCP-Protocol-Version: 2025-06-18\r\n"));
+    CHECK(contains(server.requests[1], "notifications/initialized"));
+    CHECK(contains(server.requests[2], R"("_meta":{"progressToken":2})"));
+    CHECK(server.requests[3].rfind("DELETE /mcp HTTP/1.1\r\n", 0) == 0);
+    CHECK(contains(server.requests[3], "Mcp-Session-Id: abc123\r\n"));
+}
+
+TEST_CASE("http: an SSE stream that ends without the response, and an error status") {
+    const std::string init =
+        R"({"jsonrpc":"2.0","id":1,"result":{"protocolVersion":"2025-11-25","capabilities":{},"serverInfo":{"name":"sse","version":"1"}}})";
+    scripted_http server({
+        json_response(init),
+        "HTTP/1.1 202 Accepted\r\nContent-Length: 0\r\n\r\n",
+        "HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\n\r\ndata: {\"jsonrpc\":\"2.0\",\"method\":\"x\"}\n\n",
+        "HTTP/1.1 500 Internal Server Error\r\nContent-Type: text/plain\r\nContent-Length: 4\r\n\r\noops",
+        "HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\n\r\ndata: not json\n\n",
+    });
+    auto c = mcp::client::connect(mcp::http_url{server.url()});
+    REQUIRE(c.has_value());
+    auto r = (*c)->ping();
+    REQUIRE_FALSE(r.has_value());
+    CHECK(r.error().message == "agentry: mcp::client: sse: ping: the event stream ended without the response");
+    r = (*c)->ping();
+    REQUIRE_FALSE(r.has_value());
+    CHECK(r.error().message == "agentry: mcp::client: sse: ping: HTTP 500: oops");
+    r = (*c)->ping();
+    REQUIRE_FALSE(r.has_value());
+    CHECK(r.error().message == "agentry: mcp::client: sse: ping: the server sent something that is not a JSON-RPC "
+                               "message (invalid JSON: invalid value at byte 0): \"not json\"");
+}
+
+TEST_CASE("schema: rewritten into each dialect, or refused naming the place") {
+    std::string e;
+    const auto schema = [&](std::string_view text) { return *d::parse_json(text, e); };
+    const auto convert = [&](auto dialect, std::string_view text, std::string& why) {
+        using D = decltype(dialect);
+        auto r = d::schema_converter(D::kind, D::rules).convert(schema(text), why);
+        return r ? d::to_json(*r) : std::string();
+    };
+    std::string why;
+    CHECK(convert(agentry::dialect::openai_strict{},
+                  R"({"type":"object","properties":{"a":{"type":"integer","minimum":1},"b":{"type":"string","minLength":2}},"required":["a"]})",
+                  why) ==
+          R"x({"type":"object","properties":{"a":{"type":"integer","minimum":1},"b":{"type":["string","null"],"description":"(minLength: 2)"}},"required":["a","b"],"additionalProperties":false})x");
+    CHECK(convert(agentry::dialect::gemini{},
+                  R"({"$schema":"x","type":"object","properties":{"a":{"type":["string","null"],"format":"email"}},"additionalProperties":false})",
+                  why) ==
+          R"x({"type":"OBJECT","properties":{"a":{"type":"STRING","description":"(format: email)","nullable":true}}})x");
+    CHECK(convert(agentry::dialect::anthropic{}, R"({"properties":{"x":{}}})", why) ==
+          R"({"properties":{"x":{}},"type":"object"})");
+    CHECK(convert(agentry::dialect::gemini{}, R"({"type":"object","properties":{"m":{"type":"object","additionalProperties":{"type":"string"}}}})", why).empty());
+    CHECK(why == R"(at "/properties/m": "additionalProperties" with a schema (a map), which the gemini dialect cannot express)");
+    CHECK(convert(agentry::dialect::openai_strict{}, R"({"type":"object","properties":{"x":{}}})", why).empty());
+    CHECK(why == R"(at "/properties/x": a value of any type (no "type"), which the openai_strict dialect cannot express)");
+    CHECK(convert(agentry::dialect::gemini{}, R"({"type":"object","properties":{"r":{"$ref":"#/$defs/r"}}})", why).empty());
+    CHECK(why == R"(at "/properties/r": a $ref, which the gemini dialect cannot express)");
+    CHECK(convert(agentry::dialect::gemini{}, R"({"type":"object","properties":{"u":{"type":["string","integer"]}}})", why).empty());
+    CHECK(why == R"(at "/properties/u": a value of several types, which the gemini dialect cannot express)");
+}
+
+TEST_CASE("schema: the argument check") {
+    std::string e;
+    const d::jvalue schema = *d::parse_json(
+        R"({"type":"object","properties":{"n":{"type":"integer","minimum":0,"maximum":10},"s":{"type":"string","maxLength":3},)"
+        R"("e":{"enum":["x","y"]},"l":{"type":"array","items":{"type":"number"},"minItems":1},"o":{"anyOf":[{"type":"string"},{"type":"null"}]}},)"
+        R"("required":["n"],"additionalProperties":false})",
+        e);
+    const auto check = [&](std::string_view args) {
+        std::string all;
+        for (const std::string& p : d::argument_checker().check(schema, *d::parse_json(args, e))) all += p + "|";
+        return all;
+    };
+    CHECK(check(R"({"n":3,"s":"abc","e":"x","l":[1,2.5],"o":null})") == "");
+    CHECK(check(R"({"n":3.0})") == "");
+    CHECK(check(R"({})") == "/n: missing required property|");
+    CHECK(check(R"({"n":"3"})") == "/n: expected integer, got string|");
+    CHECK(check(R"({"n":11})") == "/n: the value must be at most 10|");
+    CHECK(check(R"({"n":-1})") == "/n: the value must be at least 0|");
+    CHECK(check(R"({"n":1,"s":"abcd"})") == "/s: the length must be at most 3|");
+    CHECK(check(R"({"n":1,"e":"z"})") == R"(/e: "z" is not one of ["x","y"]|)");
+    CHECK(check(R"({"n":1,"l":[]})") == "/l: the number of items must be at least 1|");
+    CHECK(check(R"({"n":1,"l":["a"]})") == "/l/0: expected number, got string|");
+    CHECK(check(R"({"n":1,"o":5})") == "/o: matches none of the allowed forms|");
+    CHECK(check(R"({"n":1,"z":5})") == "/z: unknown property|");
+}
+
+namespace {
+
+std::string echo_static(const std::string& text) { return "static " + text; }
+constexpr agentry::registry statics{agentry::tool<"echo", "The agent's own echo", "text">(echo_static)};
+
+// Answers each request with the next recorded reply and keeps the request bodies.
+struct replay {
+    std::vector<std::string> replies;
+    std::vector<std::string>* bodies;
+    std::size_t next = 0;
+    agentry::transport_result send(const agentry::http_request& r) {
+        bodies->push_back(r.body);
+        const std::string body = next < replies.size() ? replies[next++] : replies.back();
+        return {{200, {}, body}, {}};
+    }
+    agentry::transport_result stream(const agentry::http_request& r, agentry::stream_handlers&) { return send(r); }
+};
+
+std::string openai_call(std::string_view id, std::string_view name, std::string_view args) {
+    std::string a;
+    agentry::json::write(a, args);
+    return R"({"id":")" + std::string(id) + R"(","type":"function","function":{"name":")" + std::string(name) +
+           R"(","arguments":)" + a + "}}";
+}
+
+std::string openai_turn(std::string calls) {
+    return R"({"choices":[{"message":{"role":"assistant","content":null,"tool_calls":[)" + calls +
+           R"(]},"finish_reason":"tool_calls"}],"usage":{"prompt_tokens":1,"completion_tokens":1}})";
+}
+
+constexpr std::string_view openai_answer =
+    R"({"choices":[{"message":{"role":"assistant","content":"all done"},"finish_reason":"stop"}],"usage":{"prompt_tokens":1,"completion_tokens":1}})";
+
+constexpr agentry::loop_config config{.max_turns = 4, .tool_timeout = std::chrono::seconds(5)};
+
+} // namespace
+
+TEST_CASE("toolset: MCP tools with the registry's in an agent") {
+    auto c = connect_fake("good");
+    mcp::toolset tools;
+    std::vector<std::string> reports;
+    REQUIRE(tools.add(c, {.report = [&](std::string_view m) { reports.emplace_back(m); }}).has_value());
+    CHECK(tools.size() == 8);
+    std::vector<std::string> bodies;
+    replay model{{openai_turn(openai_call("c1", "fake_echo", R"({"text":"hi"})") + "," +
+                              openai_call("c2", "echo", R"({"text":"me"})") + "," +
+                              openai_call("c3", "add", R"({"a":-1,"b":2})") + "," +
+                              openai_call("c4", "add", R"({"a":1,"b":2})") + "," + openai_call("c5", "fail", "{}")),
+                  std::string(openai_answer)},
+                 &bodies};
+    agentry::agent<config> agent{agentry::openai{.model = "m"}, statics, "", model};
+    auto added = agent.add_tools(tools);
+    REQUIRE_MESSAGE(added.has_value(), (added ? std::string() : added.error().message));
+    REQUIRE(reports.size() == 2);
+    CHECK(reports[0] ==
+          R"(agentry: mcp::toolset: server "fake", tool "mapped": its inputSchema at "/properties/tags": "additionalProperties" with a schema (a map), which the openai_strict dialect cannot express; the tool was left out)");
+    CHECK(contains(reports[1], R"(tool "anything": its inputSchema at "/properties/x": a value of any type)"));
+
+    const agentry::run_result r = agent.run("go");
+    CHECK(r.stop == agentry::stop_reason::completed);
+    REQUIRE(r.steps.size() == 5);
+    CHECK(r.steps[0].status == agentry::tool_status::ok);
+    CHECK(r.steps[0].result_excerpt == "hi");
+    CHECK(r.steps[1].result_excerpt == "static me");
+    CHECK(r.steps[2].status == agentry::tool_status::invalid_arguments);
+    CHECK(r.steps[2].result_excerpt ==
+          "add: invalid arguments: /a: the value must be at least 0. Fix the arguments and call add again.");
+    CHECK(r.steps[3].result_excerpt == "3");
+    CHECK(r.steps[4].status == agentry::tool_status::tool_error);
+    CHECK(r.steps[4].result_excerpt == "fail failed: it broke");
+    // Every tool result is in the conversation.
+    std::size_t results = 0;
+    for (const agentry::message& m : agent.conversation()) results += m.role == agentry::role::tool;
+    CHECK(results == 5);
+    REQUIRE_FALSE(bodies.empty());
+    CHECK(contains(bodies[0], R"({"type":"function","function":{"name":"echo","description":"The agent's own echo")"));
+    CHECK(contains(bodies[0],
+                   R"x({"type":"function","function":{"name":"fake_echo","description":"Echoes text","parameters":{"type":"object","properties":{"text":{"type":"string","description":"(minLength: 1)"}},"required":["text"],"additionalProperties":false},"strict":true}})x"));
+    CHECK_FALSE(contains(bodies[0], "\"mapped\""));
+    CHECK_FALSE(contains(bodies[0], "$schema"));
+}
+
+TEST_CASE("toolset: refuse, prefix always, and a server that dies while the agent runs") {
+    auto c = connect_fake("good");
+    mcp::toolset refusing;
+    REQUIRE(refusing.add(c, {.unsupported = mcp::unsupported_schema::refuse}).has_value());
+    std::vector<std::string> bodies;
+    replay model{{std::string(openai_answer)}, &bodies};
+    agentry::agent<config> agent{agentry::gemini{.model = "g"}, statics, "", model};
+    auto refused = agent.add_tools(refusing);
+    REQUIRE_FALSE(refused.has_value());
+    CHECK(refused.error().message ==
+          R"(agentry: mcp::toolset: server "fake", tool "mapped": its inputSchema at "/properties/tags": "additionalProperties" with a schema (a map), which the gemini dialect cannot express; the tools were refused (toolset_options::unsupported is refuse; leave_out drops such a tool instead))");
+
+    mcp::toolset prefixed;
+    REQUIRE(prefixed.add(c, {.prefix = "srv_", .prefixing = mcp::prefix_mode::always,
+                             .unsupported = mcp::unsupported_schema::refuse})
+                .has_value());
+    agentry::agent<config> anthropic_agent{agentry::anthropic{.model = "a"}, statics, "", model};
+    REQUIRE(anthropic_agent.add_tools(prefixed).has_value());
+    auto again = anthropic_agent.add_tools(prefixed);
+    REQUIRE_FALSE(again.has_value());
+    CHECK(contains(again.error().message, R"(server "fake", tool "echo": its name is taken even with the prefix "srv_")"));
+
+    auto dying = connect_fake("die");
+    mcp::toolset dies;
+    REQUIRE(dies.add(dying, {.report = [](std::string_view) {}}).has_value());
+    std::vector<std::string> bodies2;
+    replay model2{{openai_turn(openai_call("c1", "fake_echo", R"({"text":"x"})")), std::string(openai_answer)}, &bodies2};
+    agentry::agent<config> a2{agentry::openai{.model = "m"}, statics, "", model2};
+    REQUIRE(a2.add_tools(dies).has_value());
+    const agentry::run_result r = a2.run("go");
+    CHECK(r.stop == agentry::stop_reason::completed);
+    REQUIRE(r.steps.size() == 1);
+    CHECK(r.steps[0].status == agentry::tool_status::tool_error);
+    CHECK(r.steps[0].result_excerpt ==
+          "fake_echo failed: agentry: mcp::client: fake: tools/call echo: the server exited with status 3");
+}
+
+TEST_CASE("toolset: loop_config::tool_timeout applies, and the call is cancelled on the server") {
+    auto c = connect_fake("good");
+    mcp::toolset tools;
+    REQUIRE(tools.add(c, {.call_timeout = std::chrono::milliseconds(300), .report = [](std::string_view) {}}).has_value());
+    std::vector<std::string> bodies;
+    replay model{{openai_turn(openai_call("c1", "never", "{}")), std::string(openai_answer)}, &bodies};
+    constexpr agentry::loop_config short_tools{.max_turns = 4, .tool_timeout = std::chrono::milliseconds(100)};
+    {
+        agentry::agent<short_tools> agent{agentry::openai{.model = "m"}, statics, "", model};
+        REQUIRE(agent.add_tools(tools).has_value());
+        const agentry::run_result r = agent.run("go");
+        CHECK(r.stop == agentry::stop_reason::completed);
+        REQUIRE(r.steps.size() == 1);
+        CHECK(r.steps[0].timed_out);
+        CHECK(r.steps[0].status == agentry::tool_status::tool_error);
+    }  // waits for the abandoned call, which the client ends at its own timeout
+    auto last = c->call_tool("last_cancelled");
+    REQUIRE(last.has_value());
+    CHECK(last->text != "none");
+
+    mcp::toolset own_timeout;
+    REQUIRE(own_timeout.add(c, {.call_timeout = std::chrono::milliseconds(100), .report = [](std::string_view) {}})
+                .has_value());
+    replay model2{{openai_turn(openai_call("c1", "never", "{}")), std::string(openai_answer)}, &bodies};
+    agentry::agent<config> agent{agentry::openai{.model = "m"}, statics, "", model2};
+    REQUIRE(agent.add_tools(own_timeout).has_value());
+    const agentry::run_result r = agent.run("go");
+    REQUIRE(r.steps.size() == 1);
+    CHECK(r.steps[0].status == agentry::tool_status::tool_error);
+    CHECK(r.steps[0].result_excerpt ==
+          "never failed: agentry: mcp::client: fake: tools/call never: no answer within 100 ms; the request was cancelled");
+}
+
+namespace {
+
+// --emit: a session of each version against the fake server; every message the client sends,
+// one per line: <version> <message>.
+int emit() {
+    for (std::string v : {"2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25"}) {
+        std::vector<std::string> sent;
+        std::mutex m;
+        mcp::client_options options;
+        options.on_send = [&](std::string_view s) {
+            std::lock_guard lock(m);
+            sent.emplace_back(s);
+        };
+        auto c = mcp::client::connect(fake("good", {"FAKE_VERSION=" + v}), options);
+        if (!c) return std::fprintf(stderr, "%s\n", c.error().message.c_str()), 1;
+        (void)(*c)->list_tools();
+        (void)(*c)->call_tool("echo", R"({"text":"x"})");
+        mcp::request_options progress;
+        progress.on_progress = [](const mcp::progress&) {};
+        (void)(*c)->call_tool("slow", "{}", progress);
+        mcp::request_options quick;
+        quick.timeout = std::chrono::milliseconds(50);
+        (void)(*c)->call_tool("never", "{}", quick);
+        (void)(*c)->ping();
+        (void)(*c)->list_resources();
+        (void)(*c)->list_prompts();
+        (*c)->close();
+        for (const std::string& s : sent) std::printf("%s %s\n", v.c_str(), s.c_str());
+    }
+    return 0;
+}
+
+} // namespace
+
+int everything_conformance(int argc, char** argv);
+
+int main(int argc, char** argv) {
+    self = std::filesystem::canonical("/proc/self/exe").string();
+    if (argc >= 3 && std::string_view(argv[1]) == "--fake") return mcp_client_test::fake_server(argv[2]);
+    if (argc >= 2 && std::string_view(argv[1]) == "--emit") return emit();
+    if (argc >= 2 && std::string_view(argv[1]) == "--everything") return everything_conformance(argc, argv);
+    doctest::Context context(argc, argv);
+    return context.run();
+}
