@@ -118,7 +118,9 @@ outcome<void> add_dynamic_tools(const dynamic_tool_source& source, const dynamic
                         " dialect allows in one request; leave some out");
     next->payload = append_definitions(context.kind, payload, *tools);
     auto added = std::make_shared<const std::vector<dynamic_tool>>(std::move(*tools));
-    call = [previous = std::move(call), added](std::string_view name, std::string_view arguments) -> tool_result {
+    // The rest of the call's arguments (the agent's scope and context) go to the registry.
+    call = [previous = std::move(call), added](std::string_view name, std::string_view arguments,
+                                               auto&&... rest) -> tool_result {
         for (const dynamic_tool& t : *added) {
             if (t.name != name) continue;
             try {
@@ -135,7 +137,7 @@ outcome<void> add_dynamic_tools(const dynamic_tool_source& source, const dynamic
                 return out;
             }
         }
-        return previous(name, arguments);
+        return previous(name, arguments, rest...);
     };
     state = std::move(next);
     payload = state->payload;
