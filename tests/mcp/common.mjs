@@ -116,7 +116,7 @@ export async function scenario(client, { McpError, ErrorCode, ListResourcesResul
     const annotated = version >= "2025-03-26";
     const structured = version >= "2025-06-18";
     assert.deepEqual(client.getServerVersion(), { name: "weather", version: "1.0.0" });
-    assert.deepEqual(client.getServerCapabilities(), { tools: { listChanged: false } });
+    assert.deepEqual(client.getServerCapabilities(), { tools: { listChanged: false }, logging: {} });
 
     const { tools } = await client.listTools();
     assert.deepEqual(tools.map((t) => t.name), ["get_weather", "add"]);

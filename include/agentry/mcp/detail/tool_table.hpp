@@ -7,8 +7,11 @@
 // object result, the results the MCP dialect writes an outputSchema for), and the length of
 // the `,"outputSchema":...` member that ends such a definition, left out for protocol
 // versions older than 2025-06-18.
+// Also each tool's policy (policy/tool_policy.hpp), for the annotations derived from it and the
+// server's permission ceiling.
 // Cost: one single-tool definitions<dialect::mcp>() instantiation per tool.
 
+#include <agentry/policy/tool_policy.hpp>
 #include <agentry/registry.hpp>
 #include <agentry/schema/dialect.hpp>
 
@@ -17,6 +20,7 @@
 #include <array>
 #include <cstddef>
 #include <string_view>
+#include <tuple>
 #include <type_traits>
 #include <utility>
 
@@ -48,6 +52,11 @@ struct tool_table<boost::hana::tuple<Tools...>> {
     static constexpr std::array<std::string_view, size> definitions{tool_definition<Tools>...};
     static constexpr std::array<bool, size> structured{agentry::detail::is_object_result<typename Tools::result_type>()...};
     static constexpr std::array<std::size_t, size> output_schema_sizes{output_schema_size<Tools>()...};
+    /// Whether each tool declares a policy, and the policy (destructive for one without).
+    static constexpr std::array<bool, size> policied{has_policy<Tools>...};
+    static constexpr std::array<tool_policy, size> policies{policy_of<Tools>()...};
+    template <std::size_t I>
+    using tool_at = std::tuple_element_t<I, std::tuple<Tools...>>;
 };
 
 template <class Registry>
