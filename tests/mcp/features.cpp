@@ -8,8 +8,10 @@
 
 #include <doctest/doctest.h>
 
+#include <functional>
 #include <optional>
 #include <sstream>
+#include <stop_token>
 #include <stdexcept>
 #include <string>
 #include <string_view>
@@ -305,4 +307,112 @@ TEST_CASE("stdio: notifications are lines before the answer") {
     CHECK(log != std::string::npos);
     CHECK(answer != std::string::npos);
     CHECK(log < answer);
+}
+
+namespace {
+
+struct app_session {
+    int id = 0;
+    int calls = 0;
+};
+
+int sessions_made = 0;
+std::function<void()> inside_wait;
+
+std::string count(agentry::context<app_session> s) {
+    ++s->calls;
+    return std::to_string(s->id) + ":" + std::to_string(s->calls);
+}
+
+int steps(agentry::progress p, int n) {
+    for (int i = 1; i <= n; ++i) p.report(i, n, "step " + std::to_string(i));
+    p.report(1);  // not above the last: dropped
+    return n;
+}
+
+bool wait_for_stop(std::stop_token stop, agentry::context<app_session>) {
+    if (inside_wait) inside_wait();
+    return stop.stop_requested();
+}
+
+constexpr agentry::registry injected{
+    agentry::tool<"count", "Counts the session's calls">(count),
+    agentry::tool<"steps", "Reports progress", "n">(steps),
+    agentry::tool<"wait_for_stop", "Sees its cancellation">(wait_for_stop),
+};
+
+const mcp::server injected_server{injected, {.name = "i", .version = "1"},
+                                  mcp::session_context([] { return app_session{++sessions_made, 0}; })};
+
+} // namespace
+
+TEST_CASE("per-session context: made once per session by the factory, given to the tools") {
+    const int before = sessions_made;
+    mcp::session a;
+    mcp::session b;
+    injected_server.handle(a, initialize("2025-11-25"));
+    injected_server.handle(b, initialize("2025-11-25"));
+    const std::string call = R"({"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"count"}})";
+    CHECK(injected_server.handle(a, call).find(R"("text":")" + std::to_string(before + 1) + R"(:1")") != std::string::npos);
+    CHECK(injected_server.handle(a, call).find(R"("text":")" + std::to_string(before + 1) + R"(:2")") != std::string::npos);
+    CHECK(injected_server.handle(b, call).find(R"("text":")" + std::to_string(before + 2) + R"(:1")") != std::string::npos);
+    CHECK(sessions_made == before + 2);
+    // The schema does not show the injected parameters.
+    CHECK(std::string(injected_server.tools_list()).find(R"({"name":"steps","description":"Reports progress","inputSchema":{"type":"object","properties":{"n":{"type":"integer")") !=
+          std::string::npos);
+    // The unknown-tool answer still names the tools.
+    CHECK(injected_server.handle(a, R"({"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"cont"}})") ==
+          R"({"jsonrpc":"2.0","id":2,"error":{"code":-32602,"message":"unknown tool \"cont\" (did you mean \"count\"?). Available tools: count, steps, wait_for_stop."}})");
+}
+
+TEST_CASE("per-session context: a factory that throws is an internal error") {
+    const mcp::server failing{injected, {}, mcp::session_context([](const mcp::identity*) -> app_session {
+                                  throw std::runtime_error("database down");
+                              })};
+    mcp::session s;
+    failing.handle(s, initialize("2025-11-25"));
+    CHECK(failing.handle(s, R"({"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"count"}})") ==
+          R"({"jsonrpc":"2.0","id":1,"error":{"code":-32603,"message":"Internal error: the session's context could not be made: database down"}})");
+}
+
+TEST_CASE("progress: notifications/progress with the request's token, increasing only") {
+    for (const std::string_view version : {"2024-11-05", "2025-11-25"}) {
+        CAPTURE(version);
+        mcp::session s;
+        std::vector<std::string> sent;
+        const mcp::message_sink sink = [&](std::string_view m) { sent.emplace_back(m); };
+        injected_server.handle(s, initialize(version));
+        const std::string answer = injected_server.handle(
+            s, R"({"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"steps","arguments":{"n":2},"_meta":{"progressToken":"t1"}}})",
+            1 << 20, sink);
+        CHECK(answer.find(R"("text":"2")") != std::string::npos);
+        const std::string message = version == "2024-11-05" ? "" : R"(,"message":"step 1")";
+        REQUIRE(sent.size() == 2);
+        CHECK(sent[0] == R"({"jsonrpc":"2.0","method":"notifications/progress","params":{"progressToken":"t1","progress":1,"total":2)" +
+                             message + "}}");
+        // Without a token, or without a sink: nothing.
+        sent.clear();
+        injected_server.handle(s, R"({"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"steps","arguments":{"n":2}}})",
+                               1 << 20, sink);
+        CHECK(sent.empty());
+        CHECK(injected_server.handle(s, R"({"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"steps","arguments":{"n":2},"_meta":{"progressToken":7}}})")
+                  .find(R"("text":"2")") != std::string::npos);
+    }
+}
+
+TEST_CASE("notifications/cancelled reaches the running tool's std::stop_token") {
+    mcp::session s;
+    injected_server.handle(s, initialize("2025-11-25"));
+    bool seen = false;
+    inside_wait = [&] {
+        CHECK(!s.stop_token("\"w\"").stop_requested());
+        injected_server.handle(s, R"({"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":"w"}})");
+        seen = s.stop_token("\"w\"").stop_requested();
+    };
+    // The answer of a cancelled request is not sent.
+    CHECK(injected_server.handle(s, R"({"jsonrpc":"2.0","id":"w","method":"tools/call","params":{"name":"wait_for_stop"}})").empty());
+    CHECK(seen);
+    inside_wait = nullptr;
+    CHECK(injected_server.handle(s, R"({"jsonrpc":"2.0","id":"w","method":"tools/call","params":{"name":"wait_for_stop"}})")
+              .find(R"("text":"false")") != std::string::npos);
 }

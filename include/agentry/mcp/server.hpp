@@ -49,6 +49,7 @@
 
 #include <agentry/json/reader.hpp>
 #include <agentry/json/writer.hpp>
+#include <agentry/call_scope.hpp>
 #include <agentry/mcp/annotations.hpp>
 #include <agentry/mcp/ceiling.hpp>
 #include <agentry/mcp/detail/tool_table.hpp>
@@ -64,7 +65,10 @@
 
 #include <array>
 #include <cstddef>
+#include <exception>
+#include <functional>
 #include <map>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -83,6 +87,27 @@ struct server_info {
     /// How to use the server, for the model (optional).
     std::string_view instructions{};
 };
+
+/// A server's per-session context factory: `make` builds the context<T> object the registry's
+/// tools take (Registry::context_type), once per session, when a tool first needs it. It is
+/// called with the session's identity (mcp/auth.hpp; nullptr without authorization), or with
+/// nothing.
+template <class F>
+struct session_context_t {
+    F make;
+};
+
+/// The context factory of a server whose tools take agentry::context<T>:
+///   mcp::server server{tools, info, mcp::session_context([](const mcp::identity* who) { return app_session{who}; })};
+template <class F>
+session_context_t<F> session_context(F make) {
+    return {std::move(make)};
+}
+
+template <class T>
+inline constexpr bool is_session_context = false;
+template <class F>
+inline constexpr bool is_session_context<session_context_t<F>> = true;
 
 namespace detail {
 
@@ -308,6 +333,7 @@ inline std::string complete_result(std::string body, bool cacheable, bool is_pri
 template <class Registry>
 class server {
     using table = detail::tool_table_of<Registry>;
+    using context_type = typename Registry::context_type;
 
 public:
     /// Serves `tools` (copied), introduced as `info`, with `extras`: mcp::annotations, resources,
@@ -319,9 +345,18 @@ public:
           version_(info.version),
           title_(info.title),
           instructions_(info.instructions) {
-        static_assert(((is_annotations<Extras> || is_resource<Extras> || is_prompt<Extras> || is_ceiling<Extras>) && ...),
+        static_assert(((is_annotations<Extras> || is_resource<Extras> || is_prompt<Extras> || is_ceiling<Extras> ||
+                        is_session_context<Extras>) &&
+                       ...),
                       "agentry: mcp::server: after the registry and the server_info come mcp::annotations, "
-                      "mcp::resource, mcp::resource_template, mcp::prompt and mcp::ceiling only");
+                      "mcp::resource, mcp::resource_template, mcp::prompt, mcp::ceiling and mcp::session_context only");
+        constexpr std::size_t factories = (std::size_t(is_session_context<Extras>) + ... + 0);
+        static_assert(std::is_void_v<context_type> || factories == 1,
+                      "agentry: mcp::server: the registry's tools take agentry::context<T>; give the server one "
+                      "mcp::session_context(factory) that makes a T for each session");
+        static_assert(!std::is_void_v<context_type> || factories == 0,
+                      "agentry: mcp::server: mcp::session_context is given, but no tool of the registry takes "
+                      "agentry::context<T>");
         static_assert(detail::check_annotations<Registry, Extras...>(),
                       "agentry: mcp::server: two mcp::annotations name the same tool; give one per tool");
         static_assert((detail::within_ceiling<table, Extras>() && ...));
@@ -426,6 +461,19 @@ private:
     }
     template <permission Level>
     void add(const ceiling_t<Level>&, auto&, auto&) {}
+    template <class F>
+    void add(const session_context_t<F>& factory, auto&, auto&) {
+        if constexpr (!std::is_void_v<context_type>) {
+            static_assert(std::is_invocable_v<const F&, const identity*> || std::is_invocable_v<const F&>,
+                          "agentry: mcp::session_context(factory): factory takes const mcp::identity* or nothing");
+            make_context_ = [f = factory.make](const identity* who) -> std::shared_ptr<void> {
+                if constexpr (std::is_invocable_v<const F&, const identity*>)
+                    return std::make_shared<context_type>(f(who));
+                else
+                    return std::make_shared<context_type>(f());
+            };
+        }
+    }
 
     static std::string out_of_memory(std::string_view id) noexcept {
         try {
@@ -727,9 +775,10 @@ private:
         if (!detail::read_params(m.params, p, problem)) return error(m.id, error_code::invalid_params, problem);
         const std::string_view arguments = p.arguments ? std::string_view(p.arguments->text()) : "{}";
         const std::size_t index = Registry::find(p.name);
-        if (index == Registry::size())
-            return error(m.id, error_code::invalid_params, tools_.call(p.name, arguments).content);
-        const tool_result r = invoke(s, m, index, arguments, f, meta);
+        std::string failure;
+        const tool_result r = invoke(s, m, p.name, index, arguments, f, meta, failure);
+        if (!failure.empty()) return error(m.id, error_code::internal_error, failure);
+        if (index == Registry::size()) return error(m.id, error_code::invalid_params, r.content);
         const bool object_result = f.structured_content && table::structured[index];
         const bool structured = r.ok() && !r.truncated && object_result;
         const bool failed = !r.ok() || (r.truncated && object_result);
@@ -744,9 +793,56 @@ private:
         return done(std::move(body), false);
     }
 
-    tool_result invoke(session&, const received&, std::size_t index, std::string_view arguments,
-                       const protocol_features&, const detail::request_meta&) const {
-        return tools_.call_index(index, arguments);
+    // Calls the tool with the request's stop token (signalled by notifications/cancelled), a
+    // progress sink writing notifications/progress when the request has a progress token, and
+    // the session's context. `failure` is set when the context cannot be made.
+    tool_result invoke(session& s, const received& m, std::string_view name, std::size_t index, std::string_view arguments,
+                       const protocol_features& f, const detail::request_meta& meta, std::string& failure) const {
+        const message_sink* out = detail::current_request_ ? detail::current_request_->out : nullptr;
+        double last = 0;
+        bool reported = false;
+        call_scope scope{s.stop_token(m.id), {}};
+        if (!meta.progress_token.empty() && out && *out)
+            scope.on_progress = [&](const progress_update& u) {
+                if (reported && !(u.progress > last)) return;  // progress must increase
+                reported = true;
+                last = u.progress;
+                std::string note = R"({"jsonrpc":"2.0","method":"notifications/progress","params":{"progressToken":)";
+                note += meta.progress_token;
+                note += R"(,"progress":)";
+                json::write(note, u.progress);
+                if (u.total) {
+                    note += R"(,"total":)";
+                    json::write(note, *u.total);
+                }
+                if (f.progress_message && !u.message.empty()) {
+                    note += R"(,"message":)";
+                    json::write(note, u.message);
+                }
+                note += "}}";
+                (*out)(note);
+            };
+        const auto run = [&](auto&... context) {
+            // An unknown name is answered by call(), which names the closest tool.
+            if (index == Registry::size()) return tools_.call(name, arguments, scope, context...);
+            return tools_.call_index(index, arguments, scope, context...);
+        };
+        if constexpr (std::is_void_v<context_type>) {
+            (void)failure;
+            return run();
+        } else {
+            std::shared_ptr<void> context;
+            try {
+                context = s.context_or([&] { return make_context_(s.owner()); });
+            } catch (const std::exception& e) {
+                failure = std::string("Internal error: the session's context could not be made: ") + e.what();
+                return {};
+            } catch (...) {
+                failure = "Internal error: the session's context could not be made";
+                return {};
+            }
+            return run(*static_cast<context_type*>(context.get()));
+        }
     }
 
     Registry tools_;
@@ -757,6 +853,7 @@ private:
     std::array<std::string, served_protocol_versions.size()> tools_lists_;
     std::vector<detail::resource_entry> resources_;
     std::vector<detail::prompt_entry> prompts_;
+    std::function<std::shared_ptr<void>(const identity*)> make_context_;
 };
 
 template <class Registry, class... Extras>

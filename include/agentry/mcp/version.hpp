@@ -49,6 +49,8 @@ struct protocol_features {
     bool titles = false;
     /// Tool `outputSchema` and `structuredContent` in results: 2025-06-18.
     bool structured_content = false;
+    /// A `message` in progress notifications: 2025-03-26.
+    bool progress_message = false;
     /// JSON-RPC batches (arrays of messages): 2025-03-26 only.
     bool batches = false;
     /// `logging/setLevel` (before 2026-07-28, which sets the level per request in `_meta`).
@@ -64,6 +66,7 @@ constexpr protocol_features features_of(std::string_view version) noexcept {
     return {.tool_annotations = version >= "2025-03-26",
             .titles = version >= "2025-06-18",
             .structured_content = version >= "2025-06-18",
+            .progress_message = version >= "2025-03-26",
             .batches = version == "2025-03-26",
             .set_level = version < stateless_protocol_version,
             .stateless = version >= stateless_protocol_version};
