@@ -281,6 +281,7 @@ private:
                               self->writing_ = false;
                               if (ec) return self->close();
                               if (!self->outbox_.empty()) return self->flush();
+                              if (self->last_chunk_sent_) return self->close();
                               if (self->ending_) {
                                   self->streaming_ = self->ending_ = false;
                                   self->parser_.reset();
@@ -306,19 +307,27 @@ private:
                                [self, text = std::string(message)]() mutable { self->event(std::move(text)); });
             },
             [weak] {
-                if (const auto self = weak.lock()) asio::post(self->stream_.get_executor(), [self] { self->close(); });
+                if (const auto self = weak.lock()) asio::post(self->stream_.get_executor(), [self] { self->end_stream(); });
             });
         listener_ = state;
         timer_.emplace(stream_.get_executor());
         timer_->expires_after(options_.stream_timeout);
         timer_->async_wait([self = this->shared_from_this()](beast::error_code ec) {
-            if (!ec) self->close();
+            if (!ec) self->end_stream();
         });
         // The client sends nothing more; a read ends when it leaves.
         stream_.socket().async_read_some(asio::buffer(probe_), [self = this->shared_from_this()](beast::error_code, std::size_t) {
             self->close();
         });
         flush();
+    }
+
+    // Ends the GET stream with the last chunk, then closes the connection.
+    void end_stream() {
+        if (closed_ || last_chunk_sent_) return;
+        outbox_ += "0\r\n\r\n";
+        last_chunk_sent_ = true;
+        if (!writing_) flush();
     }
 
     void write(http_reply reply) {
@@ -383,6 +392,7 @@ private:
     bool writing_ = false;
     bool listening_ = false;
     bool closed_ = false;
+    bool last_chunk_sent_ = false;
     std::string outbox_;
     std::string sending_;
     std::weak_ptr<session> listener_;

@@ -69,6 +69,7 @@
 #include <functional>
 #include <map>
 #include <memory>
+#include <stdexcept>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -91,7 +92,8 @@ struct server_info {
 /// A server's per-session context factory: `make` builds the context<T> object the registry's
 /// tools take (Registry::context_type), once per session, when a tool first needs it. It is
 /// called with the session's identity (mcp/auth.hpp; nullptr without authorization), or with
-/// nothing.
+/// nothing, and returns a T, or a std::shared_ptr<T> or std::unique_ptr<T> (for a T that cannot
+/// be moved). A stateless (2026-07-28) request gets a context of its own.
 template <class F>
 struct session_context_t {
     F make;
@@ -467,10 +469,21 @@ private:
             static_assert(std::is_invocable_v<const F&, const identity*> || std::is_invocable_v<const F&>,
                           "agentry: mcp::session_context(factory): factory takes const mcp::identity* or nothing");
             make_context_ = [f = factory.make](const identity* who) -> std::shared_ptr<void> {
-                if constexpr (std::is_invocable_v<const F&, const identity*>)
-                    return std::make_shared<context_type>(f(who));
-                else
-                    return std::make_shared<context_type>(f());
+                const auto made = [&] {
+                    if constexpr (std::is_invocable_v<const F&, const identity*>) return f(who);
+                    else return f();
+                };
+                using made_type = decltype(made());
+                if constexpr (std::is_convertible_v<made_type, std::shared_ptr<context_type>>) {
+                    std::shared_ptr<context_type> context = made();
+                    if (!context) throw std::runtime_error("the factory returned no object");
+                    return context;
+                } else {
+                    static_assert(std::is_convertible_v<made_type, context_type>,
+                                  "agentry: mcp::session_context(factory): factory returns the tools' context "
+                                  "type T, or a std::shared_ptr<T> / std::unique_ptr<T> for a T that cannot move");
+                    return std::make_shared<context_type>(made());
+                }
             };
         }
     }

@@ -421,8 +421,10 @@ private:
         const bool initialize = m.kind == message_kind::request && m.method == "initialize";
         const std::string_view id = request["Mcp-Session-Id"];
         const std::string_view version = request["MCP-Protocol-Version"];
-        const bool stateless = id.empty() && m.kind == message_kind::request &&
-                               (version == stateless_protocol_version || m.method == "server/discover");
+        // Without a session: 2026-07-28, server/discover, or a version not served (answered -32022).
+        const bool stateless = id.empty() && m.kind == message_kind::request && !initialize &&
+                               (version == stateless_protocol_version || m.method == "server/discover" ||
+                                (!version.empty() && !detail::served_version(version)));
         if (stateless) {
             // 2026-07-28: each request on its own, its version in the header and in _meta alike.
             const detail::request_meta meta = detail::read_meta(m.params);
