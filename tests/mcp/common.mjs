@@ -14,6 +14,8 @@ export const here = path.dirname(fileURLToPath(import.meta.url));
 
 // The protocol versions the server negotiates, oldest first.
 export const VERSIONS = ["2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25"];
+// The stateless revision (no initialize; the version in each request's _meta).
+export const STATELESS = "2026-07-28";
 
 export function skip(reason) {
     console.log(`SKIP: ${reason}`);
@@ -31,7 +33,7 @@ export async function prerequisites(...modules) {
             skip(`${specifier} is not installed (run npm ci in ${repo})`);
         }
     }
-    for (const version of VERSIONS)
+    for (const version of [...VERSIONS, STATELESS])
         if (!existsSync(path.join(testdata, "mcp-schema", version, "schema.json")))
             skip(`${testdata}/mcp-schema/${version}/schema.json is missing`);
     const [ajv2020, ajv, formats, ...rest] = loaded;
@@ -66,6 +68,13 @@ const RESULT_TYPES = {
     ping: "EmptyResult",
     "tools/list": "ListToolsResult",
     "tools/call": "CallToolResult",
+    "logging/setLevel": "EmptyResult",
+    "resources/list": "ListResourcesResult",
+    "resources/templates/list": "ListResourceTemplatesResult",
+    "resources/read": "ReadResourceResult",
+    "prompts/list": "ListPromptsResult",
+    "prompts/get": "GetPromptResult",
+    "server/discover": "DiscoverResult",
 };
 
 // The problems of one message the server sent (parsed JSON), answering a request of `method`,
@@ -76,6 +85,10 @@ export function messageProblems(version, message, method) {
     const problems = [];
     const envelope = schemaErrors(version, "JSONRPCMessage", message);
     if (envelope) problems.push(`${text}\n  not a JSONRPCMessage of ${version}: ${envelope}`);
+    if (message.method !== undefined) {
+        const errors = schemaErrors(version, "ServerNotification", message);
+        if (errors) problems.push(`${text}\n  not a ServerNotification of ${version}: ${errors}`);
+    }
     if (message.result !== undefined) {
         const type = RESULT_TYPES[method];
         if (!type) problems.push(`${text}\n  a result for a request of no known method (${method})`);
@@ -116,7 +129,7 @@ export async function scenario(client, { McpError, ErrorCode, ListResourcesResul
     const annotated = version >= "2025-03-26";
     const structured = version >= "2025-06-18";
     assert.deepEqual(client.getServerVersion(), { name: "weather", version: "1.0.0" });
-    assert.deepEqual(client.getServerCapabilities(), { tools: { listChanged: false } });
+    assert.deepEqual(client.getServerCapabilities(), { tools: { listChanged: false }, logging: {} });
 
     const { tools } = await client.listTools();
     assert.deepEqual(tools.map((t) => t.name), ["get_weather", "add"]);
@@ -213,13 +226,31 @@ export async function startHttpServer(program) {
     };
 }
 
-// A fetch that records the JSON body of every response, made with `inner`.
-export function recordingFetch(bodies, inner = fetch) {
+// The JSON messages of an SSE body (its `data:` lines).
+export function sseMessages(text) {
+    return text
+        .split("\n")
+        .filter((line) => line.startsWith("data: "))
+        .map((line) => JSON.parse(line.slice("data: ".length)));
+}
+
+// A fetch that records the JSON body of every response, made with `inner`, and the messages of
+// every SSE response (read on the side; `streams` holds a promise per stream, settled at its end).
+export function recordingFetch(bodies, inner = fetch, streams = []) {
     return async (url, init) => {
         const response = await inner(url, init);
-        if ((response.headers.get("content-type") ?? "").includes("application/json")) {
+        const type = response.headers.get("content-type") ?? "";
+        if (type.includes("application/json")) {
             const text = await response.clone().text();
             if (text !== "") bodies.push(JSON.parse(text));
+        } else if (type.includes("text/event-stream")) {
+            streams.push(
+                response
+                    .clone()
+                    .text()
+                    .then((text) => bodies.push(...sseMessages(text)))
+                    .catch(() => {}),
+            );
         }
         return response;
     };

@@ -9,6 +9,7 @@
 #include <string>
 #include <string_view>
 #include <type_traits>
+#include <vector>
 
 namespace {
 
@@ -116,14 +117,119 @@ TEST_CASE("http endpoint: Origin and Host") {
     CHECK(open.handle(r).response.result() == http::status::ok);
 }
 
+TEST_CASE("http endpoint: the GET stream of a session, and server log messages on it") {
+    const mcp::http_options options;
+    mcp::detail::http_endpoint<registry> endpoint(server, options, true);
+    const std::string session(endpoint.handle(post(initialize)).response["Mcp-Session-Id"]);
+    http::request<http::string_body> get{http::verb::get, "/mcp", 11};
+    get.set(http::field::host, "localhost");
+    get.set(http::field::accept, "text/event-stream");
+    get.set("Mcp-Session-Id", session);
+    auto reply = endpoint.handle(get);
+    CHECK(reply.response.result() == http::status::ok);
+    REQUIRE(reply.listen);
+    std::vector<std::string> sent;
+    bool ended = false;
+    reply.listen->listen([&](std::string_view m) { sent.emplace_back(m); }, [&] { ended = true; });
+    // No level set yet: nothing is sent.
+    CHECK(endpoint.log(mcp::log_level::info, "starting") == 0);
+    CHECK(endpoint.handle(post(R"({"jsonrpc":"2.0","id":2,"method":"logging/setLevel","params":{"level":"info"}})", session))
+              .response.result() == http::status::ok);
+    CHECK(endpoint.log(mcp::log_level::debug, "hidden") == 0);
+    CHECK(endpoint.log(mcp::log_level::info, "shown", "app") == 1);
+    CHECK(sent == std::vector<std::string>{
+                      R"({"jsonrpc":"2.0","method":"notifications/message","params":{"level":"info","logger":"app","data":"shown"}})"});
+    // An HTTP/1.0 client cannot take a stream.
+    get.version(10);
+    CHECK(endpoint.handle(get).response.result() == http::status::not_acceptable);
+    // DELETE ends the stream.
+    http::request<http::string_body> del{http::verb::delete_, "/mcp", 11};
+    del.set(http::field::host, "localhost");
+    del.set("Mcp-Session-Id", session);
+    CHECK(endpoint.handle(del).response.result() == http::status::ok);
+    CHECK(ended);
+}
+
+TEST_CASE("http endpoint: stateless 2026-07-28 requests and batches") {
+    const mcp::http_options options;
+    mcp::detail::http_endpoint<registry> endpoint(server, options, true);
+    const std::string meta =
+        R"("_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}})";
+    auto reply = endpoint.handle(post(R"({"jsonrpc":"2.0","id":1,"method":"tools/call","params":{)" + meta +
+                                          R"(,"name":"add","arguments":{"a":1,"b":2}}})",
+                                      {}, "2026-07-28"));
+    CHECK(reply.response.result() == http::status::ok);
+    CHECK(reply.response.body() ==
+          R"({"jsonrpc":"2.0","id":1,"result":{"content":[{"type":"text","text":"3"}],"isError":false,"resultType":"complete"}})");
+    CHECK(endpoint.sessions() == 0);
+    // The header and _meta must agree.
+    reply = endpoint.handle(post(R"({"jsonrpc":"2.0","id":2,"method":"tools/list"})", {}, "2026-07-28"));
+    CHECK(reply.response.result() == http::status::bad_request);
+    CHECK(reply.response.body() ==
+          R"({"jsonrpc":"2.0","id":2,"error":{"code":-32020,"message":"Bad Request: the MCP-Protocol-Version header \"2026-07-28\" differs from the request's _meta protocol version"}})");
+    // server/discover needs neither a session nor a header.
+    reply = endpoint.handle(post(R"({"jsonrpc":"2.0","id":3,"method":"server/discover"})"));
+    CHECK(reply.response.result() == http::status::ok);
+    CHECK(reply.response.body().find(R"("supportedVersions":[)") != std::string::npos);
+    // A version not served: 400.
+    reply = endpoint.handle(post(R"({"jsonrpc":"2.0","id":4,"method":"server/discover","params":{"_meta":{"io.modelcontextprotocol/protocolVersion":"2031-01-01"}}})"));
+    CHECK(reply.response.result() == http::status::bad_request);
+    CHECK(reply.response.body().find(R"("code":-32022)") != std::string::npos);
+
+    // Batches in a 2025-03-26 session.
+    const std::string old(endpoint.handle(post(R"({"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-03-26"}})"))
+                              .response["Mcp-Session-Id"]);
+    reply = endpoint.handle(post(R"([{"jsonrpc":"2.0","id":5,"method":"ping"},{"jsonrpc":"2.0","id":6,"method":"ping"}])", old));
+    CHECK(reply.response.result() == http::status::ok);
+    CHECK(reply.response.body() == R"([{"jsonrpc":"2.0","id":5,"result":{}},{"jsonrpc":"2.0","id":6,"result":{}}])");
+    reply = endpoint.handle(post(R"([{"jsonrpc":"2.0","method":"notifications/initialized"}])", old));
+    CHECK(reply.response.result() == http::status::accepted);
+    const std::string current(endpoint.handle(post(initialize)).response["Mcp-Session-Id"]);
+    reply = endpoint.handle(post(R"([{"jsonrpc":"2.0","id":5,"method":"ping"}])", current));
+    CHECK(reply.response.result() == http::status::bad_request);
+    CHECK(endpoint.handle(post(R"([{"jsonrpc":"2.0","id":5,"method":"ping"}])")).response.result() ==
+          http::status::bad_request);
+}
+
+TEST_CASE("http endpoint: notifications go to the request's event stream only when the client accepts one") {
+    const mcp::http_options options;
+    mcp::detail::http_endpoint<registry> endpoint(server, options, true);
+    const std::string session(endpoint.handle(post(initialize)).response["Mcp-Session-Id"]);
+    endpoint.handle(post(R"({"jsonrpc":"2.0","id":2,"method":"logging/setLevel","params":{"level":"debug"}})", session));
+    std::vector<std::string> events;
+    const mcp::message_sink sink = [&](std::string_view m) { events.emplace_back(m); };
+    during_call = [] { mcp::log(mcp::log_level::info, "working"); };
+    const mcp::server hooked_server{hooked};
+    mcp::detail::http_endpoint<std::remove_const_t<decltype(hooked)>> hooked_endpoint(hooked_server, options, true);
+    const std::string s(hooked_endpoint.handle(post(initialize)).response["Mcp-Session-Id"]);
+    hooked_endpoint.handle(post(R"({"jsonrpc":"2.0","id":2,"method":"logging/setLevel","params":{"level":"debug"}})", s));
+    const std::string call = R"({"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"slow"}})";
+    CHECK(hooked_endpoint.handle(post(call, s), {}, sink).response.result() == http::status::ok);
+    CHECK(events == std::vector<std::string>{
+                        R"({"jsonrpc":"2.0","method":"notifications/message","params":{"level":"info","data":"working"}})"});
+    auto json_only = post(call, s);
+    json_only.set(http::field::accept, "application/json");
+    CHECK(hooked_endpoint.handle(json_only, {}, sink).response.result() == http::status::ok);
+    CHECK(events.size() == 1);
+    during_call = nullptr;
+}
+
 TEST_CASE("http endpoint: methods, paths, media types, bodies") {
     const mcp::http_options options;
     mcp::detail::http_endpoint<registry> endpoint(server, options, true);
     http::request<http::string_body> get{http::verb::get, "/mcp", 11};
     get.set(http::field::host, "localhost");
     auto reply = endpoint.handle(get);
+    CHECK(reply.response.result() == http::status::not_acceptable);
+    get.set(http::field::accept, "text/event-stream");
+    CHECK(endpoint.handle(get).response.result() == http::status::bad_request);
+    get.set("Mcp-Session-Id", "unknown");
+    CHECK(endpoint.handle(get).response.result() == http::status::not_found);
+    http::request<http::string_body> put{http::verb::put, "/mcp", 11};
+    put.set(http::field::host, "localhost");
+    reply = endpoint.handle(put);
     CHECK(reply.response.result() == http::status::method_not_allowed);
-    CHECK(reply.response[http::field::allow] == "POST, DELETE");
+    CHECK(reply.response[http::field::allow] == "GET, POST, DELETE");
 
     auto r = post(initialize);
     r.target("/other");

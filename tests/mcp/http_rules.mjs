@@ -150,11 +150,11 @@ assert.equal(r.status, 200);
 
 // ---- HTTP status codes -------------------------------------------------------------------------
 
-r = await send("GET", { accept: "text/event-stream", "mcp-session-id": session });
-assert.equal(r.status, 405);
-assert.equal(r.headers.allow, "POST, DELETE");
+r = await send("GET", { accept: "application/json", "mcp-session-id": session });
+assert.equal(r.status, 406, "a GET stream needs Accept: text/event-stream");
 r = await send("PUT", json, "{}");
 assert.equal(r.status, 405);
+assert.equal(r.headers.allow, "GET, POST, DELETE");
 r = await send("POST", json, "{}", "/other");
 assert.equal(r.status, 404);
 r = await post(add(7, 1, 1), { session, headers: { "content-type": "text/plain" } });

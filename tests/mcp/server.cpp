@@ -47,7 +47,7 @@ std::string call(std::string_view id, std::string_view params) {
 TEST_CASE("initialize: versions negotiated, server info, capabilities") {
     mcp::session s;
     CHECK(server.handle(s, initialize_11_25) ==
-          R"({"jsonrpc":"2.0","id":0,"result":{"protocolVersion":"2025-11-25","capabilities":{"tools":{"listChanged":false}},)"
+          R"({"jsonrpc":"2.0","id":0,"result":{"protocolVersion":"2025-11-25","capabilities":{"tools":{"listChanged":false},"logging":{}},)"
           R"("serverInfo":{"name":"test","version":"1.2.3"}}})");
     CHECK(s.protocol_version() == "2025-11-25");
 
@@ -61,7 +61,7 @@ TEST_CASE("initialize: versions negotiated, server info, capabilities") {
         CHECK(server.handle(s_old, R"({"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":")"s +
                                        std::string(version) + "\"}}") ==
               R"({"jsonrpc":"2.0","id":1,"result":{"protocolVersion":")"s + std::string(version) +
-                  R"(","capabilities":{"tools":{"listChanged":false}},"serverInfo":{"name":"test","version":"1.2.3"}}})");
+                  R"(","capabilities":{"tools":{"listChanged":false},"logging":{}},"serverInfo":{"name":"test","version":"1.2.3"}}})");
         CHECK(s_old.protocol_version() == version);
     }
 
@@ -149,7 +149,7 @@ TEST_CASE("versions: serverInfo.title from 2025-06-18") {
         CHECK(described.handle(s, R"({"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":")"s +
                                       std::string(version) + "\"}}") ==
               R"({"jsonrpc":"2.0","id":0,"result":{"protocolVersion":")"s + std::string(version) +
-                  R"(","capabilities":{"tools":{"listChanged":false}},"serverInfo":{"name":"n","version":"v")" + title +
+                  R"(","capabilities":{"tools":{"listChanged":false},"logging":{}},"serverInfo":{"name":"n","version":"v")" + title +
                   R"(},"instructions":"I"}})");
     }
 }
@@ -159,7 +159,7 @@ TEST_CASE("initialize: title and instructions; twice; bad params") {
                                 {.name = "n", .version = "v", .title = "T \"x\"", .instructions = "Use add\nfor sums"}};
     mcp::session s;
     CHECK(described.handle(s, initialize_11_25) ==
-          R"({"jsonrpc":"2.0","id":0,"result":{"protocolVersion":"2025-11-25","capabilities":{"tools":{"listChanged":false}},)"
+          R"({"jsonrpc":"2.0","id":0,"result":{"protocolVersion":"2025-11-25","capabilities":{"tools":{"listChanged":false},"logging":{}},)"
           R"("serverInfo":{"name":"n","version":"v","title":"T \"x\""},"instructions":"Use add\nfor sums"}})");
     CHECK(described.handle(s, initialize_11_25) ==
           R"({"jsonrpc":"2.0","id":0,"error":{"code":-32600,"message":"Invalid Request: the session is already initialized"}})");
@@ -178,7 +178,7 @@ TEST_CASE("before initialize: ping answered, tools refused, unknown methods unkn
     mcp::session s;
     CHECK(server.handle(s, R"({"jsonrpc":"2.0","id":7,"method":"ping"})") == R"({"jsonrpc":"2.0","id":7,"result":{}})");
     CHECK(server.handle(s, R"({"jsonrpc":"2.0","id":8,"method":"tools/list"})") ==
-          R"({"jsonrpc":"2.0","id":8,"error":{"code":-32600,"message":"Invalid Request: the session is not initialized; send \"initialize\" first"}})");
+          R"({"jsonrpc":"2.0","id":8,"error":{"code":-32600,"message":"Invalid Request: the session is not initialized; send \"initialize\" first, or name the protocol version 2026-07-28 in the request's _meta"}})");
     CHECK(server.handle(s, R"({"jsonrpc":"2.0","id":9,"method":"resources/list"})") ==
           R"({"jsonrpc":"2.0","id":9,"error":{"code":-32601,"message":"Method not found: \"resources/list\""}})");
 }
@@ -272,7 +272,7 @@ TEST_CASE("malformed messages") {
     CHECK(r(R"({"jsonrpc":"2.0","id":1,"method":"ping"} x)") ==
           R"({"jsonrpc":"2.0","id":1,"error":{"code":-32700,"message":"Parse error: invalid JSON at byte 41: unexpected content after the value"}})");
     CHECK(r(R"([{"jsonrpc":"2.0","id":1,"method":"ping"}])") ==
-          R"({"jsonrpc":"2.0","error":{"code":-32600,"message":"Invalid Request: JSON-RPC batches are not supported by this server; send one message at a time"}})");
+          R"({"jsonrpc":"2.0","error":{"code":-32600,"message":"Invalid Request: JSON-RPC batches are only served in a 2025-03-26 session; send one message at a time"}})");
     CHECK(r("42") == R"({"jsonrpc":"2.0","error":{"code":-32600,"message":"Invalid Request: expected an object, got a number 42"}})");
     CHECK(r(R"({"jsonrpc":"1.0","id":1,"method":"ping"})") ==
           R"({"jsonrpc":"2.0","id":1,"error":{"code":-32600,"message":"Invalid Request: \"jsonrpc\" must be \"2.0\""}})");

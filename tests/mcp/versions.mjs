@@ -105,7 +105,7 @@ async function rawSession(asked) {
     });
     assert.deepEqual(init.result, {
         protocolVersion: version,
-        capabilities: { tools: { listChanged: false } },
+        capabilities: { tools: { listChanged: false }, logging: {} },
         serverInfo: { name: "weather", version: "1.0.0" },
     });
     server.send({ jsonrpc: "2.0", method: "notifications/initialized" });

@@ -39,7 +39,9 @@
 #include <boost/asio/ip/address.hpp>
 #include <boost/asio/ip/tcp.hpp>
 #include <boost/asio/signal_set.hpp>
+#include <boost/asio/steady_timer.hpp>
 #include <boost/asio/strand.hpp>
+#include <boost/asio/write.hpp>
 #include <boost/beast/core/flat_buffer.hpp>
 #include <boost/beast/core/tcp_stream.hpp>
 #include <boost/beast/http/error.hpp>
@@ -117,9 +119,11 @@ class http_connection : public std::enable_shared_from_this<http_connection<Regi
     friend class connection_set<http_connection>;
 
 public:
-    http_connection(asio::ip::tcp::socket socket, http_endpoint<Registry>& endpoint, const http_options& options,
-                    std::atomic<std::size_t>& open, connection_set<http_connection>& set)
+    http_connection(asio::ip::tcp::socket socket, asio::io_context::executor_type pool,
+                    http_endpoint<Registry>& endpoint, const http_options& options, std::atomic<std::size_t>& open,
+                    connection_set<http_connection>& set)
         : stream_(std::move(socket)),
+          pool_(pool),
           buffer_(options.max_header_size + read_chunk),
           endpoint_(endpoint),
           options_(options),
@@ -211,10 +215,119 @@ private:
         return rest.find("\r\n") != std::string_view::npos;
     }
 
+    // The request is answered on another thread of the pool, off this connection's strand, so
+    // that the notifications it writes while a tool runs leave at once on an SSE stream.
     void answer() {
-        http_reply reply = endpoint_.handle(parser_->get(), client_);
-        if (reply.drop) return close();
-        write(std::move(reply));
+        auto self = this->shared_from_this();
+        asio::post(pool_, [self] {
+            const message_sink events = [self](std::string_view message) {
+                asio::post(self->stream_.get_executor(),
+                           [self, text = std::string(message)]() mutable { self->event(std::move(text)); });
+            };
+            http_reply reply = self->endpoint_.handle(self->parser_->get(), self->client_, events);
+            asio::post(self->stream_.get_executor(),
+                       [self, reply = std::move(reply)]() mutable { self->finish(std::move(reply)); });
+        });
+    }
+
+    static std::string chunk(std::string_view event) {
+        static constexpr char digits[] = "0123456789abcdef";
+        std::string size;
+        for (std::size_t n = event.size(); n != 0; n /= 16) size.insert(size.begin(), digits[n % 16]);
+        return size + "\r\n" + std::string(event) + "\r\n";
+    }
+    static std::string sse(std::string_view message) { return "event: message\ndata: " + std::string(message) + "\n\n"; }
+
+    std::string stream_head(std::string_view extra = {}) const {
+        return "HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\nCache-Control: no-cache\r\n"
+               "Transfer-Encoding: chunked\r\n" +
+               std::string(extra) + "\r\n";
+    }
+
+    // A notification written while the request is answered: opens the SSE stream first.
+    void event(std::string text) {
+        if (closed_) return;
+        if (!streaming_) {
+            streaming_ = true;
+            outbox_ += stream_head();
+        }
+        outbox_ += chunk(sse(text));
+        flush();
+    }
+
+    void finish(http_reply reply) {
+        if (reply.listen) return listen(std::move(reply.listen));
+        if (!streaming_) {
+            if (reply.drop) return close();
+            return write(std::move(reply));
+        }
+        if (reply.drop || closed_) return close();
+        outbox_ += chunk(sse(reply.response.body()));
+        outbox_ += "0\r\n\r\n";
+        ending_ = true;
+        keep_alive_ = parser_->get().keep_alive();
+        flush();
+    }
+
+    // Writes what waits in the outbox, one write at a time.
+    void flush() {
+        if (writing_ || outbox_.empty() || closed_) return;
+        writing_ = true;
+        sending_ = std::move(outbox_);
+        outbox_.clear();
+        if (!listening_) stream_.expires_after(options_.write_timeout);
+        asio::async_write(stream_.socket(), asio::buffer(sending_),
+                          [self = this->shared_from_this()](beast::error_code ec, std::size_t) {
+                              self->writing_ = false;
+                              if (ec) return self->close();
+                              if (!self->outbox_.empty()) return self->flush();
+                              if (self->last_chunk_sent_) return self->close();
+                              if (self->ending_) {
+                                  self->streaming_ = self->ending_ = false;
+                                  self->parser_.reset();
+                                  if (!self->keep_alive_) return self->close();
+                                  self->read();
+                              }
+                          });
+    }
+
+    // GET: the session's server-initiated messages, until the session ends, the client leaves,
+    // or stream_timeout passes.
+    void listen(std::shared_ptr<session> state) {
+        listening_ = true;
+        streaming_ = true;
+        parser_.reset();
+        stream_.expires_never();
+        outbox_ += stream_head();
+        std::weak_ptr<http_connection> weak = this->shared_from_this();
+        state->listen(
+            [weak](std::string_view message) {
+                if (const auto self = weak.lock())
+                    asio::post(self->stream_.get_executor(),
+                               [self, text = std::string(message)]() mutable { self->event(std::move(text)); });
+            },
+            [weak] {
+                if (const auto self = weak.lock()) asio::post(self->stream_.get_executor(), [self] { self->end_stream(); });
+            });
+        listener_ = state;
+        timer_.emplace(stream_.get_executor());
+        timer_->expires_after(options_.stream_timeout);
+        timer_->async_wait([self = this->shared_from_this()](beast::error_code ec) {
+            if (!ec) self->end_stream();
+        });
+        // The client sends nothing more; a read ends when it leaves.
+        stream_.socket().async_read_some(asio::buffer(probe_), [self = this->shared_from_this()](beast::error_code, std::size_t) {
+            self->close();
+        });
+        flush();
+    }
+
+    // Ends the GET stream with the last chunk, then closes the connection.
+    void end_stream() {
+        if (closed_ || last_chunk_sent_) return;
+        outbox_ += "0\r\n\r\n";
+        last_chunk_sent_ = true;
+        if (!writing_) flush();
     }
 
     void write(http_reply reply) {
@@ -250,12 +363,20 @@ private:
     }
 
     void close() {
+        if (closed_) return;
+        closed_ = true;
+        if (timer_) timer_->cancel();
+        if (const auto state = listener_.lock()) {
+            listener_.reset();
+            state->stop_listening();
+        }
         beast::error_code ignored;
         stream_.socket().shutdown(asio::ip::tcp::socket::shutdown_both, ignored);
         stream_.socket().close(ignored);
     }
 
     beast::tcp_stream stream_;
+    asio::io_context::executor_type pool_;
     beast::flat_buffer buffer_;
     std::optional<beast::http::request_parser<beast::http::string_body>> parser_;
     std::size_t received_ = 0;
@@ -264,6 +385,19 @@ private:
     bool lingering_ = false;
     std::size_t discarded_ = 0;
     std::string client_;
+    // The SSE stream: a request's events and answer, or the GET stream (listening_).
+    bool streaming_ = false;
+    bool ending_ = false;
+    bool keep_alive_ = false;
+    bool writing_ = false;
+    bool listening_ = false;
+    bool closed_ = false;
+    bool last_chunk_sent_ = false;
+    std::string outbox_;
+    std::string sending_;
+    std::weak_ptr<session> listener_;
+    std::optional<asio::steady_timer> timer_;
+    char probe_[64]{};
     http_endpoint<Registry>& endpoint_;
     const http_options& options_;
     std::atomic<std::size_t>& open_;
@@ -335,6 +469,16 @@ public:
     /// Sessions in progress.
     std::size_t sessions() const { return endpoint_.sessions(); }
 
+    /// Sends a log message to the GET stream of every session whose client asked for `level`
+    /// (logging/setLevel); callable from any thread. Returns the number of streams it went to.
+    template <class T>
+    std::size_t log(log_level level, const T& data, std::string_view logger = {}) {
+        return endpoint_.log(level, data, logger);
+    }
+    std::size_t log(log_level level, std::string_view text, std::string_view logger = {}) {
+        return endpoint_.log(level, text, logger);
+    }
+
 private:
     void run_context() noexcept {
         for (;;) {
@@ -378,7 +522,9 @@ private:
         }
         ++open_;
         try {
-            std::make_shared<connection>(std::move(socket), endpoint_, options_, open_, connections_)->start();
+            std::make_shared<connection>(std::move(socket), context_.get_executor(), endpoint_, options_, open_,
+                                         connections_)
+                ->start();
         } catch (...) {
             --open_;
         }

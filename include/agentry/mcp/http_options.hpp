@@ -60,6 +60,8 @@ struct http_options {
     std::size_t min_body_rate = 4096;
     /// Time allowed to write a response; past it the connection is closed.
     std::chrono::seconds write_timeout{30};
+    /// How long a GET stream (server-initiated messages) stays open; the client reconnects after.
+    std::chrono::seconds stream_timeout{300};
     /// Where the server logs; nullptr for nowhere.
     std::ostream* log = &std::cerr;
 };

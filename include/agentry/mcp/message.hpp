@@ -9,8 +9,8 @@
 //   mcp::received m = mcp::read_message(R"({"jsonrpc":"2.0","id":1,"method":"ping"})");
 //   // m.kind == message_kind::request, m.id == "1", m.method == "ping"
 //
-// Batches (a JSON array; in MCP 2025-03-26 only) are not supported; one is answered as an
-// Invalid Request. An error about a message whose id cannot be read has no `id` member, as the MCP
+// A batch (a JSON array; in MCP 2025-03-26 only) is read as an invalid message that keeps its
+// text; the server serves it in a 2025-03-26 session and answers an Invalid Request otherwise. An error about a message whose id cannot be read has no `id` member, as the MCP
 // schema of 2025-11-25 specifies (JSON-RPC 2.0 itself would write "id":null).
 
 #include <agentry/json/error.hpp>
@@ -36,6 +36,9 @@ enum class error_code : int {
     invalid_params = -32602,   // malformed params, or an unknown tool
     internal_error = -32603,
     session_not_found = -32001,  // Streamable HTTP: an unknown or ended Mcp-Session-Id
+    resource_not_found = -32002,
+    header_mismatch = -32020,         // 2026-07-28: an HTTP header disagrees with the body
+    unsupported_protocol_version = -32022,  // 2026-07-28: a `_meta` version not served
 };
 
 /// Longest message accepted by default, in bytes.
@@ -73,6 +76,8 @@ struct received {
     /// For an invalid message: the error to answer with.
     error_code code = error_code::invalid_request;
     std::string error;
+    /// For a JSON array (a batch): its text, served in 2025-03-26 sessions (server.hpp).
+    std::string batch;
 };
 
 namespace detail {
@@ -126,8 +131,9 @@ inline received read_message(std::string_view text, std::size_t max_size = defau
             out.code = error_code::parse_error;
             out.error = "Parse error: " + syntax->message;
         } else if (detail::first_non_space(text) == "[") {
-            out.error = "Invalid Request: JSON-RPC batches are not supported by this server; send one message "
-                        "at a time";
+            out.error = "Invalid Request: JSON-RPC batches are only served in a 2025-03-26 session; send one "
+                        "message at a time";
+            out.batch = std::string(text);
         } else {
             out.error = detail::join_errors("Invalid Request", r.errors);
         }
@@ -170,7 +176,9 @@ inline void write_result(std::string& out, std::string_view id, std::string_view
 }
 
 /// Appends an error response; without an id (an empty `id`) when the request's was unreadable.
-inline void write_error(std::string& out, std::string_view id, error_code code, std::string_view message) {
+/// `data`, JSON text, is sent as the error's `data` when not empty.
+inline void write_error(std::string& out, std::string_view id, error_code code, std::string_view message,
+                        std::string_view data = {}) {
     out += R"({"jsonrpc":"2.0",)";
     if (!id.empty()) {
         out += R"("id":)";
@@ -181,6 +189,10 @@ inline void write_error(std::string& out, std::string_view id, error_code code, 
     out += std::to_string(static_cast<int>(code));
     out += R"(,"message":)";
     json::write(out, message);
+    if (!data.empty()) {
+        out += R"(,"data":)";
+        out += data;
+    }
     out += "}}";
 }
 

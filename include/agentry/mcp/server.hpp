@@ -3,7 +3,9 @@
 #define AGENTRY_MCP_SERVER_HPP
 
 // agentry::mcp::server: a registry served over the Model Context Protocol, independent of the
-// transport. handle() takes one JSON-RPC message and returns the answer to send, if any.
+// transport. handle() takes one JSON-RPC message and returns the answer to send, if any;
+// notifications written while it answers (progress, log messages) go to the message_sink the
+// transport gives.
 //
 //   agentry::mcp::server server{tools, {.name = "weather", .version = "1.0.0"},
 //                               agentry::mcp::annotations<"get_weather">{.read_only = true}};
@@ -11,14 +13,26 @@
 //   std::string answer = server.handle(session, R"({"jsonrpc":"2.0","id":1,"method":"ping"})");
 //   // {"jsonrpc":"2.0","id":1,"result":{}}
 //
-// Methods: initialize (protocol version negotiation, see version.hpp), ping, tools/list,
-// tools/call; notifications/initialized and notifications/cancelled. Other requests are
-// answered -32601, other notifications ignored. Before `initialize`, only `initialize` and
-// `ping` are answered with a result.
+// After the registry and the server_info come, in any order: mcp::annotations<"tool">
+// (annotations.hpp), resources and resource templates (resources.hpp), prompts (prompts.hpp),
+// a permission ceiling (ceiling.hpp) and a per-session context factory (session_context).
 //
-// Only what the session's negotiated version defines is sent (features_of in version.hpp):
-// tool annotations from 2025-03-26 (with the tool's title in them in 2025-03-26); titles,
-// outputSchema and structuredContent from 2025-06-18.
+// Methods: initialize (protocol version negotiation, see version.hpp), ping, tools/list,
+// tools/call, logging/setLevel, server/discover; resources/list, resources/templates/list,
+// resources/read when the server has resources; prompts/list, prompts/get when it has prompts;
+// notifications/initialized and notifications/cancelled. Other requests are answered -32601,
+// other notifications ignored. Before `initialize`, only `initialize`, `ping` and
+// `server/discover` are answered with a result, unless the request names the stateless
+// revision 2026-07-28 in its `_meta`: such a request is served on its own, without a session,
+// and its result carries `resultType` (and `cacheScope`, `ttlMs` for lists). A `_meta` version
+// not served is answered -32022 with the versions served. In a 2025-03-26 session a JSON array
+// is a batch, answered with an array.
+//
+// Only what the version defines is sent (features_of in version.hpp): tool annotations from
+// 2025-03-26 (with the tool's title in them in 2025-03-26); titles, outputSchema and
+// structuredContent from 2025-06-18. A tool's annotations are derived from its policy
+// (with_policy<tool_policy{...}>): readOnlyHint, destructiveHint, idempotentHint; members of an
+// mcp::annotations for it take precedence.
 //
 // tools/call answers, by tool_status:
 //  - ok: a text content block with the result (JSON, or a std::string result as it is); when
@@ -35,9 +49,14 @@
 
 #include <agentry/json/reader.hpp>
 #include <agentry/json/writer.hpp>
+#include <agentry/call_scope.hpp>
 #include <agentry/mcp/annotations.hpp>
+#include <agentry/mcp/ceiling.hpp>
 #include <agentry/mcp/detail/tool_table.hpp>
+#include <agentry/mcp/logging.hpp>
 #include <agentry/mcp/message.hpp>
+#include <agentry/mcp/prompts.hpp>
+#include <agentry/mcp/resources.hpp>
 #include <agentry/mcp/session.hpp>
 #include <agentry/mcp/version.hpp>
 #include <agentry/reflect/fixed_string.hpp>
@@ -47,10 +66,17 @@
 
 #include <array>
 #include <cstddef>
+#include <exception>
+#include <functional>
+#include <map>
+#include <memory>
+#include <stdexcept>
 #include <optional>
 #include <string>
 #include <string_view>
+#include <type_traits>
 #include <utility>
+#include <vector>
 
 namespace agentry::mcp {
 
@@ -64,10 +90,32 @@ struct server_info {
     std::string_view instructions{};
 };
 
+/// A server's per-session context factory: `make` builds the context<T> object the registry's
+/// tools take (Registry::context_type), once per session, when a tool first needs it. It is
+/// called with the session's identity (mcp/auth.hpp; nullptr without authorization), or with
+/// nothing, and returns a T, or a std::shared_ptr<T> or std::unique_ptr<T> (for a T that cannot
+/// be moved). A stateless (2026-07-28) request gets a context of its own.
+template <class F>
+struct session_context_t {
+    F make;
+};
+
+/// The context factory of a server whose tools take agentry::context<T>:
+///   mcp::server server{tools, info, mcp::session_context([](const mcp::identity* who) { return app_session{who}; })};
+template <class F>
+session_context_t<F> session_context(F make) {
+    return {std::move(make)};
+}
+
+template <class T>
+inline constexpr bool is_session_context = false;
+template <class F>
+inline constexpr bool is_session_context<session_context_t<F>> = true;
+
 namespace detail {
 
 // The params of each method, read with agentry's reader. Members are named as on the wire;
-// members not listed here (`_meta`, `capabilities`, ...) are accepted and ignored.
+// members not listed here (`capabilities`, `task`, ...) are accepted and ignored.
 struct initialize_params {
     std::string protocolVersion;
 };
@@ -81,6 +129,19 @@ struct call_params {
 struct cancelled_params {
     std::optional<raw_json> requestId;
     std::optional<std::string> reason;
+};
+struct set_level_params {
+    std::string level;
+};
+struct read_resource_params {
+    std::string uri;
+};
+struct get_prompt_params {
+    std::string name;
+    std::optional<std::map<std::string, std::string>> arguments;
+};
+struct meta_params {
+    std::optional<std::map<std::string, raw_json>> _meta;
 };
 
 /// Reads the members of `text` (a JSON object; empty means {}) that T declares into `out`,
@@ -103,23 +164,40 @@ bool read_params(std::string_view text, T& out, std::string& error) {
     return true;
 }
 
+/// What a request's params._meta says: its protocol version (2026-07-28), its progress token
+/// (JSON text, a string or an integer), its log level (2026-07-28).
+struct request_meta {
+    std::optional<std::string> version;
+    std::string progress_token;
+    std::optional<log_level> level;
+};
+
+inline constexpr std::string_view meta_version_key = "io.modelcontextprotocol/protocolVersion";
+inline constexpr std::string_view meta_level_key = "io.modelcontextprotocol/logLevel";
+
+inline request_meta read_meta(std::string_view params) {
+    request_meta out;
+    meta_params p;
+    std::string ignored;
+    if (params.empty() || !read_params(params, p, ignored) || !p._meta) return out;
+    const auto text_of = [](const raw_json& value) -> std::optional<std::string> {
+        auto r = json::read<std::string>(value.text());
+        return r.ok() ? std::optional<std::string>(std::move(r.value)) : std::nullopt;
+    };
+    if (const auto it = p._meta->find(std::string(meta_version_key)); it != p._meta->end())
+        out.version = text_of(it->second).value_or(std::string("(not a string)"));
+    if (const auto it = p._meta->find("progressToken"); it != p._meta->end() && valid_id(it->second.text()))
+        out.progress_token = it->second.text();
+    if (const auto it = p._meta->find(std::string(meta_level_key)); it != p._meta->end())
+        if (const auto name = text_of(it->second)) out.level = parse_log_level(*name);
+    return out;
+}
+
 // The results the server builds, written with the JSON writer (members named as on the wire).
-struct tools_capability {
-    bool listChanged;
-};
-struct server_capabilities {
-    tools_capability tools;
-};
 struct implementation {
     std::string name;
     std::string version;
     std::optional<std::string> title;
-};
-struct initialize_result {
-    std::string protocolVersion;
-    server_capabilities capabilities;
-    implementation serverInfo;
-    std::optional<std::string> instructions;
 };
 struct tool_hints {
     std::optional<std::string> title;
@@ -145,13 +223,50 @@ consteval bool known_tool() {
     }(std::make_index_sequence<Tool.size()>{});
 }
 
-template <class Registry, fixed_string... Tools>
+template <class T>
+struct annotation_name {
+    static constexpr std::string_view value{};
+};
+template <fixed_string Tool>
+struct annotation_name<annotations<Tool>> {
+    static constexpr std::string_view value = Tool.view();
+};
+
+template <class Registry, class T>
+struct annotation_check {
+    static consteval bool ok() { return true; }
+};
+template <class Registry, fixed_string Tool>
+struct annotation_check<Registry, annotations<Tool>> {
+    static consteval bool ok() { return known_tool<Registry, Tool>(); }
+};
+
+template <class Registry, class... Extras>
 consteval bool check_annotations() {
-    constexpr std::array<std::string_view, sizeof...(Tools)> names{Tools.view()...};
+    constexpr std::array<std::string_view, sizeof...(Extras) + 1> names{annotation_name<Extras>::value..., {}};
     bool unique = true;
-    for (std::size_t i = 0; i != names.size(); ++i)
-        for (std::size_t j = 0; j != i; ++j) unique = unique && names[i] != names[j];
-    return (known_tool<Registry, Tools>() && ... && unique);
+    for (std::size_t i = 0; i != sizeof...(Extras); ++i)
+        for (std::size_t j = 0; j != i; ++j) unique = unique && (names[i].empty() || names[i] != names[j]);
+    return (annotation_check<Registry, Extras>::ok() && ... && unique);
+}
+
+/// The first tool above `Level`, or table::size.
+template <class Table, permission Level>
+consteval std::size_t first_above() {
+    for (std::size_t i = 0; i != Table::size; ++i)
+        if (Table::policies[i].level > Level) return i;
+    return Table::size;
+}
+
+template <class Table, class T>
+consteval bool within_ceiling() {
+    if constexpr (!is_ceiling<T>) {
+        return true;
+    } else {
+        constexpr std::size_t first = first_above<Table, T::level>();
+        if constexpr (first == Table::size) return true;
+        else return served_tool_above_ceiling<Table::template tool_at<first>::name_text>::ok;
+    }
 }
 
 /// The members a tools/list entry gains from its annotations, each after a comma.
@@ -161,19 +276,30 @@ struct annotation_text {
     std::string titled_hints;  // ,"annotations":{"title":...,...}: 2025-03-26 has no tool title
 };
 
-template <fixed_string Tool>
-annotation_text annotation_members(const annotations<Tool>& a) {
-    annotation_text out;
-    if (!a.title.empty()) {
-        out.title = ",\"title\":";
-        json::write(out.title, a.title);
+/// The hints derived from a tool's policy: read-only, else destructive or not and idempotent
+/// or not; nothing for a tool without a policy.
+inline tool_hints policy_hints(bool policied, const tool_policy& p) {
+    tool_hints h;
+    if (!policied) return h;
+    h.readOnlyHint = p.level == permission::read_only;
+    if (p.level != permission::read_only) {
+        h.destructiveHint = p.level == permission::destructive;
+        h.idempotentHint = p.idempotent;
     }
-    tool_hints hints{std::nullopt, a.read_only, a.destructive, a.idempotent, a.open_world};
+    return h;
+}
+
+inline annotation_text annotation_members(std::string_view title, tool_hints hints) {
+    annotation_text out;
+    if (!title.empty()) {
+        out.title = ",\"title\":";
+        json::write(out.title, title);
+    }
     if (hints.readOnlyHint || hints.destructiveHint || hints.idempotentHint || hints.openWorldHint) {
         out.hints = ",\"annotations\":";
         json::write(out.hints, hints, {.omit_empty_optionals = true});
     }
-    if (!a.title.empty()) hints.title = std::string(a.title);
+    if (!title.empty()) hints.title = std::string(title);
     if (hints.title || !out.hints.empty()) {
         out.titled_hints = ",\"annotations\":";
         json::write(out.titled_hints, hints, {.omit_empty_optionals = true});
@@ -181,11 +307,28 @@ annotation_text annotation_members(const annotations<Tool>& a) {
     return out;
 }
 
-/// The index of a served `version` in protocol_versions; the latest's for another.
+/// The index of a served `version` in served_protocol_versions; the latest negotiated one's
+/// for another.
 constexpr std::size_t version_index(std::string_view version) noexcept {
-    for (std::size_t i = 0; i != protocol_versions.size(); ++i)
-        if (protocol_versions[i] == version) return i;
+    for (std::size_t i = 0; i != served_protocol_versions.size(); ++i)
+        if (served_protocol_versions[i] == version) return i;
     return protocol_versions.size() - 1;
+}
+
+constexpr bool served_version(std::string_view version) noexcept {
+    for (std::string_view v : served_protocol_versions)
+        if (v == version) return true;
+    return false;
+}
+
+/// Inserts 2026-07-28's result members before the closing brace of the object `body`.
+inline std::string complete_result(std::string body, bool cacheable, bool is_private) {
+    body.pop_back();
+    if (body.size() > 1) body += ',';
+    body += R"("resultType":"complete")";
+    if (cacheable) body += is_private ? R"(,"cacheScope":"private","ttlMs":0)" : R"(,"cacheScope":"public","ttlMs":0)";
+    body += '}';
+    return body;
 }
 
 } // namespace detail
@@ -198,22 +341,41 @@ class server {
                   "agentry: mcp::server: the dialect must be dialect::mcp or a variant of it, such as "
                   "dialect::with_natural_bounds<dialect::mcp>");
     using table = detail::tool_table_of<Registry, Dialect>;
+    using context_type = typename Registry::context_type;
 
 public:
-    /// Serves `tools` (copied), introduced as `info`, with optional per-tool annotations.
-    template <fixed_string... Tools>
-    explicit server(Registry tools, const server_info& info = {}, const annotations<Tools>&... notes)
+    /// Serves `tools` (copied), introduced as `info`, with `extras`: mcp::annotations, resources,
+    /// resource templates, prompts, a ceiling, in any order (see above).
+    template <class... Extras>
+    explicit server(Registry tools, const server_info& info = {}, const Extras&... extras)
         : tools_(std::move(tools)),
           name_(info.name),
           version_(info.version),
           title_(info.title),
           instructions_(info.instructions) {
-        static_assert(detail::check_annotations<Registry, Tools...>(),
+        static_assert(((is_annotations<Extras> || is_resource<Extras> || is_prompt<Extras> || is_ceiling<Extras> ||
+                        is_session_context<Extras>) &&
+                       ...),
+                      "agentry: mcp::server: after the registry and the server_info come mcp::annotations, "
+                      "mcp::resource, mcp::resource_template, mcp::prompt, mcp::ceiling and mcp::session_context only");
+        constexpr std::size_t factories = (std::size_t(is_session_context<Extras>) + ... + 0);
+        static_assert(std::is_void_v<context_type> || factories == 1,
+                      "agentry: mcp::server: the registry's tools take agentry::context<T>; give the server one "
+                      "mcp::session_context(factory) that makes a T for each session");
+        static_assert(!std::is_void_v<context_type> || factories == 0,
+                      "agentry: mcp::server: mcp::session_context is given, but no tool of the registry takes "
+                      "agentry::context<T>");
+        static_assert(detail::check_annotations<Registry, Extras...>(),
                       "agentry: mcp::server: two mcp::annotations name the same tool; give one per tool");
+        static_assert((detail::within_ceiling<table, Extras>() && ...));
         std::array<detail::annotation_text, table::size> extra{};
-        ((extra[Registry::find(Tools.view())] = detail::annotation_members(notes)), ...);
-        for (std::size_t v = 0; v != protocol_versions.size(); ++v) {
-            const protocol_features f = features_of(protocol_versions[v]);
+        std::array<bool, table::size> annotated{};
+        (add(extras, extra, annotated), ...);
+        for (std::size_t i = 0; i != table::size; ++i)
+            if (!annotated[i])
+                extra[i] = detail::annotation_members({}, detail::policy_hints(table::policied[i], table::policies[i]));
+        for (std::size_t v = 0; v != served_protocol_versions.size(); ++v) {
+            const protocol_features f = features_of(served_protocol_versions[v]);
             std::string& list = tools_lists_[v];
             list = "{\"tools\":[";
             for (std::size_t i = 0; i != table::size; ++i) {
@@ -231,35 +393,40 @@ public:
 
     const Registry& tools() const noexcept { return tools_; }
 
-    /// The result of tools/list for `version` (the latest by default): {"tools":[...]} with
-    /// what that version defines of each tool (see features_of).
+    /// The result of tools/list for `version` (the latest negotiated by default): {"tools":[...]}
+    /// with what that version defines of each tool (see features_of).
     std::string_view tools_list(std::string_view version = latest_protocol_version) const noexcept {
         return tools_lists_[detail::version_index(version)];
     }
 
     /// Answers one message of at most `max_size` bytes: the JSON text to send back, or an
-    /// empty string for a notification, a response, or a cancelled request.
-    std::string handle(session& s, std::string_view text,
-                       std::size_t max_size = default_max_message_size) const noexcept {
+    /// empty string for a notification, a response, or a cancelled request. Notifications
+    /// written meanwhile go to `out` (none when empty).
+    std::string handle(session& s, std::string_view text, std::size_t max_size = default_max_message_size,
+                       const message_sink& out = {}) const noexcept {
         try {
-            return handle(s, read_message(text, max_size));
+            return handle(s, read_message(text, max_size), out, max_size);
         } catch (...) {
             return out_of_memory({});
         }
     }
 
     /// Answers one message read with read_message (see above).
-    std::string handle(session& s, received m) const noexcept {
+    std::string handle(session& s, received m, const message_sink& out = {},
+                       std::size_t max_size = default_max_message_size) const noexcept {
         try {
             switch (m.kind) {
-            case message_kind::invalid: return error_response(m);
+            case message_kind::invalid:
+                if (!m.batch.empty() && s.initialized() && features_of(s.protocol_version()).batches)
+                    return batch(s, m.batch, out, max_size);
+                return error_response(m);
             case message_kind::response: return {};
             case message_kind::notification: notify(s, m); return {};
             case message_kind::request: break;
             }
             s.expect(m.id);
             const detail::identity_scope caller(s.owner());
-            std::string answer = s.cancelled(m.id) ? std::string() : request(s, m);
+            std::string answer = s.cancelled(m.id) ? std::string() : request(s, m, out);
             if (s.finish(m.id)) return {};
             return answer;
         } catch (...) {
@@ -268,7 +435,65 @@ public:
         }
     }
 
+    /// The capabilities object sent in `initialize` and `server/discover`.
+    std::string capabilities() const {
+        std::string out = R"({"tools":{"listChanged":false},"logging":{})";
+        if (!resources_.empty()) out += R"(,"resources":{"listChanged":false})";
+        if (!prompts_.empty()) out += R"(,"prompts":{"listChanged":false})";
+        out += '}';
+        return out;
+    }
+
 private:
+    template <fixed_string Tool>
+    void add(const annotations<Tool>& a, std::array<detail::annotation_text, table::size>& extra,
+             std::array<bool, table::size>& annotated) {
+        constexpr std::size_t i = Registry::find(Tool.view());
+        detail::tool_hints h = detail::policy_hints(table::policied[i], table::policies[i]);
+        if (a.read_only) h.readOnlyHint = a.read_only;
+        if (a.destructive) h.destructiveHint = a.destructive;
+        if (a.idempotent) h.idempotentHint = a.idempotent;
+        if (a.open_world) h.openWorldHint = a.open_world;
+        extra[i] = detail::annotation_members(a.title, h);
+        annotated[i] = true;
+    }
+    template <class R>
+        requires is_resource<R>
+    void add(const R& r, auto&, auto&) {
+        resources_.push_back(detail::make_entry(r));
+    }
+    template <class P>
+        requires is_prompt<P>
+    void add(const P& p, auto&, auto&) {
+        prompts_.push_back(detail::make_entry(p));
+    }
+    template <permission Level>
+    void add(const ceiling_t<Level>&, auto&, auto&) {}
+    template <class F>
+    void add(const session_context_t<F>& factory, auto&, auto&) {
+        if constexpr (!std::is_void_v<context_type>) {
+            static_assert(std::is_invocable_v<const F&, const identity*> || std::is_invocable_v<const F&>,
+                          "agentry: mcp::session_context(factory): factory takes const mcp::identity* or nothing");
+            make_context_ = [f = factory.make](const identity* who) -> std::shared_ptr<void> {
+                const auto made = [&] {
+                    if constexpr (std::is_invocable_v<const F&, const identity*>) return f(who);
+                    else return f();
+                };
+                using made_type = decltype(made());
+                if constexpr (std::is_convertible_v<made_type, std::shared_ptr<context_type>>) {
+                    std::shared_ptr<context_type> context = made();
+                    if (!context) throw std::runtime_error("the factory returned no object");
+                    return context;
+                } else {
+                    static_assert(std::is_convertible_v<made_type, context_type>,
+                                  "agentry: mcp::session_context(factory): factory returns the tools' context "
+                                  "type T, or a std::shared_ptr<T> / std::unique_ptr<T> for a T that cannot move");
+                    return std::make_shared<context_type>(made());
+                }
+            };
+        }
+    }
+
     static std::string out_of_memory(std::string_view id) noexcept {
         try {
             std::string out;
@@ -284,9 +509,10 @@ private:
         write_result(out, id, body);
         return out;
     }
-    static std::string error(std::string_view id, error_code code, std::string_view message) {
+    static std::string error(std::string_view id, error_code code, std::string_view message,
+                             std::string_view data = {}) {
         std::string out;
-        write_error(out, id, code, message);
+        write_error(out, id, code, message, data);
         return out;
     }
 
@@ -298,21 +524,122 @@ private:
         if (detail::valid_id(p.requestId->text())) s.cancel(p.requestId->text());
     }
 
-    std::string request(session& s, const received& m) const {
+    // A 2025-03-26 batch: each message answered in turn; the answers as one array, or nothing
+    // when none has an answer.
+    std::string batch(session& s, std::string_view text, const message_sink& out, std::size_t max_size) const {
+        json::read_options options;
+        options.max_size = max_size;
+        options.max_depth = max_message_depth;
+        options.max_errors = 8;
+        auto r = json::read<std::vector<raw_json>>(text, options);
+        if (!r.ok()) return error({}, error_code::invalid_request, detail::join_errors("Invalid Request", r.errors));
+        if (r.value.empty()) return error({}, error_code::invalid_request, "Invalid Request: an empty batch");
+        std::string answers;
+        for (const raw_json& element : r.value) {
+            received m = read_message(element.text(), max_size);
+            if (!m.batch.empty()) m.error = "Invalid Request: a batch inside a batch";
+            if (m.kind == message_kind::request && m.method == "initialize")
+                m = {message_kind::invalid, m.id, {}, {}, error_code::invalid_request,
+                     "Invalid Request: initialize cannot be part of a batch", {}};
+            std::string answer = m.kind == message_kind::invalid ? error_response(m) : handle(s, std::move(m), out, max_size);
+            if (answer.empty()) continue;
+            answers += answers.empty() ? "[" : ",";
+            answers += answer;
+        }
+        if (!answers.empty()) answers += ']';
+        return answers;
+    }
+
+    std::string request(session& s, const received& m, const message_sink& out) const {
         const std::string_view method = m.method;
-        if (method == "initialize") return initialize(s, m);
-        if (method == "ping") return result(m.id, "{}");
-        if (method != "tools/list" && method != "tools/call") {
+        const detail::request_meta meta = detail::read_meta(m.params);
+        const bool stateless = meta.version && *meta.version == stateless_protocol_version;
+        if (meta.version && !stateless && !detail::served_version(*meta.version)) {
+            std::string data = R"({"requested":)";
+            json::write(data, std::string_view(*meta.version).substr(0, 100));
+            data += R"(,"supported":)";
+            json::write(data, served_protocol_versions);
+            data += '}';
+            std::string message = "Unsupported protocol version ";
+            json::write(message, std::string_view(*meta.version).substr(0, 100));
+            return error(m.id, error_code::unsupported_protocol_version, message, data);
+        }
+        if (method == "server/discover") return discover(m.id, s);
+        if (!stateless) {
+            if (method == "initialize") return initialize(s, m);
+            if (method == "ping") return result(m.id, "{}");
+        }
+        const bool known = method == "tools/list" || method == "tools/call" || method == "ping" ||
+                           (method == "logging/setLevel" && !stateless) ||
+                           (!resources_.empty() && (method == "resources/list" || method == "resources/templates/list" ||
+                                                    method == "resources/read")) ||
+                           (!prompts_.empty() && (method == "prompts/list" || method == "prompts/get"));
+        if (!known) {
             std::string message = "Method not found: ";
             json::write(message, method.substr(0, 100));
             return error(m.id, error_code::method_not_found, message);
         }
-        if (!s.initialized())
+        if (!stateless && !s.initialized())
             return error(m.id, error_code::invalid_request,
-                         "Invalid Request: the session is not initialized; send \"initialize\" first");
-        const std::string version = s.protocol_version();
-        if (method == "tools/list") return list(m, version);
-        return call(m, features_of(version));
+                         "Invalid Request: the session is not initialized; send \"initialize\" first, or name the "
+                         "protocol version 2026-07-28 in the request's _meta");
+        const std::string version = stateless ? std::string(stateless_protocol_version) : s.protocol_version();
+        const protocol_features f = features_of(version);
+        const detail::request_scope scope{&out, stateless ? meta.level : s.level()};
+        const detail::request_scope_guard current(&scope);
+        return answer(s, m, version, f, meta);
+    }
+
+    // The answer to an initialized or stateless request of a known method other than
+    // initialize, ping (before 2026-07-28) and server/discover.
+    std::string answer(session& s, const received& m, const std::string& version, const protocol_features& f,
+                       const detail::request_meta& meta) const {
+        const std::string_view method = m.method;
+        const bool is_private = s.owner() != nullptr;
+        const auto done = [&](std::string body, bool cacheable) {
+            return result(m.id, f.stateless ? detail::complete_result(std::move(body), cacheable, is_private) : body);
+        };
+        std::string problem;
+        if (method == "ping") return done("{}", false);
+        if (method == "logging/setLevel") {
+            detail::set_level_params p;
+            if (!detail::read_params(m.params, p, problem)) return error(m.id, error_code::invalid_params, problem);
+            const std::optional<log_level> level = parse_log_level(p.level);
+            if (!level) {
+                std::string message = "Invalid params: /level: ";
+                json::write(message, std::string_view(p.level).substr(0, 40));
+                message += " is not one of [\"debug\",\"info\",\"notice\",\"warning\",\"error\",\"critical\",\"alert\","
+                           "\"emergency\"]";
+                return error(m.id, error_code::invalid_params, message);
+            }
+            s.set_level(*level);
+            return done("{}", false);
+        }
+        if (method == "tools/list" || method == "resources/list" || method == "resources/templates/list" ||
+            method == "prompts/list") {
+            detail::list_params p;
+            if (!detail::read_params(m.params, p, problem)) return error(m.id, error_code::invalid_params, problem);
+            if (p.cursor) return error(m.id, error_code::invalid_params, "Invalid params: /cursor: unknown cursor");
+            if (method == "tools/list") return done(std::string(tools_list(version)), true);
+            if (method == "prompts/list") return done(prompts_list(f), true);
+            return done(resources_list(f, method == "resources/templates/list"), true);
+        }
+        if (method == "resources/read") return read_resource(m, f, done);
+        if (method == "prompts/get") return get_prompt(m, done);
+        return call(s, m, f, meta, done);
+    }
+
+    std::string discover(std::string_view id, const session& s) const {
+        std::string body = R"({"supportedVersions":)";
+        json::write(body, served_protocol_versions);
+        body += R"(,"capabilities":)";
+        body += capabilities();
+        if (!instructions_.empty()) {
+            body += R"(,"instructions":)";
+            json::write(body, instructions_);
+        }
+        body += '}';
+        return result(id, detail::complete_result(std::move(body), true, s.owner() != nullptr));
     }
 
     std::string initialize(session& s, const received& m) const {
@@ -322,34 +649,155 @@ private:
         const std::string_view version = negotiate_protocol_version(p.protocolVersion);
         if (!s.initialize(version))
             return error(m.id, error_code::invalid_request, "Invalid Request: the session is already initialized");
-        detail::initialize_result r{std::string(version),
-                                    {{false}},
-                                    {name_, version_, std::nullopt},
-                                    std::nullopt};
-        if (!title_.empty() && features_of(version).titles) r.serverInfo.title = title_;
-        if (!instructions_.empty()) r.instructions = instructions_;
-        std::string body;
-        json::write(body, r, {.omit_empty_optionals = true});
+        detail::implementation info{name_, version_, std::nullopt};
+        if (!title_.empty() && features_of(version).titles) info.title = title_;
+        std::string body = R"({"protocolVersion":)";
+        json::write(body, version);
+        body += R"(,"capabilities":)";
+        body += capabilities();
+        body += R"(,"serverInfo":)";
+        json::write(body, info, {.omit_empty_optionals = true});
+        if (!instructions_.empty()) {
+            body += R"(,"instructions":)";
+            json::write(body, instructions_);
+        }
+        body += '}';
         return result(m.id, body);
     }
 
-    std::string list(const received& m, std::string_view version) const {
-        detail::list_params p;
-        std::string problem;
-        if (!detail::read_params(m.params, p, problem)) return error(m.id, error_code::invalid_params, problem);
-        if (p.cursor) return error(m.id, error_code::invalid_params, "Invalid params: /cursor: unknown cursor");
-        return result(m.id, tools_list(version));
+    std::string resources_list(const protocol_features& f, bool templates) const {
+        std::string out = templates ? R"({"resourceTemplates":[)" : R"({"resources":[)";
+        bool first = true;
+        for (const detail::resource_entry& r : resources_) {
+            if (r.templated != templates) continue;
+            out += first ? "{" : ",{";
+            first = false;
+            out += templates ? R"("uriTemplate":)" : R"("uri":)";
+            json::write(out, r.uri);
+            out += R"(,"name":)";
+            json::write(out, r.name);
+            if (f.titles && !r.info.title.empty()) {
+                out += R"(,"title":)";
+                json::write(out, r.info.title);
+            }
+            if (!r.info.description.empty()) {
+                out += R"(,"description":)";
+                json::write(out, r.info.description);
+            }
+            out += R"(,"mimeType":)";
+            json::write(out, r.mime_type);
+            out += '}';
+        }
+        out += "]}";
+        return out;
     }
 
-    std::string call(const received& m, const protocol_features& f) const {
+    template <class Done>
+    std::string read_resource(const received& m, const protocol_features&, const Done& done) const {
+        detail::read_resource_params p;
+        std::string problem;
+        if (!detail::read_params(m.params, p, problem)) return error(m.id, error_code::invalid_params, problem);
+        std::string text;
+        for (const detail::resource_entry& r : resources_) {
+            const detail::read_status status = r.read(p.uri, text);
+            if (status == detail::read_status::no_match) continue;
+            if (status == detail::read_status::failed) {
+                std::string message = "Resource " + std::string(r.templated ? "template " : "");
+                json::write(message, r.uri);
+                message += " cannot be read for ";
+                json::write(message, std::string_view(p.uri).substr(0, 200));
+                message += ": " + text;
+                return error(m.id, r.templated ? error_code::resource_not_found : error_code::internal_error, message);
+            }
+            std::string body = R"({"contents":[{"uri":)";
+            json::write(body, p.uri);
+            body += R"(,"mimeType":)";
+            json::write(body, r.mime_type);
+            body += R"(,"text":)";
+            json::write(body, text);
+            body += "}]}";
+            return done(std::move(body), true);
+        }
+        std::string message = "Resource not found: ";
+        json::write(message, std::string_view(p.uri).substr(0, 200));
+        return error(m.id, error_code::resource_not_found, message);
+    }
+
+    std::string prompts_list(const protocol_features& f) const {
+        std::string out = R"({"prompts":[)";
+        for (std::size_t i = 0; i != prompts_.size(); ++i) {
+            const detail::prompt_entry& p = prompts_[i];
+            out += i == 0 ? R"({"name":)" : R"(,{"name":)";
+            json::write(out, p.name);
+            if (f.titles && !p.title.empty()) {
+                out += R"(,"title":)";
+                json::write(out, p.title);
+            }
+            out += R"(,"description":)";
+            json::write(out, p.description);
+            out += R"(,"arguments":[)";
+            for (std::size_t a = 0; a != p.arguments.size(); ++a) {
+                out += a == 0 ? R"({"name":)" : R"(,{"name":)";
+                json::write(out, p.arguments[a].name);
+                if (!p.arguments[a].description.empty()) {
+                    out += R"(,"description":)";
+                    json::write(out, p.arguments[a].description);
+                }
+                out += p.arguments[a].required ? R"(,"required":true})" : R"(,"required":false})";
+            }
+            out += "]}";
+        }
+        out += "]}";
+        return out;
+    }
+
+    template <class Done>
+    std::string get_prompt(const received& m, const Done& done) const {
+        detail::get_prompt_params p;
+        std::string problem;
+        if (!detail::read_params(m.params, p, problem)) return error(m.id, error_code::invalid_params, problem);
+        for (const detail::prompt_entry& entry : prompts_) {
+            if (entry.name != p.name) continue;
+            std::string arguments;
+            json::write(arguments, p.arguments.value_or(std::map<std::string, std::string>{}));
+            std::vector<prompt_message> messages;
+            bool invalid = false;
+            if (!entry.get(arguments, messages, problem, invalid)) {
+                if (invalid) return error(m.id, error_code::invalid_params, problem);
+                return error(m.id, error_code::internal_error, "Prompt \"" + entry.name + "\" failed: " + problem);
+            }
+            std::string body = R"({"description":)";
+            json::write(body, entry.description);
+            body += R"(,"messages":[)";
+            for (std::size_t i = 0; i != messages.size(); ++i) {
+                body += i == 0 ? R"({"role":)" : R"(,{"role":)";
+                body += messages[i].role == role::user ? R"("user")" : R"("assistant")";
+                body += R"(,"content":{"type":"text","text":)";
+                json::write(body, messages[i].text);
+                body += "}}";
+            }
+            body += "]}";
+            return done(std::move(body), false);
+        }
+        std::string message = "Invalid params: unknown prompt ";
+        json::write(message, std::string_view(p.name).substr(0, 100));
+        message += "; prompts: ";
+        for (std::size_t i = 0; i != prompts_.size(); ++i) message += (i == 0 ? "" : ", ") + prompts_[i].name;
+        return error(m.id, error_code::invalid_params, message);
+    }
+
+    template <class Done>
+    std::string call(session& s, const received& m, const protocol_features& f, const detail::request_meta& meta,
+                     const Done& done) const {
         detail::call_params p;
         std::string problem;
         if (!detail::read_params(m.params, p, problem)) return error(m.id, error_code::invalid_params, problem);
         const std::string_view arguments = p.arguments ? std::string_view(p.arguments->text()) : "{}";
         const std::size_t index = Registry::find(p.name);
-        if (index == Registry::size())
-            return error(m.id, error_code::invalid_params, tools_.call(p.name, arguments).content);
-        const tool_result r = tools_.call_index(index, arguments);
+        std::string failure;
+        const tool_result r = invoke(s, m, p.name, index, arguments, f, meta, failure);
+        if (!failure.empty()) return error(m.id, error_code::internal_error, failure);
+        if (index == Registry::size()) return error(m.id, error_code::invalid_params, r.content);
         const bool object_result = f.structured_content && table::structured[index];
         const bool structured = r.ok() && !r.truncated && object_result;
         const bool failed = !r.ok() || (r.truncated && object_result);
@@ -361,7 +809,59 @@ private:
             body += r.content;
         }
         body += failed ? ",\"isError\":true}" : ",\"isError\":false}";
-        return result(m.id, body);
+        return done(std::move(body), false);
+    }
+
+    // Calls the tool with the request's stop token (signalled by notifications/cancelled), a
+    // progress sink writing notifications/progress when the request has a progress token, and
+    // the session's context. `failure` is set when the context cannot be made.
+    tool_result invoke(session& s, const received& m, std::string_view name, std::size_t index, std::string_view arguments,
+                       const protocol_features& f, const detail::request_meta& meta, std::string& failure) const {
+        const message_sink* out = detail::current_request_ ? detail::current_request_->out : nullptr;
+        double last = 0;
+        bool reported = false;
+        call_scope scope{s.stop_token(m.id), {}};
+        if (!meta.progress_token.empty() && out && *out)
+            scope.on_progress = [&](const progress_update& u) {
+                if (reported && !(u.progress > last)) return;  // progress must increase
+                reported = true;
+                last = u.progress;
+                std::string note = R"({"jsonrpc":"2.0","method":"notifications/progress","params":{"progressToken":)";
+                note += meta.progress_token;
+                note += R"(,"progress":)";
+                json::write(note, u.progress);
+                if (u.total) {
+                    note += R"(,"total":)";
+                    json::write(note, *u.total);
+                }
+                if (f.progress_message && !u.message.empty()) {
+                    note += R"(,"message":)";
+                    json::write(note, u.message);
+                }
+                note += "}}";
+                (*out)(note);
+            };
+        const auto run = [&](auto&... context) {
+            // An unknown name is answered by call(), which names the closest tool.
+            if (index == Registry::size()) return tools_.call(name, arguments, scope, context...);
+            return tools_.call_index(index, arguments, scope, context...);
+        };
+        if constexpr (std::is_void_v<context_type>) {
+            (void)failure;
+            return run();
+        } else {
+            std::shared_ptr<void> context;
+            try {
+                context = s.context_or([&] { return make_context_(s.owner()); });
+            } catch (const std::exception& e) {
+                failure = std::string("Internal error: the session's context could not be made: ") + e.what();
+                return {};
+            } catch (...) {
+                failure = "Internal error: the session's context could not be made";
+                return {};
+            }
+            return run(*static_cast<context_type*>(context.get()));
+        }
     }
 
     Registry tools_;
@@ -369,11 +869,14 @@ private:
     std::string version_;
     std::string title_;
     std::string instructions_;
-    std::array<std::string, protocol_versions.size()> tools_lists_;
+    std::array<std::string, served_protocol_versions.size()> tools_lists_;
+    std::vector<detail::resource_entry> resources_;
+    std::vector<detail::prompt_entry> prompts_;
+    std::function<std::shared_ptr<void>(const identity*)> make_context_;
 };
 
-template <class Registry, fixed_string... Tools>
-server(Registry, const server_info&, const annotations<Tools>&...) -> server<Registry>;
+template <class Registry, class... Extras>
+server(Registry, const server_info&, const Extras&...) -> server<Registry>;
 template <class Registry>
 server(Registry) -> server<Registry>;
 

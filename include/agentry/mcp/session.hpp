@@ -11,13 +11,20 @@
 // expect and finish itself. The memory held is one entry per request in progress.
 //
 // Over HTTP with authorization, a session also holds the identity whose token started it
-// (owner()); server::handle makes it current_identity() while a tool runs.
+// (owner()); server::handle makes it current_identity() while a tool runs. It also holds the
+// log level the client set (logging/setLevel), a stop source per request in progress (a tool
+// taking std::stop_token sees notifications/cancelled through it), and the application's
+// per-session context when the server has a context factory.
 
 #include <agentry/mcp/auth.hpp>
+#include <agentry/mcp/logging.hpp>
 
 #include <algorithm>
+#include <functional>
 #include <memory>
 #include <mutex>
+#include <optional>
+#include <stop_token>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -53,15 +60,50 @@ public:
     /// The identity that started the session; nullptr without authorization.
     const identity* owner() const noexcept { return owner_.get(); }
 
+    /// The least severe level of log messages the client wants; nothing until it sets one.
+    std::optional<log_level> level() const {
+        std::lock_guard lock(mutex_);
+        return level_;
+    }
+    void set_level(log_level level) {
+        std::lock_guard lock(mutex_);
+        level_ = level;
+    }
+
     /// The request `id` (JSON text) was received and will be handled.
     void expect(std::string_view id) {
         std::lock_guard lock(mutex_);
-        if (find(id) == pending_.end()) pending_.push_back({std::string(id), false});
+        if (find(id) == pending_.end()) pending_.push_back({std::string(id), false, {}});
     }
-    /// Cancels the request `id` if it is in progress; an unknown id is ignored, as MCP allows.
+    /// Cancels the request `id` if it is in progress (its stop token is signalled); an unknown
+    /// id is ignored, as MCP allows.
     void cancel(std::string_view id) {
         std::lock_guard lock(mutex_);
-        if (const auto it = find(id); it != pending_.end()) it->cancelled = true;
+        if (const auto it = find(id); it != pending_.end()) {
+            it->cancelled = true;
+            it->stop.request_stop();
+        }
+    }
+    /// The stop token of the request `id` in progress, signalled by cancel(id); a token that
+    /// never stops for another id.
+    std::stop_token stop_token(std::string_view id) {
+        std::lock_guard lock(mutex_);
+        const auto it = find(id);
+        return it == pending_.end() ? std::stop_token{} : it->stop.get_token();
+    }
+
+    /// The application's context for this session (see server's context factory); null
+    /// before the first request that needs it.
+    std::shared_ptr<void> context() const {
+        std::lock_guard lock(mutex_);
+        return context_;
+    }
+    /// Keeps `make()`'s result as the context unless the session has one; returns the context.
+    template <class Make>
+    std::shared_ptr<void> context_or(Make make) {
+        std::lock_guard lock(mutex_);
+        if (!context_) context_ = make();
+        return context_;
     }
     bool cancelled(std::string_view id) const {
         std::lock_guard lock(mutex_);
@@ -77,6 +119,36 @@ public:
         pending_.erase(it);
         return was_cancelled;
     }
+    /// Sends server-initiated messages (not answers to a request) to `sink` from now on (over
+    /// HTTP, the GET stream); `end` is called when the session stops listening. A previous
+    /// listener is ended first.
+    void listen(message_sink sink, std::function<void()> end) {
+        std::function<void()> previous;
+        {
+            std::lock_guard lock(listener_mutex_);
+            previous = std::exchange(end_, std::move(end));
+            sink_ = std::move(sink);
+        }
+        if (previous) previous();
+    }
+    /// Ends the listener, if any (the session ends, or the stream closed).
+    void stop_listening() {
+        std::function<void()> end;
+        {
+            std::lock_guard lock(listener_mutex_);
+            end = std::exchange(end_, nullptr);
+            sink_ = nullptr;
+        }
+        if (end) end();
+    }
+    /// Sends `message` to the listener; false when there is none.
+    bool post(std::string_view message) const {
+        std::lock_guard lock(listener_mutex_);
+        if (!sink_) return false;
+        sink_(message);
+        return true;
+    }
+
     /// Requests in progress.
     std::size_t pending() const {
         std::lock_guard lock(mutex_);
@@ -87,6 +159,7 @@ private:
     struct entry {
         std::string id;
         bool cancelled;
+        std::stop_source stop;
     };
     std::vector<entry>::iterator find(std::string_view id) {
         return std::find_if(pending_.begin(), pending_.end(), [&](const entry& e) { return e.id == id; });
@@ -95,7 +168,12 @@ private:
     const std::shared_ptr<const identity> owner_;
     mutable std::mutex mutex_;
     std::string version_;
+    std::optional<log_level> level_;
+    std::shared_ptr<void> context_;
     std::vector<entry> pending_;
+    mutable std::mutex listener_mutex_;
+    message_sink sink_;
+    std::function<void()> end_;
 };
 
 } // namespace agentry::mcp

@@ -10,7 +10,8 @@
 //
 // One thread reads and one answers, so a notifications/cancelled arriving while a tool runs
 // (or while its request waits) is seen: a waiting request is then dropped, and a running one's
-// answer is not sent. (A C++ function cannot be stopped from outside; it runs to its end.)
+// answer is not sent, and a tool taking std::stop_token sees it stop. Notifications written while
+// a request is answered (progress, log messages) are lines on the output before its answer.
 // Between them waits at most `queue_size` messages and `max_message_size` bytes. A line longer
 // than `max_message_size` is read to its end without being kept and answered with an Invalid
 // Request error that has no id. Returns 0 at the end of input, 1 when writing fails (after the
@@ -31,6 +32,7 @@
 #include <mutex>
 #include <ostream>
 #include <string>
+#include <string_view>
 #include <thread>
 #include <utility>
 
@@ -155,18 +157,27 @@ int serve(const server<Registry>& srv, std::istream& in, std::ostream& out, cons
     }
 
     int status = 0;
-    received m;
-    while (queue.pop(m)) {
-        const std::string answer = srv.handle(s, std::move(m));
-        if (answer.empty()) continue;
+    // Answers and the notifications written while answering (progress, log messages), one line
+    // each; a tool may report from another thread while its call runs.
+    std::mutex writing;
+    const auto write_line = [&](std::string_view line) {
+        std::lock_guard lock(writing);
+        if (!out) return false;
         try {
-            out.write(answer.data(), std::streamsize(answer.size()));
+            out.write(line.data(), std::streamsize(line.size()));
             out.put('\n');
             out.flush();
         } catch (...) {
             out.setstate(std::ios::badbit);
         }
-        if (!out) {
+        return static_cast<bool>(out);
+    };
+    const message_sink notifications = [&](std::string_view line) { write_line(line); };
+    received m;
+    while (queue.pop(m)) {
+        const std::string answer = srv.handle(s, std::move(m), notifications, options.max_message_size);
+        if (answer.empty()) continue;
+        if (!write_line(answer)) {
             detail::log_line(options.log, "cannot write to the output; stopping");
             status = 1;
             queue.close();

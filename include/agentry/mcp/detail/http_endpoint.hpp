@@ -11,9 +11,11 @@
 #include <agentry/mcp/auth.hpp>
 #include <agentry/mcp/detail/http_fields.hpp>
 #include <agentry/mcp/http_options.hpp>
+#include <agentry/mcp/logging.hpp>
 #include <agentry/mcp/message.hpp>
 #include <agentry/mcp/server.hpp>
 #include <agentry/mcp/session.hpp>
+#include <agentry/mcp/version.hpp>
 
 #include <boost/beast/http/message.hpp>
 #include <boost/beast/http/string_body.hpp>
@@ -46,6 +48,9 @@ struct http_reply {
     bool close = false;
     /// Close the connection without a response (the request was cancelled).
     bool drop = false;
+    /// A GET stream for this session: the connection answers with an event stream and sends the
+    /// session's server-initiated messages on it (session::listen).
+    std::shared_ptr<session> listen;
 };
 
 /// An identifier no one can guess: 128 bits from std::random_device, in hex.
@@ -115,11 +120,13 @@ public:
         json::write(metadata_, doc, {.omit_empty_optionals = true});
     }
 
-    /// Answers `request`, which came from the client address `client`.
-    http_reply handle(const http_request& request, std::string_view client = {}) {
+    /// Answers `request`, which came from the client address `client`. Notifications written
+    /// while a request is answered go to `events` (an SSE stream the connection opens) when the
+    /// client accepts text/event-stream over HTTP/1.1, and are dropped otherwise.
+    http_reply handle(const http_request& request, std::string_view client = {}, const message_sink& events = {}) {
         http_reply reply;
         try {
-            reply = route(request, client);
+            reply = route(request, client, events);
         } catch (...) {
             reply = plain(http::status::internal_server_error, "out of memory");
             reply.close = true;
@@ -148,6 +155,22 @@ public:
 
     /// The URL of the Protected Resource Metadata document; empty without authorization.
     const std::string& metadata_url() const noexcept { return metadata_url_; }
+
+    /// Sends a log message to every session with a GET stream whose client asked for `level`
+    /// (logging/setLevel). Returns the number of sessions it went to.
+    template <class T>
+    std::size_t log(log_level level, const T& data, std::string_view logger = {}) {
+        const std::string message = log_notification(level, data, logger);
+        std::vector<std::shared_ptr<session>> targets;
+        {
+            std::lock_guard lock(mutex_);
+            for (const auto& [id, e] : sessions_)
+                if (const auto wanted = e.state->level(); wanted && level >= *wanted) targets.push_back(e.state);
+        }
+        std::size_t sent = 0;
+        for (const auto& target : targets) sent += target->post(message) ? 1 : 0;
+        return sent;
+    }
 
 private:
     struct entry {
@@ -278,6 +301,7 @@ private:
             const auto it = victim([&](const entry& e) { return e.client == client; });
             if (it != sessions_.end()) {
                 --per_client[it->second.client];
+                it->second.state->stop_listening();
                 sessions_.erase(it);
             }
         }
@@ -290,13 +314,16 @@ private:
                     if (count > most) most = count, busiest = address;
                 it = victim([&](const entry& e) { return e.client == busiest; });
             }
-            if (it != sessions_.end()) sessions_.erase(it);
+            if (it != sessions_.end()) {
+                it->second.state->stop_listening();
+                sessions_.erase(it);
+            }
         }
         sessions_[id] = {std::move(state), ++clock_, std::string(client)};
         return id;
     }
 
-    http_reply route(const http_request& request, std::string_view client) {
+    http_reply route(const http_request& request, std::string_view client, const message_sink& events) {
         const std::string_view target = request.target();
         const std::string_view path = target.substr(0, target.find('?'));
         const bool metadata = !metadata_url_.empty() && path.starts_with(metadata_prefix) &&
@@ -329,10 +356,33 @@ private:
             if (!who) return refusal;
         }
         const identity* caller = who ? &*who : nullptr;
-        if (request.method() == http::verb::post) return post(request, client, caller);
+        if (request.method() == http::verb::post)
+            return post(request, client, caller, streams(request) ? events : message_sink{});
         if (request.method() == http::verb::delete_) return remove(request, caller);
+        if (request.method() == http::verb::get) return listen(request, caller);
         http_reply reply = plain(http::status::method_not_allowed, "Method Not Allowed");
-        reply.response.set(http::field::allow, "POST, DELETE");
+        reply.response.set(http::field::allow, "GET, POST, DELETE");
+        return reply;
+    }
+
+    static bool streams(const http_request& request) {
+        return request.version() == 11 && accepts_event_stream(request[http::field::accept]);
+    }
+
+    // GET: the session's stream of server-initiated messages.
+    http_reply listen(const http_request& request, const identity* who) {
+        if (!streams(request))
+            return json(http::status::not_acceptable, {}, error_code::invalid_request,
+                        "Not Acceptable: the GET stream is text/event-stream over HTTP/1.1");
+        const std::string_view id = request["Mcp-Session-Id"];
+        if (id.empty())
+            return json(http::status::bad_request, {}, error_code::invalid_request,
+                        "Bad Request: the Mcp-Session-Id header is missing; send initialize first");
+        std::shared_ptr<session> state = find_session(id, who);
+        if (!state) return json(http::status::not_found, {}, error_code::session_not_found, "Session not found");
+        http_reply reply;
+        reply.response.result(http::status::ok);
+        reply.listen = std::move(state);
         return reply;
     }
 
@@ -347,6 +397,7 @@ private:
             const identity* owner = it == sessions_.end() ? nullptr : it->second.state->owner();
             if (it == sessions_.end() || (who && (!owner || owner->subject != who->subject)))
                 return json(http::status::not_found, {}, error_code::session_not_found, "Session not found");
+            it->second.state->stop_listening();
             sessions_.erase(it);
         }
         http_reply reply;
@@ -354,7 +405,8 @@ private:
         return reply;
     }
 
-    http_reply post(const http_request& request, std::string_view client, const identity* who) {
+    http_reply post(const http_request& request, std::string_view client, const identity* who,
+                    const message_sink& events) {
         if (!is_json_content_type(request[http::field::content_type]))
             return json(http::status::unsupported_media_type, {}, error_code::invalid_request,
                         "Unsupported Media Type: the body must be application/json");
@@ -362,20 +414,35 @@ private:
             return json(http::status::not_acceptable, {}, error_code::invalid_request,
                         "Not Acceptable: the server answers with application/json");
         received m = read_message(request.body(), options_.max_message_size);
-        if (m.kind == message_kind::invalid) return json(http::status::bad_request, m.id, m.code, m.error);
+        if (m.kind == message_kind::invalid && m.batch.empty())
+            return json(http::status::bad_request, m.id, m.code, m.error);
 
         std::shared_ptr<session> state;
         const bool initialize = m.kind == message_kind::request && m.method == "initialize";
-        if (initialize) {
+        const std::string_view id = request["Mcp-Session-Id"];
+        const std::string_view version = request["MCP-Protocol-Version"];
+        // Without a session: 2026-07-28, server/discover, or a version not served (answered -32022).
+        const bool stateless = id.empty() && m.kind == message_kind::request && !initialize &&
+                               (version == stateless_protocol_version || m.method == "server/discover" ||
+                                (!version.empty() && !detail::served_version(version)));
+        if (stateless) {
+            // 2026-07-28: each request on its own, its version in the header and in _meta alike.
+            const detail::request_meta meta = detail::read_meta(m.params);
+            if (!version.empty() && meta.version.value_or(std::string()) != version) {
+                std::string message = "Bad Request: the MCP-Protocol-Version header ";
+                json::write(message, version.substr(0, 40));
+                message += " differs from the request's _meta protocol version";
+                return json(http::status::bad_request, m.id, error_code::header_mismatch, message);
+            }
+            state = std::make_shared<session>(who ? std::make_shared<const identity>(*who) : nullptr);
+        } else if (initialize) {
             state = std::make_shared<session>(who ? std::make_shared<const identity>(*who) : nullptr);
         } else {
-            const std::string_view id = request["Mcp-Session-Id"];
             if (id.empty())
                 return json(http::status::bad_request, m.id, error_code::invalid_request,
                             "Bad Request: the Mcp-Session-Id header is missing; send initialize first");
             state = find_session(id, who);
             if (!state) return json(http::status::not_found, m.id, error_code::session_not_found, "Session not found");
-            const std::string_view version = request["MCP-Protocol-Version"];
             if (!version.empty() && version != state->protocol_version()) {
                 std::string message = "Bad Request: unsupported MCP-Protocol-Version ";
                 json::write(message, version.substr(0, 40));
@@ -385,8 +452,11 @@ private:
         }
 
         const bool answers = m.kind == message_kind::request;
-        std::string answer = server_.handle(*state, std::move(m));
-        if (!answers) {
+        const bool batch = !m.batch.empty();
+        std::string answer = server_.handle(*state, std::move(m), events, options_.max_message_size);
+        if (batch && answer.starts_with("{"))
+            return json_body(http::status::bad_request, std::move(answer));  // not served in this session
+        if (!answers && answer.empty()) {
             http_reply reply;
             reply.response.result(http::status::accepted);
             return reply;
@@ -396,11 +466,18 @@ private:
             reply.drop = true;
             return reply;
         }
-        http_reply reply;
-        reply.response.result(http::status::ok);
-        reply.response.set(http::field::content_type, "application/json");
+        const bool unsupported = answer.find(R"("error":{"code":-32022,)") != std::string::npos &&
+                                 answer.find(R"("result":)") == std::string::npos;
+        http_reply reply = json_body(unsupported ? http::status::bad_request : http::status::ok, std::move(answer));
         if (initialize && state->initialized()) reply.response.set("Mcp-Session-Id", add_session(std::move(state), client));
-        reply.response.body() = std::move(answer);
+        return reply;
+    }
+
+    static http_reply json_body(http::status status, std::string body) {
+        http_reply reply;
+        reply.response.result(status);
+        reply.response.set(http::field::content_type, "application/json");
+        reply.response.body() = std::move(body);
         return reply;
     }
 

@@ -123,6 +123,19 @@ inline bool accepts_json(std::string_view field) noexcept {
     return false;
 }
 
+/// True when an Accept field names text/event-stream (or text/*) with a q above 0; an absent or
+/// empty field, or */* alone, does not: a stream is sent only to a client that asks for one.
+inline bool accepts_event_stream(std::string_view field) noexcept {
+    while (!field.empty()) {
+        const std::size_t comma = field.find(',');
+        const auto m = parse_media_type(field.substr(0, comma));
+        field = comma == std::string_view::npos ? std::string_view{} : field.substr(comma + 1);
+        if (!m || m->q <= 0 || !equal_ignoring_case(m->type, "text")) continue;
+        if (m->subtype == "*" || equal_ignoring_case(m->subtype, "event-stream")) return true;
+    }
+    return false;
+}
+
 /// host [":" port] of a Host field or an origin, as parsed by parse_authority.
 struct authority {
     std::string_view host;  // a registered name, an IPv4 address, or "[" IPv6 "]"

@@ -8,8 +8,11 @@
 // the `,"outputSchema":...` member that ends such a definition, left out for protocol
 // versions older than 2025-06-18.
 // D is dialect::mcp, or a variant of it (dialect::with_natural_bounds<dialect::mcp>).
+// Also each tool's policy (policy/tool_policy.hpp), for the annotations derived from it and the
+// server's permission ceiling.
 // Cost: one single-tool definitions<D>() instantiation per tool.
 
+#include <agentry/policy/tool_policy.hpp>
 #include <agentry/registry.hpp>
 #include <agentry/schema/dialect.hpp>
 
@@ -18,6 +21,7 @@
 #include <array>
 #include <cstddef>
 #include <string_view>
+#include <tuple>
 #include <type_traits>
 #include <utility>
 
@@ -49,6 +53,11 @@ struct tool_table<boost::hana::tuple<Tools...>, D> {
     static constexpr std::array<std::string_view, size> definitions{tool_definition<Tools, D>...};
     static constexpr std::array<bool, size> structured{agentry::detail::is_object_result<typename Tools::result_type>()...};
     static constexpr std::array<std::size_t, size> output_schema_sizes{output_schema_size<Tools, D>()...};
+    /// Whether each tool declares a policy, and the policy (destructive for one without).
+    static constexpr std::array<bool, size> policied{has_policy<Tools>...};
+    static constexpr std::array<tool_policy, size> policies{policy_of<Tools>()...};
+    template <std::size_t I>
+    using tool_at = std::tuple_element_t<I, std::tuple<Tools...>>;
 };
 
 template <class Registry, class D>

@@ -1,0 +1,48 @@
+// SPDX-License-Identifier: BSL-1.0
+#ifndef AGENTRY_MCP_CEILING_HPP
+#define AGENTRY_MCP_CEILING_HPP
+
+// agentry::mcp::ceiling<level>: the highest permission level (policy/tool_policy.hpp) a server
+// may serve. Given to mcp::server, it makes a registry holding a tool above it a compile error
+// that names the tool:
+//
+//   agentry::mcp::server server{tools, info, agentry::mcp::ceiling<agentry::permission::write>};
+//
+// A tool without a policy counts as destructive. needs_approval does not lift the ceiling here:
+// the server has no approver to ask (an MCP client asks its user, if it does).
+
+#include <agentry/policy/tool_policy.hpp>
+
+namespace agentry::mcp {
+
+template <permission Level>
+struct ceiling_t {
+    static constexpr permission level = Level;
+};
+
+template <permission Level>
+inline constexpr ceiling_t<Level> ceiling{};
+
+template <class T>
+inline constexpr bool is_ceiling = false;
+template <permission Level>
+inline constexpr bool is_ceiling<ceiling_t<Level>> = true;
+
+namespace detail {
+
+/// Instantiated for a tool above the server's ceiling; its argument is the tool's name.
+template <fixed_string Name>
+struct served_tool_above_ceiling {
+    static_assert(Name.size() == 0 && Name.size() != 0,
+                  "agentry: mcp::ceiling: the registry holds a tool (named in the instantiation above) whose "
+                  "permission level is above the server's ceiling; the MCP server has no approval route, so lower "
+                  "the tool's level with with_policy<tool_policy{.level = ...}>, raise the ceiling, or serve a "
+                  "registry without it");
+    static constexpr bool ok = true;
+};
+
+} // namespace detail
+
+} // namespace agentry::mcp
+
+#endif

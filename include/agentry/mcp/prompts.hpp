@@ -1,0 +1,171 @@
+// SPDX-License-Identifier: BSL-1.0
+#ifndef AGENTRY_MCP_PROMPTS_HPP
+#define AGENTRY_MCP_PROMPTS_HPP
+
+// MCP prompts served beside the tools. A prompt's arguments are the members of its function's
+// parameter struct, reflected at compile time like a tool's schema (names, descriptions from
+// field_docs, required unless std::optional):
+//
+//   struct review_args {
+//       std::string code;
+//       std::optional<std::string> focus;
+//       static constexpr auto docs = agentry::field_docs("code", "The code to review", "focus", "What to look at");
+//   };
+//   agentry::mcp::server server{tools, info,
+//       agentry::mcp::prompt<"review", "Asks for a code review">(+[](const review_args& a) {
+//           return "Review this code" + (a.focus ? " for " + *a.focus : std::string()) + ":\n" + a.code;
+//       })};
+//
+// The function returns std::string (one user message) or std::vector<mcp::prompt_message>.
+// prompts/get reads its `arguments` (strings) into the struct with agentry's reader, so a
+// member may be a string, an enum, or an optional of either; a missing required argument or an
+// unknown one is an Invalid params error with the reader's message. A prompt without arguments
+// takes no parameters.
+
+#include <agentry/json/reader.hpp>
+#include <agentry/json/writer.hpp>
+#include <agentry/mcp/resources.hpp>
+#include <agentry/reflect/fields.hpp>
+#include <agentry/reflect/fixed_string.hpp>
+#include <agentry/reflect/function.hpp>
+#include <agentry/schema/field_docs.hpp>
+
+#include <array>
+#include <cstddef>
+#include <exception>
+#include <functional>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <type_traits>
+#include <utility>
+#include <vector>
+
+namespace agentry::mcp {
+
+enum class role : unsigned char { user, assistant };
+
+/// One message of a prompt: text from `role`.
+struct prompt_message {
+    mcp::role role = mcp::role::user;
+    std::string text;
+};
+
+/// One argument of a prompt, as listed.
+struct prompt_argument {
+    std::string_view name;
+    std::string_view description;
+    bool required;
+};
+
+template <fixed_string Name, fixed_string Description, class F>
+struct prompt_t {
+    F function;
+    /// Display name (sent from 2025-06-18).
+    std::string_view title{};
+};
+
+namespace detail {
+
+template <class T>
+inline constexpr bool is_std_optional = false;
+template <class T>
+inline constexpr bool is_std_optional<std::optional<T>> = true;
+
+template <class P, std::size_t... I>
+consteval std::array<prompt_argument, sizeof...(I)> prompt_arguments_of(std::index_sequence<I...>) {
+    std::array<prompt_argument, sizeof...(I)> out{};
+    ((out[I] = prompt_argument{reflect::field_names<P>[I], {},
+                               !is_std_optional<std::remove_cvref_t<decltype(boost::pfr::get<I>(std::declval<P&>()))>>}),
+     ...);
+    if constexpr (has_field_docs<P>)
+        for (prompt_argument& a : out) a.description = P::docs.find(a.name);
+    return out;
+}
+
+/// The arguments of a prompt whose function takes `Params` (void: none).
+template <class Params>
+inline constexpr auto prompt_arguments = [] {
+    if constexpr (std::is_void_v<Params>) return std::array<prompt_argument, 0>{};
+    else return prompt_arguments_of<Params>(std::make_index_sequence<reflect::field_count<Params>>{});
+}();
+
+struct prompt_entry {
+    std::string name;
+    std::string description;
+    std::string title;
+    std::vector<prompt_argument> arguments;
+    /// Renders the prompt for `arguments` (a JSON object of strings) into `messages`; on
+    /// failure false, with the problem in `error`. `invalid` tells bad arguments from a
+    /// failing function.
+    std::function<bool(std::string_view arguments, std::vector<prompt_message>& messages, std::string& error,
+                       bool& invalid)>
+        get;
+};
+
+inline std::vector<prompt_message> as_messages(std::string text) { return {{role::user, std::move(text)}}; }
+inline std::vector<prompt_message> as_messages(std::vector<prompt_message> messages) { return messages; }
+
+template <fixed_string Name, fixed_string Description, class F>
+prompt_entry make_entry(const prompt_t<Name, Description, F>& p) {
+    static_assert(reflect::has_signature<F> && reflect::signature<F>::arity <= 1,
+                  "agentry: mcp::prompt: the function takes no parameter or one struct of arguments");
+    using P = typename first_parameter<typename reflect::signature<F>::parameters>::type;
+    using R = typename reflect::signature<F>::result;
+    static_assert(std::is_convertible_v<R, std::string> || std::is_same_v<std::remove_cvref_t<R>, std::vector<prompt_message>>,
+                  "agentry: mcp::prompt: the function returns std::string or std::vector<mcp::prompt_message>");
+    constexpr auto& arguments = prompt_arguments<P>;
+    prompt_entry e{std::string(Name.view()), std::string(Description.view()), std::string(p.title),
+                   std::vector<prompt_argument>(arguments.begin(), arguments.end()), {}};
+    e.get = [f = p.function](std::string_view args, std::vector<prompt_message>& messages, std::string& error,
+                             bool& invalid) {
+        invalid = false;
+        try {
+            if constexpr (std::is_void_v<P>) {
+                if (args != "{}") {
+                    invalid = true;
+                    error = "Invalid params: /arguments: this prompt takes no arguments";
+                    return false;
+                }
+                messages = as_messages(f());
+            } else {
+                json::read_options options;
+                options.max_size = args.size();
+                auto r = json::read<P>(args, options);
+                if (!r.ok()) {
+                    invalid = true;
+                    error = "Invalid params";
+                    for (std::size_t i = 0; i != r.errors.size(); ++i)
+                        error += (i == 0 ? ": /arguments" : "; /arguments") + r.errors[i].pointer + ": " +
+                                 r.errors[i].message;
+                    return false;
+                }
+                messages = as_messages(f(r.value));
+            }
+            return true;
+        } catch (const std::exception& e) {
+            error = e.what();
+        } catch (...) {
+            error = "unknown exception";
+        }
+        return false;
+    };
+    return e;
+}
+
+} // namespace detail
+
+/// A prompt named `Name`, rendered by `function(arguments)` (or `function()`).
+template <fixed_string Name, fixed_string Description, class F>
+prompt_t<Name, Description, F> prompt(F function, std::string_view title = {}) {
+    return {std::move(function), title};
+}
+
+template <class T>
+inline constexpr bool is_prompt = false;
+template <fixed_string N, fixed_string D, class F>
+inline constexpr bool is_prompt<prompt_t<N, D, F>> = true;
+
+} // namespace agentry::mcp
+
+#endif
