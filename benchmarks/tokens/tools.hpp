@@ -40,12 +40,6 @@ struct ticket {
         "amount", "Order value in EUR");
 };
 
-/// One argument object for create_ticket (193 bytes).
-inline constexpr std::string_view ticket_args =
-    R"({"title":"Refund not received","description":"Charged twice for order 1182","level":"high",)"
-    R"("tags":["billing","refund"],"reporter":{"name":"Ana Lima","email":"ana@example.com"},)"
-    R"("order_id":1182,"amount":59.9})";
-
 inline int create_ticket(const ticket& t) { return t.order_id; }
 
 inline int add(int a, int b) { return a + b; }
