@@ -268,7 +268,7 @@ TEST_CASE("resources: level 1 URI templates") {
     static_assert(!mcp::detail::parse_uri_template("a://{}").ok);
 }
 
-TEST_CASE("prompts: arguments reflected from the struct; get") {
+TEST_CASE("prompts: arguments reflected from the struct, get") {
     static_assert(mcp::detail::prompt_arguments<review_args>.size() == 2);
     static_assert(mcp::detail::prompt_arguments<review_args>[0].name == "code");
     static_assert(mcp::detail::prompt_arguments<review_args>[0].required);

@@ -154,7 +154,7 @@ TEST_CASE("versions: serverInfo.title from 2025-06-18") {
     }
 }
 
-TEST_CASE("initialize: title and instructions; twice; bad params") {
+TEST_CASE("initialize: title and instructions, twice, bad params") {
     const mcp::server described{mcp_test::tools,
                                 {.name = "n", .version = "v", .title = "T \"x\"", .instructions = "Use add\nfor sums"}};
     mcp::session s;

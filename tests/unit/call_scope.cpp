@@ -109,7 +109,7 @@ TEST_CASE("context: the error paths are those of a call without injected paramet
     CHECK(injected.call_index(7, "{}", agentry::call_scope{}, s).status == agentry::tool_status::unknown_tool);
 }
 
-TEST_CASE("stop token: a tool gets the scope's token; without a scope, one that never stops") {
+TEST_CASE("stop token: a tool gets the scope's token, without a scope, one that never stops") {
     CHECK(scoped.call("count_to", R"({"n":3})").content == "3");
     std::stop_source source;
     agentry::call_scope scope{source.get_token(), {}};
@@ -122,7 +122,7 @@ TEST_CASE("stop token: a tool gets the scope's token; without a scope, one that 
           "x/ada/stopped");
 }
 
-TEST_CASE("progress: reports reach the scope's sink; without one they go nowhere") {
+TEST_CASE("progress: reports reach the scope's sink, without one they go nowhere") {
     std::vector<agentry::progress_update> seen;
     agentry::call_scope scope{{}, [&](const agentry::progress_update& u) { seen.push_back(u); }};
     CHECK(scoped.call("count_to", R"({"n":2})", scope).content == "2");

@@ -80,7 +80,7 @@ TEST_CASE("join: the definitions are the tools' definitions, in order") {
               .starts_with(g.substr(0, g.size() - 3)));
 }
 
-TEST_CASE("join and select: calls reach the same tools; options come from the first registry") {
+TEST_CASE("join and select: calls reach the same tools, options come from the first registry") {
     session s{"ada"};
     CHECK(all.call("add", R"({"a":2,"b":3})", s).content == "5");
     CHECK(all.call("sub", R"({"a":2,"b":3})", s).content == "-1");

@@ -110,7 +110,7 @@ TEST_CASE("reader: integer-valued numbers are integers, fractions are not") {
     CHECK(read<std::int32_t>("0e99999999999").value == 0);
 }
 
-TEST_CASE("reader: doubles are correctly rounded; overflow is an error") {
+TEST_CASE("reader: doubles are correctly rounded, overflow is an error") {
     CHECK(read<double>("0.1").value == 0.1);
     CHECK(read<double>("2.2250738585072014e-308").value == 2.2250738585072014e-308);
     CHECK(read<double>("123456789012345678901234567890").value == 1.2345678901234568e29);

@@ -209,7 +209,7 @@ TEST_CASE("http: a trailer section that never ends: 431, memory bounded") {
     CHECK(r.peak_growth_kib < 16 * 1024);
 }
 
-TEST_CASE("http: a header section over max_header_size: 431; an oversized body: 413") {
+TEST_CASE("http: a header section over max_header_size: 431, an oversized body: 413") {
     running_server s(mcp::http_options{});
     CHECK(status_of(exchange(s.http.port(), request_text(initialize, "X-Big: " + std::string(32 * 1024, 'z') + "\r\n"))) ==
           431);

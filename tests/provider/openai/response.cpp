@@ -145,7 +145,7 @@ TEST_CASE("response: legacy function_call, missing ids, arguments sent as an obj
     CHECK(r.value->reply.tool_calls[1].id == "call_1");
 }
 
-TEST_CASE("response: the choice with index 0 is read; usage may be absent") {
+TEST_CASE("response: the choice with index 0 is read, usage may be absent") {
     const auto r = parse(200, R"({"choices":[{"index":1,"message":{"content":"second"},"finish_reason":"stop"},)"
                               R"({"index":0,"message":{"content":"first"},"finish_reason":"stop"}]})");
     REQUIRE(r.ok());

@@ -246,7 +246,7 @@ TEST_CASE("stream: a server re-sending the whole arguments so far") {
     CHECK(summary(run(body).result) == R"(text= refusal= finish=1/tool_calls usage=0/0 [call_1 get_weather {"city":"Paris"}])");
 }
 
-TEST_CASE("stream: after pieces, a piece repeating the text so far is a piece; the whole text again is not") {
+TEST_CASE("stream: after pieces, a piece repeating the text so far is a piece, the whole text again is not") {
     const std::string body =
         chunk(R"({"tool_calls":[{"index":0,"id":"call_1","function":{"name":"f","arguments":"{\"a\""}}]})") +
         chunk(R"({"tool_calls":[{"index":0,"function":{"arguments":":"}}]})") +
@@ -257,7 +257,7 @@ TEST_CASE("stream: after pieces, a piece repeating the text so far is a piece; t
     CHECK(summary(run(body).result) == R"(text= refusal= finish=1/tool_calls usage=0/0 [call_1 f {"a":{"a":1}}])");
 }
 
-TEST_CASE("stream: calls without an index start the next call; pieces without id or name continue it") {
+TEST_CASE("stream: calls without an index start the next call, pieces without id or name continue it") {
     const std::string body =
         chunk(R"({"tool_calls":[{"id":"call_x","type":"function","function":{"name":"add","arguments":"{\"a\":1,"}}]})") +
         chunk(R"({"tool_calls":[{"function":{"arguments":"\"b\":1}"}}]})") +

@@ -92,7 +92,7 @@ TEST_CASE("request: calls with their signatures, function responses in call orde
     CHECK(flash.request({.messages = history, .tools = tools}).body == expected);
 }
 
-TEST_CASE("request: an id Gemini sent goes back with its call and response; agentry's do not") {
+TEST_CASE("request: an id Gemini sent goes back with its call and response, agentry's do not") {
     const std::vector<message> history{
         message::user("x"),
         message::assistant("", {{"fc_7", "f", "{}", {}}, {"call_1", "g", "{}", {}}}),

@@ -94,7 +94,7 @@ TEST_CASE("request: tool_choice without a native switch: none, one, required") {
     CHECK(body(tool_choice::one("unknown")) == head + R"("tools":)" + tools + R"(,"stream":false})");
 }
 
-TEST_CASE("request: options from max_tokens, temperature and extra_options; extra body members") {
+TEST_CASE("request: options from max_tokens, temperature and extra_options, extra body members") {
     agentry::ollama p = qwen;
     p.extra_options = R"({"num_ctx":32768})";
     p.extra_body = R"({"keep_alive":"10m","think":false})";
