@@ -8,6 +8,7 @@
 // payload and calls of those names go to the source's functions. The layers above the loop
 // (mcp/toolset.hpp) adapt themselves to this; the loop knows nothing of them.
 
+#include <agentry/call_scope.hpp>
 #include <agentry/outcome.hpp>
 #include <agentry/schema/dialect.hpp>
 #include <agentry/tool_result.hpp>
@@ -16,6 +17,7 @@
 #include <exception>
 #include <functional>
 #include <memory>
+#include <stop_token>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -29,9 +31,10 @@ struct dynamic_tool {
     /// {"type":"function","function":{...}}, for Anthropic {"name",...,"input_schema"}, for
     /// Gemini one function declaration {"name","description","parameters"}.
     std::string definition;
-    /// Runs a call with the model's arguments (JSON text). May be called from several threads,
-    /// and on a thread the loop abandons at loop_config::tool_timeout.
-    std::function<tool_result(std::string_view arguments)> call;
+    /// Runs a call with the model's arguments (JSON text); `stop` is signalled at the call's
+    /// timeout and on agent::cancel(). May be called from several threads, and on a thread the
+    /// loop abandons at loop_config::tool_timeout.
+    std::function<tool_result(std::string_view arguments, std::stop_token stop)> call;
 };
 
 /// What a source is told of the agent it joins.
@@ -46,6 +49,13 @@ struct dynamic_tools_target {
 using dynamic_tool_source = std::function<outcome<std::vector<dynamic_tool>>(const dynamic_tools_target&)>;
 
 namespace detail {
+
+// The stop token of the agent's call scope, when the call has one.
+inline std::stop_token stop_of() noexcept { return {}; }
+template <class... Rest>
+std::stop_token stop_of(const call_scope& scope, const Rest&...) noexcept {
+    return scope.stop;
+}
 
 /// What agent<> keeps of its dialect and registry for add_tools.
 struct dynamic_context {
@@ -124,7 +134,7 @@ outcome<void> add_dynamic_tools(const dynamic_tool_source& source, const dynamic
         for (const dynamic_tool& t : *added) {
             if (t.name != name) continue;
             try {
-                return t.call(arguments);
+                return t.call(arguments, stop_of(rest...));
             } catch (const std::exception& e) {
                 tool_result out;
                 out.status = tool_status::tool_error;

@@ -21,10 +21,12 @@
 #include <agentry/mcp/client.hpp>
 #include <agentry/mcp/detail/client_schema.hpp>
 
+#include <atomic>
 #include <chrono>
 #include <cstdio>
 #include <functional>
 #include <memory>
+#include <stop_token>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -204,8 +206,9 @@ private:
                                                        !tool.description.empty() ? tool.description : tool.title, *converted);
                 t.call = [server = e->server, original = tool.name, exposed = name,
                           schema = std::make_shared<const detail::jvalue>(std::move(*schema)), check = o.check_arguments,
-                          timeout = o.call_timeout, nulls = target.rules.all_required](std::string_view arguments) {
-                    return call(*server, original, exposed, *schema, check, timeout, nulls, arguments);
+                          timeout = o.call_timeout,
+                          nulls = target.rules.all_required](std::string_view arguments, std::stop_token stop) {
+                    return call(*server, original, exposed, *schema, check, timeout, nulls, arguments, stop);
                 };
                 out.push_back(std::move(t));
             }
@@ -215,7 +218,7 @@ private:
 
     static tool_result call(client& server, const std::string& original, const std::string& exposed,
                             const detail::jvalue& schema, bool check, std::chrono::milliseconds timeout, bool nulls,
-                            std::string_view arguments) {
+                            std::string_view arguments, std::stop_token stop) {
         std::string error;
         std::optional<detail::jvalue> args = detail::parse_json(arguments.empty() ? "{}" : arguments, error, 64);
         if (!args || !args->is(detail::jtype::object))
@@ -233,8 +236,12 @@ private:
                                                text + ". Fix the arguments and call " + exposed + " again.");
             }
         }
+        // The agent's stop (the call's timeout, agent::cancel) cancels the request on the server.
+        std::atomic<bool> cancelled{false};
+        const std::stop_callback on_stop(stop, [&cancelled] { cancelled.store(true); });
         request_options options;
         options.timeout = timeout;
+        options.cancel = &cancelled;
         outcome<call_result> r = server.call_tool(original, detail::to_json(*args), options);
         if (!r) return detail::mcp_tool_result(tool_status::tool_error, exposed + " failed: " + r.error().message);
         if (r->is_error) return detail::mcp_tool_result(tool_status::tool_error, exposed + " failed: " + r->text);
