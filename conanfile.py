@@ -19,9 +19,10 @@ class AgentryConan(ConanFile):
     topics = ("llm", "agents", "tool-calling", "json-schema", "reflection", "header-only")
     package_type = "header-library"
     settings = "os", "arch", "compiler", "build_type"
-    # with_curl: the libcurl HTTP transport, CMake target agentry::curl.
-    options = {"with_curl": [True, False]}
-    default_options = {"with_curl": False}
+    # with_curl: the libcurl HTTP transport, CMake target agentry::curl; with_sqlite and
+    # with_postgres: the run stores of durable runs, agentry::sqlite and agentry::postgres.
+    options = {"with_curl": [True, False], "with_sqlite": [True, False], "with_postgres": [True, False]}
+    default_options = {"with_curl": False, "with_sqlite": False, "with_postgres": False}
     # examples/ is read because the top-level CMakeLists.txt adds it.
     exports_sources = ("CMakeLists.txt", "cmake/*", "include/*", "examples/*", "LICENSE")
     no_copy_source = True
@@ -43,9 +44,13 @@ class AgentryConan(ConanFile):
         self.requires("boost/1.86.0", transitive_headers=True)
         if self.options.with_curl:
             self.requires("libcurl/[>=7.78.0 <9]", transitive_headers=True)
+        if self.options.with_sqlite:
+            self.requires("sqlite3/[>=3.35 <4]", transitive_headers=True)
+        if self.options.with_postgres:
+            self.requires("libpq/[>=13 <18]", transitive_headers=True)
 
     def package_id(self):
-        # Headers only: no setting changes the package; with_curl changes what it requires.
+        # Headers only: no setting changes the package; the with_ options change what it requires.
         self.info.settings.clear()
 
     def validate(self):
@@ -59,6 +64,8 @@ class AgentryConan(ConanFile):
         toolchain = CMakeToolchain(self)
         toolchain.cache_variables["BUILD_TESTING"] = "OFF"
         toolchain.cache_variables["CMAKE_DISABLE_FIND_PACKAGE_CURL"] = not self.options.with_curl
+        toolchain.cache_variables["CMAKE_DISABLE_FIND_PACKAGE_SQLite3"] = not self.options.with_sqlite
+        toolchain.cache_variables["CMAKE_DISABLE_FIND_PACKAGE_PostgreSQL"] = not self.options.with_postgres
         toolchain.generate()
         CMakeDeps(self).generate()
 
@@ -96,3 +103,14 @@ class AgentryConan(ConanFile):
             curl.libdirs = []
             curl.requires = ["core", "libcurl::libcurl"]
             curl.defines = ["AGENTRY_WITH_CURL"]
+        for name, option, dependency in (("sqlite", self.options.with_sqlite, "sqlite3::sqlite3"),
+                                         ("postgres", self.options.with_postgres, "libpq::libpq")):
+            if option:
+                store = self.cpp_info.components[name]
+                store.set_property("cmake_target_name", f"agentry::{name}")
+                store.set_property("pkg_config_name", f"agentry-{name}")
+                store.bindirs = []
+                store.libdirs = []
+                store.requires = ["core", dependency]
+                if self.settings.os in ("Linux", "FreeBSD"):
+                    store.system_libs = ["pthread"]

@@ -6,10 +6,13 @@ get_filename_component(SOURCE_PATH "${CURRENT_PORT_DIR}/../.." ABSOLUTE)
 # Header-only: one configuration.
 set(VCPKG_BUILD_TYPE release)
 
-# Without the curl feature, CMake does not look for libcurl and agentry::curl is not made.
+# Without a feature, CMake does not look for its library and its target is not made: curl
+# (agentry::curl), sqlite (agentry::sqlite), postgres (agentry::postgres).
 vcpkg_check_features(OUT_FEATURE_OPTIONS feature_options
     INVERTED_FEATURES
         curl CMAKE_DISABLE_FIND_PACKAGE_CURL
+        sqlite CMAKE_DISABLE_FIND_PACKAGE_SQLite3
+        postgres CMAKE_DISABLE_FIND_PACKAGE_PostgreSQL
 )
 
 vcpkg_cmake_configure(

@@ -143,8 +143,8 @@ prompt_entry make_entry(const prompt_t<Name, Description, F>& p) {
                 messages = as_messages(f(r.value));
             }
             return true;
-        } catch (const std::exception& e) {
-            error = e.what();
+        } catch (const std::exception& failure) {
+            error = failure.what();
         } catch (...) {
             error = "unknown exception";
         }
