@@ -118,14 +118,14 @@ struct call_result {
     std::string structured_content;
 };
 
-struct resource_info {
+struct listed_resource {
     std::string uri;
     std::string name;
     std::string description;
     std::string mime_type;
 };
 
-struct prompt_info {
+struct listed_prompt {
     std::string name;
     std::string description;
     /// `arguments` as JSON text; empty when absent.
@@ -229,8 +229,8 @@ public:
     }
 
     /// Every resource (resources/list), following nextCursor.
-    outcome<std::vector<resource_info>> list_resources(const request_options& options = {}) {
-        std::vector<resource_info> out;
+    outcome<std::vector<listed_resource>> list_resources(const request_options& options = {}) {
+        std::vector<listed_resource> out;
         outcome<void> r = pages("resources/list", "resources", options, [&](const detail::jvalue& v) {
             out.push_back({std::string(v.string_at("uri")), std::string(v.string_at("name")),
                            std::string(v.string_at("description")), std::string(v.string_at("mimeType"))});
@@ -240,8 +240,8 @@ public:
     }
 
     /// Every prompt (prompts/list), following nextCursor.
-    outcome<std::vector<prompt_info>> list_prompts(const request_options& options = {}) {
-        std::vector<prompt_info> out;
+    outcome<std::vector<listed_prompt>> list_prompts(const request_options& options = {}) {
+        std::vector<listed_prompt> out;
         outcome<void> r = pages("prompts/list", "prompts", options, [&](const detail::jvalue& v) {
             const detail::jvalue* a = v.get("arguments");
             out.push_back({std::string(v.string_at("name")), std::string(v.string_at("description")),

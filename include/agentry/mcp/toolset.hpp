@@ -78,7 +78,7 @@ inline std::string prefix_of(std::string_view label) {
 }
 
 /// One tool's entry of the tools payload in the dialect.
-inline std::string tool_definition(dialect_kind kind, std::string_view name, std::string_view description,
+inline std::string dynamic_definition(dialect_kind kind, std::string_view name, std::string_view description,
                                    const jvalue& schema) {
     std::string out;
     const bool openai = kind == dialect_kind::openai || kind == dialect_kind::openai_strict;
@@ -202,7 +202,7 @@ private:
                 }
                 dynamic_tool t;
                 t.name = name;
-                t.definition = detail::tool_definition(target.kind, name,
+                t.definition = detail::dynamic_definition(target.kind, name,
                                                        !tool.description.empty() ? tool.description : tool.title, *converted);
                 t.call = [server = e->server, original = tool.name, exposed = name,
                           schema = std::make_shared<const detail::jvalue>(std::move(*schema)), check = o.check_arguments,
