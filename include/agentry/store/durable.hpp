@@ -51,7 +51,9 @@ struct durable_options {
 
 namespace detail {
 
-inline constexpr json::read_options store_read{.max_size = std::size_t(-1) / 2, .max_depth = 32};
+// json::write writes an absent optional as null.
+inline constexpr json::read_options store_read{
+    .max_size = std::size_t(-1) / 2, .max_depth = 32, .null_as_absent = true};
 
 template <class T>
 T read_body(std::string_view body, std::string_view run, std::string_view what) {
