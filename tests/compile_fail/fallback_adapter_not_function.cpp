@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: BSL-1.0
-// expect: agentry: adapt<&f>("tool"): f must be a function taking one parameter
+// expect: f must be a function taking one parameter (the failing tool's parameter struct)
 #include <agentry/agent.hpp>
 #include <agentry/policy/fallback.hpp>
 #include <agentry/policy/tool_policy.hpp>
