@@ -13,6 +13,7 @@
 #include <algorithm>
 #include <atomic>
 #include <memory>
+#include <mutex>
 #include <stdexcept>
 #include <string>
 #include <thread>
@@ -25,8 +26,10 @@ using scripted::calls;
 namespace {
 
 std::vector<std::string> deleted;  // what delete_file removed, in order
+std::mutex deleted_mutex;          // calls may run in parallel
 
 std::string delete_file(const std::string& path) {
+    const std::lock_guard lock(deleted_mutex);
     deleted.push_back(path);
     return "deleted " + path;
 }
