@@ -139,7 +139,8 @@ int everything_conformance(int argc, char** argv) {
     }
     {
         const std::string port = std::to_string(free_port());
-        std::vector<std::string> args{node, script, "streamableHttp"};
+        // server-everything listens on every interface; the preload keeps it on 127.0.0.1.
+        std::vector<std::string> args{node, "--require", AGENTRY_TEST_LOOPBACK_PRELOAD, script, "streamableHttp"};
         std::vector<char*> argv_;
         for (std::string& s : args) argv_.push_back(s.data());
         argv_.push_back(nullptr);
