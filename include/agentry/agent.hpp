@@ -344,43 +344,29 @@ public:
     /// `progress` is the run so far (turns, usage, steps), which the limits count on from. A
     /// conversation that ends with the model's answer is not sent again: that answer is the result.
     run_result continue_run(run_result progress = {}, const agent_events& events = {}) noexcept {
-        run_result& result = progress;
-        const auto started = std::chrono::steady_clock::now();
-        try {
-            cancel_.store(false);
-            const bool answered = !history_.empty() && history_.back().role == role::assistant;
-            if (answered && history_.back().tool_calls.empty()) {
-                result.stop = stop_reason::completed;
-                result.text = history_.back().text;
-            } else if (const std::optional<open_turn> open = open_turn_of()) {
-                std::vector<tool_call> waiting;
-                for (std::size_t i : open->unanswered) waiting.push_back(history_[open->reply].tool_calls[i]);
-                if (must_pause(waiting)) {
-                    result.stop = stop_reason::approval_pending;
-                    result.pending = pending_approvals();
-                    result.text = std::to_string(result.pending.size()) +
-                                  " tool calls wait for approval; decide with resume(decisions).";
+        return guarded(
+            [&](run_result& result, clock::time_point started) {
+                const bool answered = !history_.empty() && history_.back().role == role::assistant;
+                if (answered && history_.back().tool_calls.empty()) {
+                    result.stop = stop_reason::completed;
+                    result.text = history_.back().text;
+                } else if (const std::optional<open_turn> open = open_turn_of()) {
+                    std::vector<tool_call> waiting;
+                    for (std::size_t i : open->unanswered) waiting.push_back(history_[open->reply].tool_calls[i]);
+                    if (must_pause(waiting)) {
+                        result.stop = stop_reason::approval_pending;
+                        result.pending = pending_approvals();
+                        result.text = std::to_string(result.pending.size()) +
+                                      " tool calls wait for approval; decide with resume(decisions).";
+                    } else {
+                        const decided_calls none;
+                        execute(result, events, started, &none);
+                    }
                 } else {
-                    const decided_calls none;
-                    execute(result, events, started, &none);
+                    execute(result, events, started, nullptr);
                 }
-            } else {
-                execute(result, events, started, nullptr);
-            }
-        } catch (const detail::callback_error& e) {
-            result.stop = stop_reason::callback_error;
-            result.text = e.what();
-        } catch (const std::exception& e) {
-            result.stop = stop_reason::provider_error;
-            result.error = detail::malformed(std::string("agentry: ") + e.what());
-            result.text = result.error->message;
-        } catch (...) {
-            result.stop = stop_reason::provider_error;
-            result.error = detail::malformed("agentry: unknown exception");
-            result.text = result.error->message;
-        }
-        result.wall_time = detail::elapsed_ms(started);
-        return std::move(result);
+            },
+            std::move(progress));
     }
 
     /// Stops a run in progress (from any thread) at the next opportunity: between turns and
@@ -441,10 +427,10 @@ private:
     using clock = std::chrono::steady_clock;
     using decided_calls = std::map<std::string, approval, std::less<>>;
 
-    // Runs `body(result, started)`, turning what it throws into the run's stop reason.
+    // Runs `body(result, started)` from `result` (the run so far), turning what it throws into
+    // the run's stop reason.
     template <class Body>
-    run_result guarded(Body&& body) noexcept {
-        run_result result;
+    run_result guarded(Body&& body, run_result result = {}) noexcept {
         const auto started = clock::now();
         try {
             cancel_.store(false);

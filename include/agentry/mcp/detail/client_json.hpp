@@ -6,6 +6,7 @@
 // JSON-RPC message), for the MCP client: parse with a depth limit, look up, write back. Numbers
 // keep their text, so that they are written back unchanged.
 
+#include <agentry/json/detail/lexer.hpp>
 #include <agentry/json/writer.hpp>
 
 #include <cstddef>
@@ -212,23 +213,6 @@ private:
         }
         return true;
     }
-    static void utf8(std::string& out, std::uint32_t cp) {
-        if (cp < 0x80) {
-            out += char(cp);
-        } else if (cp < 0x800) {
-            out += char(0xC0 | (cp >> 6));
-            out += char(0x80 | (cp & 0x3F));
-        } else if (cp < 0x10000) {
-            out += char(0xE0 | (cp >> 12));
-            out += char(0x80 | ((cp >> 6) & 0x3F));
-            out += char(0x80 | (cp & 0x3F));
-        } else {
-            out += char(0xF0 | (cp >> 18));
-            out += char(0x80 | ((cp >> 12) & 0x3F));
-            out += char(0x80 | ((cp >> 6) & 0x3F));
-            out += char(0x80 | (cp & 0x3F));
-        }
-    }
     bool string(std::string& out) {
         ++at_;  // the opening quote
         for (;;) {
@@ -262,7 +246,7 @@ private:
                 } else if (cp >= 0xDC00 && cp < 0xE000) {
                     return fail("unpaired surrogate");
                 }
-                utf8(out, cp);
+                json::detail::append_utf8(out, cp);
                 break;
             }
             default: return fail("invalid escape");
