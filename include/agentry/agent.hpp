@@ -29,6 +29,8 @@
 #include <agentry/loop/dynamic_tools.hpp>
 #include <agentry/loop/fixed_duration.hpp>
 #include <agentry/loop/result.hpp>
+#include <agentry/loop/stop.hpp>
+#include <agentry/loop/summary.hpp>
 #include <agentry/policy/approval.hpp>
 #include <agentry/policy/fallback.hpp>
 #include <agentry/policy/registry_policies.hpp>
@@ -246,6 +248,7 @@ public:
         using policies = registry_policies<Registry>;
         static_assert(policies::template within<config_.max_permission>());
         static_assert(fallback_check<Registry>::ok());
+        static_assert(detail::stop_tools_known<Registry, config_.stop_at_tools>());
         if constexpr (policies::any) {
             auto policy = std::make_shared<detail::policy_state>();
             policy->table = policies::table;
@@ -398,6 +401,22 @@ public:
 
     /// Replaces the token estimate used for loop_config::context_budget_tokens.
     void set_token_estimator(token_estimator estimate) { estimate_ = std::move(estimate); }
+
+    /// Checked before each model request (the first included); true stops the run with
+    /// stop_reason::stop_condition, a throw with stop_reason::callback_error. Empty: none.
+    void set_stop_condition(stop_condition stop) { stop_condition_ = std::move(stop); }
+
+    /// Adds a tool to loop_config::stop_at_tools at run time: one that add_tools added (or one
+    /// of the registry). Fails, changing nothing, for a name the agent has no tool of.
+    agentry::outcome<void> stop_at_tool(std::string name) {
+        const bool added = dynamic_ && std::find(dynamic_->names.begin(), dynamic_->names.end(), name) !=
+                                           dynamic_->names.end();
+        if (!added && !dynamic_context_.has_static(name))
+            return fail(failure_kind::invalid_input, "agentry: agent::stop_at_tool: the agent has no tool named \"" +
+                                                         name + "\"; add it with add_tools first");
+        stop_tools_.push_back(std::move(name));
+        return {};
+    }
 
     /// Called with each request and response, API keys redacted.
     void set_trace(trace_hook hook) { trace_ = std::move(hook); }
@@ -983,6 +1002,8 @@ private:
             }
             if (stopped(result, started)) return;
             if (result.turns == config_.max_turns) return finish_at_max_turns(result, events, started);
+            if (stop_before_request(result, started)) return;
+            compress(result, events, started);
             std::vector<message> trimmed;
             const std::span<const message> sent = context(result, trimmed);
             std::string why;
@@ -1011,10 +1032,12 @@ private:
             }
             open_turn open{history_.size() - 1, std::vector<std::size_t>(calls.size() - (over != 0 ? 1 : 0))};
             std::iota(open.unanswered.begin(), open.unanswered.end(), std::size_t(0));
+            const std::size_t beyond = beyond_call_budget(result, open);
             const bool pause = must_pause(std::span(calls).first(open.unanswered.size()));
             // The call past the limit is answered at once (`calls` is not used after this); the
             // others once they have run.
             if (over != 0) history_.push_back(message::tool_result(calls.back(), over_limit_text(over), true));
+            if (beyond != 0) answer_beyond_budget(open, beyond);
             if (pause) {
                 result.stop = stop_reason::approval_pending;
                 result.pending = pending_approvals();
@@ -1023,6 +1046,7 @@ private:
                 return;
             }
             if (!run_turn_calls(result, events, nullptr, result.turns, open, loops, invalid_rounds)) return;
+            if (beyond != 0) return stop_at_call_budget(result, beyond);
         }
     }
 
@@ -1060,6 +1084,7 @@ private:
                         std::make_move_iterator(results.begin()), std::make_move_iterator(results.end()));
         if (done.failure) std::rethrow_exception(done.failure);
         if (checkpoint_) checkpoint_->state(history_, result);
+        if (stopped_at_tool(result, calls, done)) return false;
         for (const auto& [name, invalid] : invalid_this_round) {
             std::uint32_t& n = invalid_rounds[name];
             n = invalid ? n + 1 : 0;
@@ -1079,11 +1104,103 @@ private:
         return true;
     }
 
+    // The token budget and the application's stop condition, before a model request.
+    bool stop_before_request(run_result& result, clock::time_point started) {
+        if constexpr (config_.max_total_tokens != 0)
+            if (detail::tokens_used(result) >= config_.max_total_tokens) {
+                result.stop = stop_reason::token_budget;
+                result.text = "The run used " + std::to_string(detail::tokens_used(result)) +
+                              " tokens, its budget being " + std::to_string(config_.max_total_tokens) + ".";
+                return true;
+            }
+        if (stop_condition_ &&
+            detail::invoke_callback("stop condition", stop_condition_,
+                                    run_state{result, history_, detail::elapsed_ms(started)})) {
+            result.stop = stop_reason::stop_condition;
+            result.text = "The run was stopped by its stop condition after " + std::to_string(result.turns) + " turns.";
+            return true;
+        }
+        return false;
+    }
+
+    // With context_compression::summary, before a model request: the oldest turns replaced by a
+    // summary once the history passes the budget (loop/summary.hpp).
+    void compress(run_result& result, const agent_events& events, clock::time_point started) {
+        if constexpr (config_.context_budget_tokens != 0 && config_.compression == context_compression::summary) {
+            if (result.summary_error) return;  // not tried again in this run: its requests are trimmed
+            const token_estimator estimate = [this](const message& m) {
+                return detail::invoke_callback("token estimator", estimate_, m);
+            };
+            const auto ask_summary = [&](chat_request& request) {
+                request.cancel = &cancel_;
+                std::string why;
+                return ask(request, events, started, why);
+            };
+            if (detail::compress_history(history_, config_.context_budget_tokens, estimate, result, ask_summary) &&
+                checkpoint_)
+                checkpoint_->state(history_, result);
+        } else {
+            (void)result;
+            (void)events;
+            (void)started;
+        }
+    }
+
+    // With loop_config::max_tool_calls: leaves in `open` the calls within the budget; returns
+    // how many are past it.
+    static std::size_t beyond_call_budget(const run_result& result, open_turn& open) {
+        if constexpr (config_.max_tool_calls == 0) {
+            (void)result;
+            (void)open;
+            return 0;
+        } else {
+            const std::size_t left = config_.max_tool_calls - std::min<std::size_t>(result.steps.size(), config_.max_tool_calls);
+            if (open.unanswered.size() <= left) return 0;
+            const std::size_t beyond = open.unanswered.size() - left;
+            open.unanswered.resize(left);
+            return beyond;
+        }
+    }
+
+    // The `beyond` calls after those `open` keeps get a result saying they were not run.
+    void answer_beyond_budget(const open_turn& open, std::size_t beyond) {
+        for (std::size_t i = open.unanswered.size(); i != open.unanswered.size() + beyond; ++i)
+            history_.push_back(message::tool_result(
+                history_[open.reply].tool_calls[i],
+                "Not run: this run's budget of " + std::to_string(config_.max_tool_calls) +
+                    " tool calls is used up, and the run stops here.",
+                true));
+    }
+
+    static void stop_at_call_budget(run_result& result, std::size_t beyond) {
+        result.stop = stop_reason::tool_call_budget;
+        result.text = "The run reached its budget of " + std::to_string(config_.max_tool_calls) +
+                      " tool calls; the model asked for " + std::to_string(beyond) + " more.";
+    }
+
+    // A call of a stop-at tool that succeeded ends the run with its result as the answer (the
+    // first such call, in the model's order).
+    bool stopped_at_tool(run_result& result, std::span<const tool_call> calls, const calls_done& done) const {
+        if (config_.stop_at_tools.empty() && stop_tools_.empty()) return false;
+        for (std::size_t i = 0; i != calls.size(); ++i) {
+            if (!done.done[i] || !done.done[i]->second.ok()) continue;
+            const std::string& name = calls[i].name;
+            if (!config_.stop_at_tools.contains(name) &&
+                std::find(stop_tools_.begin(), stop_tools_.end(), name) == stop_tools_.end())
+                continue;
+            result.stop = stop_reason::stop_at_tool;
+            result.text = done.done[i]->second.content;
+            return true;
+        }
+        return false;
+    }
+
     void finish_at_max_turns(run_result& result, const agent_events& events, clock::time_point started) {
         result.stop = stop_reason::max_turns;
         if constexpr (config_.early_stopping == early_stopping::generate) {
             history_.push_back(message::user(
                 "You have used every turn allowed. Give your final answer now from what you have, without tools."));
+            compress(result, events, started);
             std::vector<message> trimmed;
             const std::span<const message> sent = context(result, trimmed);
             std::string why;
@@ -1120,6 +1237,8 @@ private:
     approver approver_;
     std::shared_ptr<detail::running_calls> running_ = std::make_shared<detail::running_calls>();
     checkpointer* checkpoint_ = nullptr;
+    stop_condition stop_condition_;
+    std::vector<std::string> stop_tools_;  // added by stop_at_tool
 };
 
 } // namespace agentry

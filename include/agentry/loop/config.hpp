@@ -14,6 +14,7 @@
 // duration that converts to milliseconds without loss); zero means "no limit" where it says so.
 
 #include <agentry/loop/fixed_duration.hpp>
+#include <agentry/loop/stop.hpp>
 #include <agentry/policy/tool_policy.hpp>
 #include <agentry/provider/message.hpp>
 
@@ -41,6 +42,12 @@ struct retry_policy {
     fixed_duration initial_backoff = std::chrono::milliseconds(500);
     fixed_duration max_backoff = std::chrono::seconds(16);
     fixed_duration max_server_delay = std::chrono::minutes(1);
+};
+
+/// What loop_config::context_budget_tokens does with history past it (see context.hpp).
+enum class context_compression {
+    trim,     // leave the oldest messages out of each request; the conversation keeps them
+    summary,  // replace them in the conversation by a summary the model writes (one extra request)
 };
 
 struct loop_config {
@@ -76,6 +83,9 @@ struct loop_config {
     /// budget. Past it the oldest turns are left out, never splitting a tool call from its
     /// results, always keeping the system prompt and the latest user message.
     std::size_t context_budget_tokens = 0;
+    /// How the history is fitted into context_budget_tokens: trimmed per request, or the oldest
+    /// turns replaced by a model-written summary (falling back to trimming when that fails).
+    context_compression compression = context_compression::trim;
     /// Output token limit per model turn; 0: the provider's default.
     std::uint32_t max_output_tokens = 0;
     /// The highest permission level of a tool the agent may call without approval: an agent
@@ -85,6 +95,15 @@ struct loop_config {
     /// Longest wait for a rate-limited tool (tool_policy::rate) before the call answers the
     /// model with tool_status::rate_limited; 0: answer at once.
     fixed_duration max_rate_wait{};
+    /// Tools (checked against the registry at compile time) whose successful call ends the run
+    /// with its result as the answer (stop_reason::stop_at_tool).
+    stop_tool_names stop_at_tools{};
+    /// Input and output tokens of a whole run (run_result::usage); past it no further model
+    /// request is made (stop_reason::token_budget). 0: no budget.
+    std::uint64_t max_total_tokens = 0;
+    /// Tool calls run in a whole run; the model asking for more stops it
+    /// (stop_reason::tool_call_budget). 0: no budget.
+    std::uint32_t max_tool_calls = 0;
 };
 
 } // namespace agentry

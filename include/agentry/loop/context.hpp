@@ -4,7 +4,9 @@
 
 // Fitting the history into a token budget: the oldest messages after the system prompt are
 // left out first, an assistant message with tool calls always together with the results that
-// follow it, and the latest user message is always kept.
+// follow it, and the latest user message is always kept. The conversation itself is left whole;
+// loop/summary.hpp replaces old turns in it by a summary instead (context_compression::summary),
+// and this trimming still applies after it, and in its place when the summary fails.
 
 #include <agentry/provider/message.hpp>
 

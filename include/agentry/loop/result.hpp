@@ -30,6 +30,10 @@ enum class stop_reason {
     refused,                      // the model refused
     callback_error,               // a callback of the application threw (agent_events, token estimator)
     approval_pending,             // calls wait for a decision (no approver): see run_result::pending, agent::resume
+    stop_at_tool,                 // a tool of loop_config::stop_at_tools ran: its result is the answer
+    token_budget,                 // loop_config::max_total_tokens was used up
+    tool_call_budget,             // the model asked for more tool calls than loop_config::max_tool_calls
+    stop_condition,               // the application's stop condition (agent::set_stop_condition) said stop
 };
 
 constexpr std::string_view to_string(stop_reason r) noexcept {
@@ -44,6 +48,10 @@ constexpr std::string_view to_string(stop_reason r) noexcept {
     case stop_reason::refused: return "refused";
     case stop_reason::callback_error: return "callback_error";
     case stop_reason::approval_pending: return "approval_pending";
+    case stop_reason::stop_at_tool: return "stop_at_tool";
+    case stop_reason::token_budget: return "token_budget";
+    case stop_reason::tool_call_budget: return "tool_call_budget";
+    case stop_reason::stop_condition: return "stop_condition";
     }
     return "unknown";
 }
@@ -99,6 +107,13 @@ struct run_result {
     std::optional<provider_error> error;
     /// Messages left out of requests to fit loop_config::context_budget_tokens.
     std::size_t trimmed_messages = 0;
+    /// Messages of the conversation replaced by model-written summaries
+    /// (context_compression::summary), and the usage of those summary requests (in `usage`
+    /// too, not in `turn_usage`).
+    std::size_t summarized_messages = 0;
+    token_usage summary_usage;
+    /// The summary request that failed, when one did: that run trimmed its requests instead.
+    std::optional<provider_error> summary_error;
     /// Tool calls past loop_config::max_tool_calls_per_turn, not run (summed over turns).
     std::size_t tool_calls_over_limit = 0;
     /// For stop_reason::approval_pending: the calls waiting for a decision (agent::resume).
