@@ -62,7 +62,7 @@ int main() {
                                  replayed{&model}};
 
     // Stop once the model has looked for places three times without booking.
-    agent.set_stop_condition([](const agentry::run_state& state) {
+    agent.set_stop_condition([](const agentry::run_state_view& state) {
         return std::count_if(state.result.steps.begin(), state.result.steps.end(),
                              [](const agentry::step& s) { return s.tool == "find_place"; }) >= 3;
     });

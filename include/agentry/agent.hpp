@@ -221,6 +221,9 @@ class agent {
                   "agentry: loop_config::max_rate_wait must be between 0 (none) and 100 years");
     static_assert(config_.max_tool_calls_per_turn >= 1,
                   "agentry: loop_config::max_tool_calls_per_turn must be at least 1 (the calls past it are not run)");
+    static_assert(config_.compression != context_compression::summary || config_.context_budget_tokens != 0,
+                  "agentry: loop_config::compression is context_compression::summary without a context_budget_tokens; "
+                  "set the budget the summary keeps the history within");
 
 public:
     /// The tools payload is `tools.definitions<P::dialect>()`; the registry is copied.
@@ -1115,7 +1118,7 @@ private:
             }
         if (stop_condition_ &&
             detail::invoke_callback("stop condition", stop_condition_,
-                                    run_state{result, history_, detail::elapsed_ms(started)})) {
+                                    run_state_view{result, history_, detail::elapsed_ms(started)})) {
             result.stop = stop_reason::stop_condition;
             result.text = "The run was stopped by its stop condition after " + std::to_string(result.turns) + " turns.";
             return true;

@@ -29,7 +29,8 @@ constexpr agentry::registry tools{
 
 constexpr agentry::loop_config config{.context_budget_tokens = 60,
                                       .compression = agentry::context_compression::summary,
-                                      .stop_at_tools = {"book_table"}};
+                                      .stop_at_tools = {"book_table"},
+                                      .max_total_tokens = 150};
 
 // The agent keeps its transport by value: this one shares the script and the requests.
 struct shared_replay {
@@ -201,27 +202,48 @@ void summary_fails(P model, const wire& w, std::string error_body) {
     CHECK(agent.conversation().size() == 7);
 }
 
+// The usage each provider reports counts toward the token budget: three turns of 60 tokens pass
+// 150, so there is no fourth request (each message counts 1 token here: no compression).
+template <class P>
+void token_budget(P model, const wire& w) {
+    shared_replay http;
+    for (const char* city : {"Lyon", "Nice", "Rome"})
+        http.t->push(agentry::replay_response::ok(w.call("call_1", "find_place", R"({"city":")" + std::string(city) + "\"}")));
+    agentry::agent<config> agent{std::move(model), tools, "You book tables.", http};
+    agent.set_token_estimator([](const agentry::message&) -> std::size_t { return 1; });
+    const agentry::run_result r = agent.run("Find places.");
+    CHECK(r.stop == agentry::stop_reason::token_budget);
+    CHECK(r.text == "The run used 180 tokens, its budget being 150.");
+    CHECK(r.usage == agentry::token_usage{150, 30});
+    CHECK(r.steps.size() == 3);
+    CHECK(http.t->requests().size() == 3);
+}
+
 } // namespace
 
-TEST_CASE("providers: OpenAI - stop at a tool after a summary") {
+TEST_CASE("providers: OpenAI - stop at a tool after a summary, the token budget") {
     book_with_summary(agentry::openai{.model = "gpt-4o-mini", .api_key = "k"}, openai_wire);
+    token_budget(agentry::openai{.model = "gpt-4o-mini", .api_key = "k"}, openai_wire);
     summary_fails(agentry::openai{.model = "gpt-4o-mini", .api_key = "k"}, openai_wire,
                   R"({"error":{"message":"bad summary","type":"invalid_request_error"}})");
 }
 
-TEST_CASE("providers: Anthropic - stop at a tool after a summary") {
+TEST_CASE("providers: Anthropic - stop at a tool after a summary, the token budget") {
     book_with_summary(agentry::anthropic{.model = "claude-x", .api_key = "k"}, anthropic_wire);
+    token_budget(agentry::anthropic{.model = "claude-x", .api_key = "k"}, anthropic_wire);
     summary_fails(agentry::anthropic{.model = "claude-x", .api_key = "k"}, anthropic_wire,
                   R"({"type":"error","error":{"type":"invalid_request_error","message":"bad summary"}})");
 }
 
-TEST_CASE("providers: Gemini - stop at a tool after a summary") {
+TEST_CASE("providers: Gemini - stop at a tool after a summary, the token budget") {
     book_with_summary(agentry::gemini{.model = "gemini-x", .api_key = "k"}, gemini_wire);
+    token_budget(agentry::gemini{.model = "gemini-x", .api_key = "k"}, gemini_wire);
     summary_fails(agentry::gemini{.model = "gemini-x", .api_key = "k"}, gemini_wire,
                   R"({"error":{"code":400,"message":"bad summary","status":"INVALID_ARGUMENT"}})");
 }
 
-TEST_CASE("providers: Ollama - stop at a tool after a summary") {
+TEST_CASE("providers: Ollama - stop at a tool after a summary, the token budget") {
     book_with_summary(agentry::ollama{.model = "qwen3"}, ollama_wire);
+    token_budget(agentry::ollama{.model = "qwen3"}, ollama_wire);
     summary_fails(agentry::ollama{.model = "qwen3"}, ollama_wire, R"({"error":"bad summary"})");
 }

@@ -212,7 +212,7 @@ TEST_CASE("max_tool_calls: a turn that uses the budget exactly goes on, so the m
 TEST_CASE("set_stop_condition: checked before each model request with the run so far") {
     fixture<agentry::loop_config{}> f;
     std::vector<std::size_t> seen;  // steps, per check
-    f.agent.set_stop_condition([&](const agentry::run_state& s) {
+    f.agent.set_stop_condition([&](const agentry::run_state_view& s) {
         seen.push_back(s.result.steps.size());
         CHECK(s.conversation.size() >= 2);
         CHECK(s.elapsed.count() >= 0);
@@ -228,7 +228,7 @@ TEST_CASE("set_stop_condition: checked before each model request with the run so
     CHECK(consistent(f.agent.conversation()));
 
     // True from the start: no request at all.
-    f.agent.set_stop_condition([](const agentry::run_state&) { return true; });
+    f.agent.set_stop_condition([](const agentry::run_state_view&) { return true; });
     const agentry::run_result none = f.agent.run("Again.");
     CHECK(none.stop == agentry::stop_reason::stop_condition);
     CHECK(none.turns == 0);
@@ -240,7 +240,7 @@ TEST_CASE("set_stop_condition: checked before each model request with the run so
 
 TEST_CASE("set_stop_condition: a throw stops the run with callback_error") {
     fixture<agentry::loop_config{}> f;
-    f.agent.set_stop_condition([](const agentry::run_state& s) -> bool {
+    f.agent.set_stop_condition([](const agentry::run_state_view& s) -> bool {
         if (s.result.turns == 1) throw std::runtime_error("no state");
         return false;
     });
@@ -250,7 +250,7 @@ TEST_CASE("set_stop_condition: a throw stops the run with callback_error") {
     CHECK(r.text == "agentry: the stop condition callback threw: no state; the run stopped");
     CHECK(consistent(f.agent.conversation()));
 
-    f.agent.set_stop_condition([](const agentry::run_state&) -> bool { throw 42; });
+    f.agent.set_stop_condition([](const agentry::run_state_view&) -> bool { throw 42; });
     r = f.agent.run("Add.");
     CHECK(r.stop == agentry::stop_reason::callback_error);
     CHECK(r.text == "agentry: the stop condition callback threw an exception that is not a std::exception; the run "

@@ -8,7 +8,7 @@
 // predicate over the run so far (agent::set_stop_condition).
 //
 //   constexpr agentry::loop_config config{.stop_at_tools = {"book_table"}, .max_total_tokens = 20000};
-//   agent.set_stop_condition([](const agentry::run_state& s) { return s.result.steps.size() >= 5; });
+//   agent.set_stop_condition([](const agentry::run_state_view& s) { return s.result.steps.size() >= 5; });
 
 #include <agentry/loop/result.hpp>
 #include <agentry/provider/message.hpp>
@@ -62,7 +62,7 @@ private:
 };
 
 /// What a stop condition sees after each turn whose tool calls have run.
-struct run_state {
+struct run_state_view {
     /// The run so far: turns, steps, usage (its text and stop are not set yet).
     const run_result& result;
     /// The conversation, with this turn's results.
@@ -73,7 +73,7 @@ struct run_state {
 
 /// True to stop the run (stop_reason::stop_condition); a throw stops it with
 /// stop_reason::callback_error.
-using stop_condition = std::function<bool(const run_state&)>;
+using stop_condition = std::function<bool(const run_state_view&)>;
 
 namespace detail {
 
