@@ -85,6 +85,10 @@ struct loop_config {
     /// Longest wait for a rate-limited tool (tool_policy::rate) before the call answers the
     /// model with tool_status::rate_limited; 0: answer at once.
     fixed_duration max_rate_wait{};
+    /// For an agent with a typed output: how many times an answer that does not validate is
+    /// sent back to the model with the reader's errors before the run stops with
+    /// stop_reason::invalid_output_exhausted.
+    std::uint32_t max_output_repairs = 2;
 };
 
 } // namespace agentry

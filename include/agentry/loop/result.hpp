@@ -30,6 +30,7 @@ enum class stop_reason {
     refused,                      // the model refused
     callback_error,               // a callback of the application threw (agent_events, token estimator)
     approval_pending,             // calls wait for a decision (no approver): see run_result::pending, agent::resume
+    invalid_output_exhausted,     // the typed answer stayed invalid after loop_config::max_output_repairs repairs
 };
 
 constexpr std::string_view to_string(stop_reason r) noexcept {
@@ -44,6 +45,7 @@ constexpr std::string_view to_string(stop_reason r) noexcept {
     case stop_reason::refused: return "refused";
     case stop_reason::callback_error: return "callback_error";
     case stop_reason::approval_pending: return "approval_pending";
+    case stop_reason::invalid_output_exhausted: return "invalid_output_exhausted";
     }
     return "unknown";
 }
