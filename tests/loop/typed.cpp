@@ -328,3 +328,41 @@ TEST_CASE("typed output: the schema is the one of the provider's structured-outp
     REQUIRE(r.output);
     CHECK(r.output->city == "Lyon");
 }
+
+namespace {
+
+struct traveller {
+    std::string home;
+};
+
+std::string home_city(agentry::context<traveller> who) { return who->home; }
+
+constexpr agentry::registry with_context{
+    agentry::with_policy<agentry::tool_policy{.level = agentry::permission::read_only, .needs_approval = true}>(
+        agentry::tool<"home_city", "The traveller's home city">(home_city)),
+};
+
+} // namespace
+
+TEST_CASE("typed output: run(input, ctx) and resume(decisions, ctx) return the typed result") {
+    agentry::replay_transport http{{
+        agentry::replay_response::ok(openai_wire::body(
+            R"({"role":"assistant","content":null,"tool_calls":[{"id":"call_h","type":"function",)"
+            R"("function":{"name":"home_city","arguments":"{}"}}]})",
+            "tool_calls")),
+        agentry::replay_response::ok(openai_wire::answer(R"({"city":"Nantes","days":2,"sights":[],"note":null})")),
+    }};
+    agentry::agent<agentry::loop_config{}, traveller, trip_plan> agent{openai_wire::make(), with_context, "",
+                                                                       replay_at{&http}};
+    traveller ada{"Nantes"};
+    agentry::typed_result<trip_plan> r = agent.run("A weekend at home?", ada);
+    REQUIRE(r.stop == agentry::stop_reason::approval_pending);
+    CHECK(!r.output);
+    const std::vector<agentry::approval_decision> yes{agentry::decide(r.pending[0], agentry::approval::approve())};
+    r = agent.resume(yes, ada);
+    CHECK(r.stop == agentry::stop_reason::completed);
+    REQUIRE(r.output);
+    CHECK(r.output->city == "Nantes");
+    REQUIRE(r.steps.size() == 1);
+    CHECK(r.steps[0].result_excerpt == "Nantes");
+}
