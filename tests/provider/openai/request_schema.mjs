@@ -14,6 +14,8 @@
 //    Outputs): the schema allows unknown members, so a misspelt one would otherwise pass.
 // Bodies using a member the schema marks deprecated are listed (max_tokens, for servers that
 // know nothing else), not failed. A few wrong bodies must fail, so the check is not vacuous.
+// The last bodies are the requests of an agent with a typed output; they must carry the tools
+// and a strict json_schema response_format.
 // Exit status: 0 all passed, 1 something failed, 77 skipped (ajv or the OpenAPI file missing).
 
 import { execFileSync } from "node:child_process";
@@ -170,6 +172,13 @@ for (const [name, body] of Object.entries(wrong)) {
     } else {
         console.log(`ok      refused: ${name}`);
     }
+}
+
+// The typed agent's requests carry the tools and the strict structured output together.
+const typed = lines.map((l) => JSON.parse(l)).filter(({ name }) => name.startsWith("an agent with a typed output"));
+if (typed.length === 0 || !typed.every(({ body }) => body.tools && body.response_format?.json_schema?.strict === true)) {
+    ++failed;
+    console.log("FAILED  the typed agent's requests are missing, or lack the tools or the strict response_format");
 }
 
 if (lines.length === 0) {
