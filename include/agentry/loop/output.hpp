@@ -7,7 +7,9 @@
 // provider's own structured output, and reads the final answer into an Output with the typed
 // reader, every constraint checked. An answer that does not validate is sent back to the model
 // as a user message with the reader's errors, at most loop_config::max_output_repairs times;
-// then the run stops with stop_reason::invalid_output_exhausted.
+// then the run stops with stop_reason::invalid_output_exhausted. Output is an argument of the
+// agent, not of run(): the provider, whose dialect the schema is checked in at compile time,
+// is known only where the agent is constructed.
 //
 //   struct trip_plan { std::string city; agentry::constrained<int, agentry::minimum<1>> days; };
 //   agentry::agent<config, void, trip_plan> planner{agentry::openai{.model = "gpt-4o-mini"}, tools, "..."};
