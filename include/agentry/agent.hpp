@@ -28,6 +28,7 @@
 #include <agentry/loop/detect.hpp>
 #include <agentry/loop/dynamic_tools.hpp>
 #include <agentry/loop/fixed_duration.hpp>
+#include <agentry/loop/output.hpp>
 #include <agentry/loop/result.hpp>
 #include <agentry/loop/stop.hpp>
 #include <agentry/loop/summary.hpp>
@@ -201,8 +202,9 @@ constexpr std::string_view failure_advice(failure_kind kind) noexcept {
 
 /// Config: the loop's limits and features. Context: the type of the object each run gives to
 /// the tools that take agentry::context<Context> (the registry's context_type); void when no
-/// tool takes one.
-template <loop_config Config, class Context = void>
+/// tool takes one. Output: the struct the final answer is read into (loop/output.hpp), and
+/// the runs then return typed_result<Output>; void: a text answer, and they return run_result.
+template <loop_config Config, class Context = void, class Output = void>
 class agent {
     // Read through a static copy, not the template parameter object, on every compiler:
     // AGENTRY_WORKAROUND_CLASS_NTTP_READS (config.hpp).
@@ -226,11 +228,15 @@ class agent {
                   "set the budget the summary keeps the history within");
 
 public:
+    /// What run, resume and continue_run return: run_result, or typed_result<Output>.
+    using result_type = detail::result_of_runs<Output>;
+
     /// The tools payload is `tools.definitions<P::dialect>()`; the registry is copied.
     template <provider P, class Registry, transport T>
     agent(P model, const Registry& tools, std::string system_prompt, T http)
         : tools_payload_(Registry::template definitions<typename P::dialect>()),
-          dynamic_context_(detail::dynamic_context::of<typename P::dialect, Registry>()) {
+          dynamic_context_(detail::dynamic_context::of<typename P::dialect, Registry>()),
+          output_(detail::output_slot<Output>::template of<P>()) {
         auto state = std::make_shared<std::pair<P, T>>(std::move(model), std::move(http));
         turn_ = [state](const chat_request& request, const stream_events& events, const trace_hook& trace) {
             return complete(state->first, state->second, request, events, trace);
@@ -290,20 +296,20 @@ public:
     /// Runs the model on `input` (a new user message) until it answers or a limit stops it.
     /// Never throws: errors end the run with their stop_reason. While calls wait for a decision
     /// (stop_reason::approval_pending), it adds nothing and stops with that reason again.
-    run_result run(std::string input, const agent_events& events = {}) noexcept {
+    result_type run(std::string input, const agent_events& events = {}) noexcept {
         static_assert(std::is_void_v<Context>,
                       "agentry: agent<config, Context>::run: this agent's tools take agentry::context<Context>; call "
                       "run(input, ctx) with the Context object for the run");
-        return start(std::move(input), events);
+        return output_.finish(start(std::move(input), events));
     }
 
     /// As run(input, events), giving `ctx` to the tools that take agentry::context<Context>.
     /// `ctx` must outlive the calls abandoned at a timeout, as the agent's objects do.
     template <class C>
         requires(!std::is_void_v<Context> && std::is_same_v<C, Context>)
-    run_result run(std::string input, C& ctx, const agent_events& events = {}) noexcept {
+    result_type run(std::string input, C& ctx, const agent_events& events = {}) noexcept {
         ctx_ = &ctx;
-        return start(std::move(input), events);
+        return output_.finish(start(std::move(input), events));
     }
 
     /// Goes on with a run that stopped with stop_reason::approval_pending (in this agent, or
@@ -312,19 +318,19 @@ public:
     /// is set, decides on calls left out), then loops as run does. Refuses, running nothing
     /// and stopping with approval_pending again, a decision for a call that is not pending or
     /// for other arguments, two for one call, and a call left without one. Never throws.
-    run_result resume(std::span<const approval_decision> decisions, const agent_events& events = {}) noexcept {
+    result_type resume(std::span<const approval_decision> decisions, const agent_events& events = {}) noexcept {
         static_assert(std::is_void_v<Context>,
                       "agentry: agent<config, Context>::resume: this agent's tools take agentry::context<Context>; "
                       "call resume(decisions, ctx) with the Context object for the run");
-        return resume_with(decisions, events);
+        return output_.finish(resume_with(decisions, events));
     }
 
     /// As resume(decisions, events), giving `ctx` to the tools that take agentry::context<Context>.
     template <class C>
         requires(!std::is_void_v<Context> && std::is_same_v<C, Context>)
-    run_result resume(std::span<const approval_decision> decisions, C& ctx, const agent_events& events = {}) noexcept {
+    result_type resume(std::span<const approval_decision> decisions, C& ctx, const agent_events& events = {}) noexcept {
         ctx_ = &ctx;
-        return resume_with(decisions, events);
+        return output_.finish(resume_with(decisions, events));
     }
 
     /// The calls waiting for a decision (after stop_reason::approval_pending, or a restore()
@@ -349,8 +355,8 @@ public:
     /// tool calls of its last model turn when they have no results yet, else asks the model.
     /// `progress` is the run so far (turns, usage, steps), which the limits count on from. A
     /// conversation that ends with the model's answer is not sent again: that answer is the result.
-    run_result continue_run(run_result progress = {}, const agent_events& events = {}) noexcept {
-        return guarded(
+    result_type continue_run(run_result progress = {}, const agent_events& events = {}) noexcept {
+        return output_.finish(guarded(
             [&](run_result& result, clock::time_point started) {
                 const bool answered = !history_.empty() && history_.back().role == role::assistant;
                 if (answered && history_.back().tool_calls.empty()) {
@@ -372,7 +378,7 @@ public:
                     execute(result, events, started, nullptr);
                 }
             },
-            std::move(progress));
+            std::move(progress)));
     }
 
     /// Stops a run in progress (from any thread) at the next opportunity: between turns and
@@ -919,6 +925,7 @@ private:
         if constexpr (config_.max_output_tokens != 0) request.max_tokens = config_.max_output_tokens;
         request.stream = static_cast<bool>(events.on_text);
         request.cancel = &cancel_;
+        request.output = output_.format();
         return request;
     }
 
@@ -996,6 +1003,7 @@ private:
                  const decided_calls* resumed) {
         detail::loop_detector loops(config_.loop_window, config_.loop_threshold);
         std::map<std::string, std::uint32_t, std::less<>> invalid_rounds;
+        std::uint32_t output_repairs = 0;
         for (;;) {
             if (resumed) {
                 const std::optional<open_turn> open = open_turn_of();
@@ -1029,6 +1037,11 @@ private:
             }
             const std::vector<tool_call>& calls = history_.back().tool_calls;
             if (calls.empty()) {
+                switch (output_.judge(c.reply.text, output_repairs, config_.max_output_repairs, history_, result)) {
+                case detail::output_verdict::accepted: break;
+                case detail::output_verdict::repair: continue;
+                case detail::output_verdict::exhausted: return;
+                }
                 result.stop = stop_reason::completed;
                 result.text = c.reply.text;
                 return;
@@ -1242,6 +1255,7 @@ private:
     checkpointer* checkpoint_ = nullptr;
     stop_condition stop_condition_;
     std::vector<std::string> stop_tools_;  // added by stop_at_tool
+    detail::output_slot<Output> output_;  // the typed answer; empty for Output void
 };
 
 } // namespace agentry

@@ -104,6 +104,10 @@ struct loop_config {
     /// Tool calls run in a whole run; the model asking for more stops it
     /// (stop_reason::tool_call_budget). 0: no budget.
     std::uint32_t max_tool_calls = 0;
+    /// For an agent with a typed output: how many times an answer that does not validate is
+    /// sent back to the model with the reader's errors before the run stops with
+    /// stop_reason::invalid_output_exhausted.
+    std::uint32_t max_output_repairs = 2;
 };
 
 } // namespace agentry

@@ -34,6 +34,7 @@ enum class stop_reason {
     token_budget,                 // loop_config::max_total_tokens was used up
     tool_call_budget,             // the model asked for more tool calls than loop_config::max_tool_calls
     stop_condition,               // the application's stop condition (agent::set_stop_condition) said stop
+    invalid_output_exhausted,     // the typed answer stayed invalid after loop_config::max_output_repairs repairs
 };
 
 constexpr std::string_view to_string(stop_reason r) noexcept {
@@ -52,6 +53,7 @@ constexpr std::string_view to_string(stop_reason r) noexcept {
     case stop_reason::token_budget: return "token_budget";
     case stop_reason::tool_call_budget: return "tool_call_budget";
     case stop_reason::stop_condition: return "stop_condition";
+    case stop_reason::invalid_output_exhausted: return "invalid_output_exhausted";
     }
     return "unknown";
 }

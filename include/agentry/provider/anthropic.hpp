@@ -14,6 +14,8 @@
 // anthropic::max_tokens. Responses: text blocks are joined; thinking and server-tool blocks
 // are skipped. A tool_use block cut off by max_tokens is left out and flagged
 // (completion::incomplete_tool_call). Input token counts include cache reads and writes.
+// chat_request::output becomes output_config.format (structured outputs, generally available
+// without a beta header; it may be sent with tools, and the answer is the text of the reply).
 
 #include <agentry/json/reader.hpp>
 #include <agentry/json/writer.hpp>
@@ -92,6 +94,9 @@ inline token_usage anthropic_usage(const anthropic_wire::usage_in& u) noexcept {
 struct anthropic {
     /// The tools payload agent<> asks the registry for.
     using dialect = agentry::dialect::anthropic;
+    /// The schema of a typed answer (output_config.format): structured outputs take the
+    /// subset strict tools take.
+    using output_dialect = agentry::dialect::anthropic_strict;
 
     std::string model{};
     /// Without the API path, as the official SDKs take it; requests go to {base_url}/v1/messages.
@@ -323,6 +328,8 @@ inline http_request anthropic::request(const chat_request& r) const {
         }
     }
     body.temperature = r.temperature;
+    if (r.output)
+        body.output_config = wire::output_config_out{{"json_schema", raw_json(std::string(r.output->schema))}};
     if (r.stream) body.stream = true;
 
     http_request http;

@@ -15,7 +15,10 @@
 // Calls come without ids: agentry numbers them "call_0", "call_1", ... in each turn and never
 // sends those back; an id Gemini does send is kept and sent back. A part's thoughtSignature is
 // kept in tool_call::signature and returned with its call. Output token counts include
-// thinking tokens.
+// thinking tokens. chat_request::output becomes generationConfig.responseMimeType
+// "application/json" with responseSchema, the OpenAPI 3.0 subset dialect::gemini writes; Gemini 3
+// models take it together with function declarations, earlier models refuse the two together
+// (HTTP 400).
 
 #include <agentry/json/reader.hpp>
 #include <agentry/json/writer.hpp>
@@ -303,7 +306,12 @@ inline http_request gemini::request(const chat_request& r) const {
             break;
         }
     }
-    if (r.max_tokens || r.temperature) body.generationConfig = wire::generation_config_out{r.max_tokens, r.temperature};
+    if (r.max_tokens || r.temperature || r.output)
+        body.generationConfig = wire::generation_config_out{r.max_tokens, r.temperature, std::nullopt, std::nullopt};
+    if (r.output) {
+        body.generationConfig->responseMimeType = "application/json";
+        body.generationConfig->responseSchema = raw_json(std::string(r.output->schema));
+    }
 
     std::string key = api_key;
     if (key.empty()) key = detail::environment("GOOGLE_API_KEY");

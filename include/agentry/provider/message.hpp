@@ -99,6 +99,18 @@ struct tool_choice {
     static tool_choice one(std::string name) { return {tool_choice_kind::one, std::move(name)}; }
 };
 
+/// A JSON answer the model must give, sent with the provider's own structured output
+/// (OpenAI response_format, Anthropic output_config.format, Gemini responseSchema, Ollama
+/// format). The final answer is then that JSON as the reply's text.
+struct output_format {
+    /// The schema's name (OpenAI's json_schema.name: letters, digits, '_' and '-', at most 64).
+    std::string_view name;
+    /// The JSON Schema, in the dialect the provider's structured output takes.
+    std::string_view schema;
+    /// OpenAI strict mode (`"strict":true`); the other providers have no such switch.
+    bool strict = false;
+};
+
 /// What a provider is asked for one turn.
 struct chat_request {
     /// The conversation; role::system messages become the provider's system instructions.
@@ -112,6 +124,8 @@ struct chat_request {
     bool stream = false;
     /// Set from another thread to abandon the request (copied into http_request::cancel).
     const std::atomic<bool>* cancel = nullptr;
+    /// The answer must be JSON of this schema; empty: free text.
+    std::optional<output_format> output{};
 };
 
 enum class provider_error_kind {

@@ -15,6 +15,7 @@
 // num_predict and temperature. Ollama has no tool_choice: none leaves the tools out, one sends
 // only that tool's definition, required sends them all and cannot force a call. Calls without
 // an id (older Ollama releases) are numbered "call_0", "call_1", ... in each turn.
+// chat_request::output becomes "format" (a JSON Schema: structured outputs), sent with the tools.
 
 #include <agentry/json/reader.hpp>
 #include <agentry/json/writer.hpp>
@@ -256,6 +257,7 @@ inline http_request ollama::request(const chat_request& r) const {
         else if (r.tool_choice.kind != tool_choice_kind::none)
             body.tools = raw_json(std::string(r.tools));
     }
+    if (r.output) body.format = raw_json(std::string(r.output->schema));
     body.stream = r.stream;
     std::string options;
     json::write(options, wire::options_out{r.max_tokens, r.temperature}, {.omit_empty_optionals = true});

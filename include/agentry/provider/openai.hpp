@@ -18,7 +18,9 @@
 // refused by reasoning models) unless max_tokens_as says max_tokens, which older
 // compatible servers need: Ollama and LM Studio document max_tokens only, and llama-server
 // reads max_completion_tokens only since early 2026. agent<> sends the tools in
-// openai::dialect, dialect::openai_strict.
+// openai::dialect, dialect::openai_strict. chat_request::output becomes response_format
+// {"type":"json_schema","json_schema":{name, schema, strict}} (Structured Outputs), which may
+// be sent with tools: the calls come first, the final answer is the JSON text.
 //
 // Responses and streams: unknown members are skipped and null is absent. finish_reason
 // "length" drops a tool call whose arguments are not complete JSON (completion::

@@ -10,10 +10,12 @@
 //    has, is rewritten as the JSON Schema it means; other OpenAPI keywords such as
 //    discriminator and x-* are ignored: strict mode off);
 //  - use only members the schema declares, at the top level, in each message (by role), in
-//    each tool call and in stream_options: the schema allows unknown members, so a misspelt
-//    one would otherwise pass.
+//    each tool call, in stream_options and in a json_schema response_format (Structured
+//    Outputs): the schema allows unknown members, so a misspelt one would otherwise pass.
 // Bodies using a member the schema marks deprecated are listed (max_tokens, for servers that
 // know nothing else), not failed. A few wrong bodies must fail, so the check is not vacuous.
+// The last bodies are the requests of an agent with a typed output; they must carry the tools
+// and a strict json_schema response_format.
 // Exit status: 0 all passed, 1 something failed, 77 skipped (ajv or the OpenAPI file missing).
 
 import { execFileSync } from "node:child_process";
@@ -93,6 +95,8 @@ const messageMembers = {
 const toolCallMembers = declared(schemas.ChatCompletionMessageToolCall);
 const toolCallFunctionMembers = declared(schemas.ChatCompletionMessageToolCall.properties.function);
 const streamOptionMembers = declared(schemas.ChatCompletionStreamOptions.anyOf.find((s) => s.type === "object"));
+const responseFormatMembers = declared(schemas.ResponseFormatJsonSchema);
+const jsonSchemaMembers = declared(schemas.ResponseFormatJsonSchema.properties.json_schema);
 
 function undeclared(body) {
     const found = [];
@@ -102,6 +106,10 @@ function undeclared(body) {
     };
     check(body, topLevel, "");
     check(body.stream_options, streamOptionMembers, "/stream_options");
+    if (body.response_format?.type === "json_schema") {
+        check(body.response_format, responseFormatMembers, "/response_format");
+        check(body.response_format.json_schema, jsonSchemaMembers, "/response_format/json_schema");
+    }
     (body.messages ?? []).forEach((m, i) => {
         const allowed = messageMembers[m.role];
         if (!allowed) return found.push(`/messages/${i}/role (${m.role})`);
@@ -146,6 +154,16 @@ const wrong = {
     "a misspelt member": { model: "m", messages: [{ role: "user", content: "x" }], max_completion_token: 5 },
     "a message member of another role": { model: "m", messages: [{ role: "user", content: "x", tool_call_id: "c" }] },
     "no messages": { model: "m", messages: [] },
+    "a json_schema response_format without its name": {
+        model: "m",
+        messages: [{ role: "user", content: "x" }],
+        response_format: { type: "json_schema", json_schema: { schema: { type: "object" }, strict: true } },
+    },
+    "a misspelt member of json_schema": {
+        model: "m",
+        messages: [{ role: "user", content: "x" }],
+        response_format: { type: "json_schema", json_schema: { name: "a", schema: { type: "object" }, strickt: true } },
+    },
 };
 for (const [name, body] of Object.entries(wrong)) {
     if (problems(body).length === 0) {
@@ -154,6 +172,13 @@ for (const [name, body] of Object.entries(wrong)) {
     } else {
         console.log(`ok      refused: ${name}`);
     }
+}
+
+// The typed agent's requests carry the tools and the strict structured output together.
+const typed = lines.map((l) => JSON.parse(l)).filter(({ name }) => name.startsWith("an agent with a typed output"));
+if (typed.length === 0 || !typed.every(({ body }) => body.tools && body.response_format?.json_schema?.strict === true)) {
+    ++failed;
+    console.log("FAILED  the typed agent's requests are missing, or lack the tools or the strict response_format");
 }
 
 if (lines.length === 0) {

@@ -7,6 +7,7 @@
 
 #include <agentry/provider/openai.hpp>
 #include <agentry/registry.hpp>
+#include <agentry/schema/json_schema.hpp>
 
 #include <cstdint>
 #include <optional>
@@ -31,6 +32,12 @@ struct weather {
 
 inline weather get_weather(const weather_query&) { return {21.5, "sunny"}; }
 
+/// A typed final answer (response_format json_schema).
+struct packing_list {
+    std::vector<std::string> items;
+    std::optional<unit> units;
+};
+
 inline constexpr agentry::registry tools{
     agentry::tool<"get_weather", "Current weather for a city.">(get_weather),
     agentry::tool<"add", "Add two integers.", "a", "b">(+[](int a, int b) { return a + b; }),
@@ -38,6 +45,7 @@ inline constexpr agentry::registry tools{
 
 inline constexpr std::string_view strict_tools = tools.definitions<agentry::dialect::openai_strict>();
 inline constexpr std::string_view loose_tools = tools.definitions<agentry::dialect::openai>();
+inline constexpr std::string_view packing_schema = agentry::json_schema<packing_list, agentry::dialect::openai_strict>();
 
 /// chat_request without the messages, every member defaulted (designated initializers).
 struct request_options {
@@ -47,6 +55,7 @@ struct request_options {
     std::optional<std::uint32_t> max_tokens{};
     std::optional<double> temperature{};
     bool stream = false;
+    std::optional<agentry::output_format> output{};
 };
 
 inline agentry::chat_request make_request(std::span<const agentry::message> messages, const request_options& o = {}) {
@@ -58,6 +67,7 @@ inline agentry::chat_request make_request(std::span<const agentry::message> mess
     r.max_tokens = o.max_tokens;
     r.temperature = o.temperature;
     r.stream = o.stream;
+    r.output = o.output;
     return r;
 }
 
@@ -170,6 +180,23 @@ inline std::vector<sample> samples() {
                    {.max_tokens = 64, .temperature = 0, .stream = true},
                    R"({"model":"qwen2.5:7b","messages":[{"role":"user","content":"Hi"}],"max_tokens":64,)"
                    R"("temperature":0,"stream":true,"stream_options":{"include_usage":true}})"});
+
+    out.push_back({"structured output, strict, with tools",
+                   gpt,
+                   {message::user("What should I pack for Paris?")},
+                   {.tools = strict_tools, .output = agentry::output_format{"final_answer", packing_schema, true}},
+                   R"({"model":"gpt-4o-mini","messages":[{"role":"user","content":"What should I pack for Paris?"}],)"
+                   R"("tools":)" + strict + R"(,"response_format":{"type":"json_schema","json_schema":)"
+                   R"({"name":"final_answer","schema":)" + std::string(packing_schema) + R"(,"strict":true}}})"});
+
+    out.push_back({"structured output, not strict, streamed",
+                   gpt,
+                   {message::user("Pack for Rome.")},
+                   {.stream = true, .output = agentry::output_format{"final_answer", packing_schema, false}},
+                   R"({"model":"gpt-4o-mini","messages":[{"role":"user","content":"Pack for Rome."}],)"
+                   R"("response_format":{"type":"json_schema","json_schema":{"name":"final_answer","schema":)" +
+                       std::string(packing_schema) +
+                       R"(}},"stream":true,"stream_options":{"include_usage":true}})"});
 
     out.push_back({"text that needs escaping",
                    gpt,

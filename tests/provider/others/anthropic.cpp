@@ -370,3 +370,15 @@ TEST_CASE("request: a registry's tools payload goes in as it is, and the body is
     CHECK(body.find(R"("tools":)" + std::string(payload)) != std::string::npos);
     CHECK(agentry::detail::is_json_object(body));
 }
+
+TEST_CASE("request: a structured output goes in output_config.format, with the tools") {
+    constexpr std::string_view schema =
+        R"({"type":"object","properties":{"city":{"type":"string"}},"required":["city"],"additionalProperties":false})";
+    const agentry::http_request http = claude.request(
+        {.messages = hello, .tools = tools, .output = agentry::output_format{"final_answer", schema, false}});
+    CHECK(http.body == R"({"model":"claude-sonnet-4-5","max_tokens":4096,"messages":[{"role":"user","content":"Hi"}],"tools":)" +
+                           std::string(tools) + R"(,"output_config":{"format":{"type":"json_schema","schema":)" +
+                           std::string(schema) + "}}}");
+    // No beta header: structured outputs are generally available.
+    for (const agentry::http_header& h : http.headers) CHECK(h.name != "anthropic-beta");
+}

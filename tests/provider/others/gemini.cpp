@@ -303,3 +303,15 @@ TEST_CASE("request: a registry's tools payload goes in as it is, and the body is
     CHECK(body.find(R"("tools":)" + std::string(payload)) != std::string::npos);
     CHECK(agentry::detail::is_json_object(body));
 }
+
+TEST_CASE("request: a structured output is responseMimeType JSON with responseSchema, beside generationConfig") {
+    constexpr std::string_view schema = R"({"type":"OBJECT","properties":{"city":{"type":"STRING"}},"required":["city"]})";
+    const agentry::output_format format{"final_answer", schema, false};
+    CHECK(flash.request({.messages = hello, .output = format}).body ==
+          R"({"contents":[{"role":"user","parts":[{"text":"Hi"}]}],"generationConfig":{"responseMimeType":"application/json",)"
+          R"("responseSchema":)" + std::string(schema) + "}}");
+    CHECK(flash.request({.messages = hello, .tools = tools, .max_tokens = 50, .output = format}).body ==
+          R"({"contents":[{"role":"user","parts":[{"text":"Hi"}]}],"tools":)" + std::string(tools) +
+              R"(,"generationConfig":{"maxOutputTokens":50,"responseMimeType":"application/json","responseSchema":)" +
+              std::string(schema) + "}}");
+}

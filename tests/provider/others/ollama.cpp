@@ -244,3 +244,15 @@ TEST_CASE("request: a registry's tools payload goes in as it is, and the body is
     CHECK(body.find(R"("tools":)" + std::string(payload)) != std::string::npos);
     CHECK(agentry::detail::is_json_object(body));
 }
+
+TEST_CASE("request: a structured output is format, a JSON Schema, with the tools") {
+    constexpr std::string_view schema = R"({"type":"object","properties":{"city":{"type":"string"}},"required":["city"]})";
+    const agentry::output_format format{"final_answer", schema, false};
+    CHECK(qwen.request({.messages = hello, .tools = tools, .output = format}).body ==
+          R"({"model":"qwen3","messages":[{"role":"user","content":"Hi"}],"tools":)" + tools + R"(,"format":)" +
+              std::string(schema) + R"(,"stream":false})");
+    // tool_choice none leaves the tools out, not the format.
+    CHECK(qwen.request({.messages = hello, .tools = tools, .tool_choice = tool_choice::none(), .output = format}).body ==
+          R"({"model":"qwen3","messages":[{"role":"user","content":"Hi"}],"format":)" + std::string(schema) +
+              R"(,"stream":false})");
+}

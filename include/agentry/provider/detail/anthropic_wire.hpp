@@ -50,6 +50,16 @@ struct tool_choice_out {
     std::optional<bool> disable_parallel_tool_use;
 };
 
+struct format_out {
+    std::string_view type;  // "json_schema"
+    raw_json schema;
+};
+
+/// {"format":{...}}: structured outputs (JSON outputs).
+struct output_config_out {
+    format_out format;
+};
+
 struct request_body {
     std::string_view model;
     std::uint32_t max_tokens = 0;
@@ -58,6 +68,7 @@ struct request_body {
     std::optional<raw_json> tools;
     std::optional<tool_choice_out> tool_choice;
     std::optional<double> temperature;
+    std::optional<output_config_out> output_config;
     std::optional<bool> stream;
 };
 

@@ -67,6 +67,9 @@ struct tool_config_out {
 struct generation_config_out {
     std::optional<std::uint32_t> maxOutputTokens;
     std::optional<double> temperature;
+    /// "application/json" with responseSchema (an OpenAPI 3.0 Schema object): structured output.
+    std::optional<std::string_view> responseMimeType;
+    std::optional<raw_json> responseSchema;
 };
 
 struct request_body {

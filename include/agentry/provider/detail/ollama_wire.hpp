@@ -48,6 +48,8 @@ struct request_body {
     std::string_view model;
     std::vector<message_out> messages;
     std::optional<raw_json> tools;
+    /// A JSON Schema the answer must follow (structured outputs).
+    std::optional<raw_json> format;
     /// Always written: Ollama streams when it is absent.
     bool stream = false;
     /// options_out's members and ollama::extra_options, as one object.

@@ -67,6 +67,11 @@ inline std::string request_body(const chat_request& r, std::string_view model, b
         else body.max_completion_tokens = r.max_tokens;
     }
     body.temperature = r.temperature;
+    if (r.output) {
+        wire::json_schema_out format{r.output->name, raw_json(std::string(r.output->schema)), std::nullopt};
+        if (r.output->strict) format.strict = true;
+        body.response_format = wire::response_format_out{"json_schema", std::move(format)};
+    }
     if (r.stream) {
         body.stream = true;
         body.stream_options = wire::stream_options_out{true};

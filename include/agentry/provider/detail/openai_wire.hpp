@@ -52,6 +52,18 @@ struct stream_options_out {
     bool include_usage = true;
 };
 
+struct json_schema_out {
+    std::string_view name;
+    raw_json schema;
+    std::optional<bool> strict;
+};
+
+/// {"type":"json_schema","json_schema":{...}}: Structured Outputs.
+struct response_format_out {
+    std::string_view type;  // "json_schema"
+    json_schema_out json_schema;
+};
+
 struct request_body {
     std::string_view model;
     std::vector<message_out> messages;
@@ -62,6 +74,7 @@ struct request_body {
     std::optional<std::uint32_t> max_completion_tokens;
     std::optional<std::uint32_t> max_tokens;
     std::optional<double> temperature;
+    std::optional<response_format_out> response_format;
     std::optional<bool> stream;
     std::optional<stream_options_out> stream_options;
 };
