@@ -23,6 +23,7 @@
 #include <agentry/config.hpp>
 #include <agentry/detail/text.hpp>
 #include <agentry/loop/checkpoint.hpp>
+#include <agentry/loop/detail/replay.hpp>
 #include <agentry/loop/config.hpp>
 #include <agentry/loop/context.hpp>
 #include <agentry/loop/detect.hpp>
@@ -327,6 +328,16 @@ public:
         return resume_with(decisions, events);
     }
 
+    /// As resume(decisions, events), counting on from `progress` (the run so far) as
+    /// continue_run does: what a durable run resumed in another process needs.
+    run_result resume(run_result progress, std::span<const approval_decision> decisions,
+                      const agent_events& events = {}) noexcept {
+        static_assert(std::is_void_v<Context>,
+                      "agentry: agent<config, Context>::resume(progress, decisions): not for agents whose tools take "
+                      "agentry::context<Context>");
+        return resume_with(decisions, events, std::move(progress));
+    }
+
     /// The calls waiting for a decision (after stop_reason::approval_pending, or a restore()
     /// of a conversation saved then); empty when none.
     std::vector<pending_call> pending_approvals() const {
@@ -453,7 +464,7 @@ private:
     // the run's stop reason.
     template <class Body>
     run_result guarded(Body&& body, run_result result = {}) noexcept {
-        const auto started = clock::now();
+        const auto started = clock::now() - result.wall_time;  // the time limit counts on from `result`
         try {
             cancel_.store(false);
             {
@@ -518,7 +529,8 @@ private:
         });
     }
 
-    run_result resume_with(std::span<const approval_decision> decisions, const agent_events& events) noexcept {
+    run_result resume_with(std::span<const approval_decision> decisions, const agent_events& events,
+                           run_result progress = {}) noexcept {
         return guarded([&](run_result& result, clock::time_point started) {
             std::vector<pending_call> pending = pending_approvals();
             if (!open_turn_of()) return refuse(result, "agentry: resume: no tool calls wait for a decision");
@@ -542,7 +554,7 @@ private:
                     return refuse(result, "agentry: resume: no decision for the call " + p.call_id + " (" + p.tool +
                                               "); give one for every pending call");
             execute(result, events, started, &decided);
-        });
+        }, std::move(progress));
     }
 
     bool out_of_time(clock::time_point started) const {
@@ -996,10 +1008,12 @@ private:
                  const decided_calls* resumed) {
         detail::loop_detector loops(config_.loop_window, config_.loop_threshold);
         std::map<std::string, std::uint32_t, std::less<>> invalid_rounds;
+        detail::replay_rounds(result.steps, loops, invalid_rounds);  // a run continued from its progress
         for (;;) {
             if (resumed) {
                 const std::optional<open_turn> open = open_turn_of();
-                if (open && !run_turn_calls(result, events, resumed, 0, *open, loops, invalid_rounds)) return;
+                if (open && !run_turn_calls(result, events, resumed, result.turns, *open, loops, invalid_rounds))
+                    return;
                 resumed = nullptr;
                 continue;
             }
