@@ -471,6 +471,29 @@ void conformance_approval(const place& p, bool approve) {
     durable_test::effects_path.clear();
 }
 
+// A process that crashed after the decision and while the approved call ran: the next one
+// applies the same decisions, and the call recorded finished is not run again.
+template <class Store>
+void conformance_crash_after_decision(Store& s) {
+    durable_test::effects_path = (scratch() / (fresh_name("effects") + ".db")).string();
+    auto first = durable_test::make_approval_agent();
+    const std::string id = agentry::start_run(s, *first, "job-x");
+    CHECK(agentry::resume_run(s, *first, id).stop == agentry::stop_reason::approval_pending);
+    const std::vector<agentry::pending_call> pending = agentry::pending_approvals(s, id);
+    REQUIRE(pending.size() == 1);
+    agentry::decide_run(s, id, std::vector{agentry::decide(pending[0], agentry::approval::approve())});
+    s.append(id, agentry::checkpoint_kind::call_started, R"({"id":"c1","tool":"charge","arguments":"{}"})");
+    s.append(id, agentry::checkpoint_kind::call_finished,
+             R"({"id":"c1","status":"ok","content":"charged before the crash","unknown":false})");
+    auto second = durable_test::make_approval_agent();
+    const agentry::run_result r = agentry::resume_run(s, *second, id);
+    CHECK(r.stop == agentry::stop_reason::completed);
+    CHECK(r.text == "done job-x: charged before the crash; noted: charged");
+    CHECK(effects_count("SELECT count(*) FROM charges") == 0);  // not run again
+    CHECK(effects_count("SELECT count(*) FROM notes") == 1);
+    durable_test::effects_path.clear();
+}
+
 // A worker leaves a run that stops for approval waiting, does not take it while it waits, and
 // takes it once it has its decisions.
 template <class Store>
@@ -541,6 +564,9 @@ void conformance(bool postgres) {
     }
     SUBCASE("a pending approval waits in the store; another process decides (deny) and resumes") {
         conformance_approval(*p, false);
+    }
+    SUBCASE("a crash after the decision: the next process applies it, a finished call is not run again") {
+        with_store(*p, "", [](auto& s) { conformance_crash_after_decision(s); });
     }
     SUBCASE("a worker leaves a run waiting for approval and takes it after the decision") {
         if (p->postgres) conformance_worker_approval<agentry::postgres_store>(*p);
