@@ -707,6 +707,15 @@ TEST_CASE("store: state checkpoints carry the run time, which a resumed run coun
     const agentry::run_result timed_out = agentry::resume_run(s, slow, late);
     CHECK(timed_out.stop == agentry::stop_reason::timeout);
     CHECK(s.status(late) == agentry::run_status::done);
+    // Times no run can have taken are bounded: a negative one counts as none, a huge one as
+    // past any limit.
+    for (const std::int64_t bogus : {std::int64_t(-5), std::int64_t(9'000'000'000'000'000'000)}) {
+        const std::string odd = agentry::start_run(s, slow, "job-odd");
+        state.run_time_ms = bogus;
+        s.append(odd, agentry::checkpoint_kind::state, agentry::detail::write_body(state));
+        CHECK(agentry::resume_run(s, slow, odd).stop ==
+              (bogus < 0 ? agentry::stop_reason::completed : agentry::stop_reason::timeout));
+    }
 }
 
 TEST_CASE("store.sqlite: errors opening") {

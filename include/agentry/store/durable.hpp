@@ -24,7 +24,7 @@
 //
 //   for (const std::string& id : store.runs(agentry::run_status::waiting))
 //       for (const agentry::pending_call& call : agentry::pending_approvals(store, id)) ...
-//   agentry::decide_run(store, id, {agentry::decide(call, agentry::approval::approve())});
+//   agentry::decide_run(store, id, std::vector{agentry::decide(call, agentry::approval::approve())});
 
 #include <agentry/agent.hpp>
 #include <agentry/json/reader.hpp>
@@ -37,6 +37,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cstdint>
 #include <exception>
 #include <functional>
 #include <map>
@@ -218,7 +219,9 @@ inline run_result result_of(const run_state& state, const std::optional<run_outc
     r.steps = state.steps;
     r.trimmed_messages = state.trimmed_messages;
     r.tool_calls_over_limit = state.tool_calls_over_limit;
-    r.wall_time = std::chrono::milliseconds(state.run_time_ms.value_or(0));
+    // Bounded, as the agent's time limits are, whatever the store holds.
+    constexpr std::int64_t century = std::int64_t(100) * 366 * 24 * 3600 * 1000;
+    r.wall_time = std::chrono::milliseconds(std::clamp<std::int64_t>(state.run_time_ms.value_or(0), 0, century));
     if (outcome) {
         r.stop = outcome->stop;
         r.text = outcome->text;
