@@ -358,7 +358,7 @@ public:
 
     /// Goes on with the conversation that restore() gave, without a new user message: runs the
     /// tool calls of its last model turn when they have no results yet, else asks the model.
-    /// `progress` is the run so far (turns, usage, steps), which the limits count on from. A
+    /// `progress` is the run so far (turns, usage, steps, wall_time), which the limits count on from. A
     /// conversation that ends with the model's answer is not sent again: that answer is the result.
     run_result continue_run(run_result progress = {}, const agent_events& events = {}) noexcept {
         return guarded(
