@@ -694,6 +694,8 @@ TEST_CASE("store: state checkpoints carry the run time, which a resumed run coun
             const auto state = agentry::detail::read_body<agentry::run_state>(c.body, id, "state");
             REQUIRE(state.run_time_ms.has_value());
             CHECK(*state.run_time_ms >= 0);
+            CHECK(state.summarized_messages == std::optional<std::size_t>(0));
+            CHECK(state.summary_usage.has_value());
         }
     CHECK(states == 3);
     // A state checkpoint that says an hour was spent: the resumed run stops at once.

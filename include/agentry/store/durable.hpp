@@ -94,7 +94,9 @@ inline run_state state_of(std::span<const message> conversation, const run_resul
             progress.steps,
             progress.trimmed_messages,
             progress.tool_calls_over_limit,
-            run_time.count()};
+            run_time.count(),
+            progress.summarized_messages,
+            progress.summary_usage};
 }
 
 /// Why agent::resume would refuse `decisions` on `pending` (no approver), in its words; empty
@@ -219,6 +221,8 @@ inline run_result result_of(const run_state& state, const std::optional<run_outc
     r.steps = state.steps;
     r.trimmed_messages = state.trimmed_messages;
     r.tool_calls_over_limit = state.tool_calls_over_limit;
+    r.summarized_messages = state.summarized_messages.value_or(0);
+    r.summary_usage = state.summary_usage.value_or(token_usage{});
     // Bounded, as the agent's time limits are, whatever the store holds.
     constexpr std::int64_t century = std::int64_t(100) * 366 * 24 * 3600 * 1000;
     r.wall_time = std::chrono::milliseconds(std::clamp<std::int64_t>(state.run_time_ms.value_or(0), 0, century));

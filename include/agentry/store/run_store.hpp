@@ -110,6 +110,10 @@ struct run_state {
     /// between them, such as a wait for a decision or a lease to expire, is not counted);
     /// loop_config::max_total_time counts on from it. Absent in checkpoints of older versions.
     std::optional<std::int64_t> run_time_ms;
+    /// run_result::summarized_messages and summary_usage (context_compression::summary);
+    /// absent in checkpoints of older versions.
+    std::optional<std::size_t> summarized_messages;
+    std::optional<token_usage> summary_usage;
 };
 
 /// The body of a call_started checkpoint.
