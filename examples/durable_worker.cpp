@@ -1,11 +1,14 @@
 // SPDX-License-Identifier: BSL-1.0
 // A worker of durable runs: it takes runs from a store, runs each to the end with
 // checkpoints, and finishes it. Start several, kill some: the runs still end, each once.
+// Booking needs a person's approval: a run that wants to book waits in the store, taken by no
+// worker, until someone approves (in any process); then a worker finishes it.
 //
 //   durable_worker runs.db enqueue 10      queue 10 runs in an SQLite file
-//   durable_worker runs.db work            run them until none is left
+//   durable_worker runs.db work            run them until none is runnable (they wait to book)
+//   durable_worker runs.db approve         approve every booking waiting
 //   durable_worker 'postgresql://localhost/agents' work   the same with PostgreSQL
-//   durable_worker runs.db                 queue 3 runs and run them (what ctest does)
+//   durable_worker runs.db                 queue 3 runs, work, approve, work (what ctest does)
 //
 // The model is a stand-in that answers from the conversation it is sent (the OpenAI wire
 // format, without a network), so any worker can take a run over at any point.
@@ -25,6 +28,7 @@
 #include <memory>
 #include <string>
 #include <string_view>
+#include <vector>
 
 std::string find_table(std::string city) { return "Chez Anna, " + city + ", has a table at 20:00"; }
 std::string book_table(std::string restaurant) { return "booked at " + restaurant; }
@@ -33,7 +37,8 @@ constexpr agentry::registry tools{
     agentry::with_policy<agentry::tool_policy{.level = agentry::permission::read_only, .idempotent = true}>(
         agentry::tool<"find_table", "Finds a free table in a city", "city">(find_table)),
     // Not idempotent: after a crash during a booking, the model is told the outcome is unknown.
-    agentry::with_policy<agentry::tool_policy{.level = agentry::permission::write}>(
+    // Needs approval: with no approver, the run stops before booking and waits for a decision.
+    agentry::with_policy<agentry::tool_policy{.level = agentry::permission::write, .needs_approval = true}>(
         agentry::tool<"book_table", "Books a table", "restaurant">(book_table)),
 };
 
@@ -68,22 +73,36 @@ std::unique_ptr<booking_agent> make_agent() {
                                            stand_in{});
 }
 
-template <agentry::run_store Store, class Connect>
-int serve(Connect connect, std::string_view command, int count) {
-    if (command != "work") {
-        Store store = connect();
-        auto agent = make_agent();
-        for (int i = 0; i != count; ++i)
-            std::printf("queued %s\n", agentry::start_run(store, *agent, "A table for two in Lyon, please.").c_str());
-        if (command == "enqueue") return 0;
+// The person's side: every run waiting for a decision, its pending calls, one decision each.
+template <agentry::run_store Store>
+void approve_all(Store& store) {
+    for (const std::string& id : store.runs(agentry::run_status::waiting)) {
+        std::vector<agentry::approval_decision> decisions;
+        for (const agentry::pending_call& call : agentry::pending_approvals(store, id)) {
+            std::printf("run %s asks to run %s %s\n", id.c_str(), call.tool.c_str(), call.arguments.c_str());
+            decisions.push_back(agentry::decide(call, agentry::approval::approve()));
+        }
+        try {
+            agentry::decide_run(store, id, decisions);  // checkpointed; the run is runnable again
+            std::printf("run %s: approved\n", id.c_str());
+        } catch (const agentry::store_error& e) {  // decided meanwhile by someone else
+            std::printf("run %s: %s\n", id.c_str(), e.what());
+        }
     }
+}
+
+template <agentry::run_store Store, class Connect>
+int work(Connect connect) {
     agentry::worker_options options;
     options.until_drained = true;
     options.durable.on_unknown_outcome = [](std::string_view run, const agentry::tool_call& call) {
         std::printf("run %.*s: the outcome of %s is unknown\n", int(run.size()), run.data(), call.name.c_str());
     };
     options.on_done = [](std::string_view run, const agentry::run_result& r) {
-        std::printf("run %.*s: %s (%u turns)\n", int(run.size()), run.data(), r.text.c_str(), r.turns);
+        if (r.stop == agentry::stop_reason::approval_pending)
+            std::printf("run %.*s: waits for approval\n", int(run.size()), run.data());
+        else
+            std::printf("run %.*s: %s (%u turns)\n", int(run.size()), run.data(), r.text.c_str(), r.turns);
     };
     options.on_failure = [](std::string_view run, const agentry::store_error& e) {
         std::printf("run %.*s: left to another worker: %s\n", int(run.size()), run.data(), e.what());
@@ -93,9 +112,26 @@ int serve(Connect connect, std::string_view command, int count) {
     return 0;
 }
 
+template <agentry::run_store Store, class Connect>
+int serve(Connect connect, std::string_view command, int count) {
+    if (command == "work") return work<Store>(connect);
+    Store store = connect();
+    if (command == "approve") {
+        approve_all(store);
+        return 0;
+    }
+    auto agent = make_agent();
+    for (int i = 0; i != count; ++i)
+        std::printf("queued %s\n", agentry::start_run(store, *agent, "A table for two in Lyon, please.").c_str());
+    if (command == "enqueue") return 0;
+    work<Store>(connect);
+    approve_all(store);
+    return work<Store>(connect);
+}
+
 int main(int argc, char** argv) {
     if (argc < 2) {
-        std::fprintf(stderr, "usage: durable_worker <sqlite file | postgresql://...> [enqueue <n> | work]\n");
+        std::fprintf(stderr, "usage: durable_worker <sqlite file | postgresql://...> [enqueue <n> | work | approve]\n");
         return 2;
     }
     const std::string where = argv[1];

@@ -1,5 +1,7 @@
 // SPDX-License-Identifier: BSL-1.0
 // The durable-run benchmark (see CMakeLists.txt): prints the two tables of benchmarks/RESULTS.md.
+// The workers are processes: this executable started again as `--worker <sqlite|postgres>
+// <file or conninfo>`, each with its own connections, as on separate machines.
 
 #include "fixture.hpp"
 #include "pg_server.hpp"
@@ -9,14 +11,17 @@
 #include <agentry/store/sqlite.hpp>
 #include <agentry/store/worker.hpp>
 
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <chrono>
 #include <cstdio>
+#include <cstdlib>
+#include <exception>
 #include <filesystem>
 #include <functional>
+#include <memory>
 #include <string>
-#include <thread>
 #include <vector>
 
 namespace {
@@ -48,35 +53,69 @@ double per_run_durable(Store& store, int runs) {
     return seconds_since(t0) * 1e6 / runs;
 }
 
-// Runs per second: `runs` runs made first, then `workers` worker threads (one store
-// connection pair each) until none is left.
-template <class Store, class Connect>
-double runs_per_second(Connect connect, int workers, int runs) {
-    {
-        Store s = connect();
-        auto agent = durable_test::make_agent();
-        for (int i = 0; i != runs; ++i) agentry::start_run(s, *agent, "job-" + std::to_string(i));
+// Runs per second: `runs` runs made first, then `workers` worker processes (this executable
+// with --worker) until none is left; from their start to the last one's exit.
+template <class Store>
+double runs_per_second(Store& queue, const char* kind, const std::string& where, int workers, int runs) {
+    auto agent = durable_test::make_agent();
+    for (int i = 0; i != runs; ++i) agentry::start_run(queue, *agent, "job-" + std::to_string(i));
+    const auto t0 = clock_type::now();
+    std::vector<pid_t> pids;
+    for (int w = 0; w != workers; ++w) {
+        const pid_t pid = ::fork();
+        if (pid == 0) {
+            const char* argv[] = {"/proc/self/exe", "--worker", kind, where.c_str(), nullptr};
+            ::execv("/proc/self/exe", const_cast<char**>(argv));
+            ::_exit(127);
+        }
+        if (pid < 0) std::abort();
+        pids.push_back(pid);
     }
+    for (pid_t pid : pids) {
+        int status = 0;
+        ::waitpid(pid, &status, 0);
+        if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
+            std::fprintf(stderr, "a worker process failed (status %d)\n", status);
+            std::exit(1);
+        }
+    }
+    const double rate = runs / seconds_since(t0);
+    if (queue.unfinished() != 0) {
+        std::fprintf(stderr, "runs were left unfinished\n");
+        std::exit(1);
+    }
+    return rate;
+}
+
+// The worker process: takes runs until none is left.
+int worker_main(const std::string& kind, const std::string& where) {
     agentry::worker_options options;
     options.poll = std::chrono::milliseconds(5);
     options.until_drained = true;
-    const auto t0 = clock_type::now();
-    std::vector<std::thread> threads;
-    for (int w = 0; w != workers; ++w)
-        threads.emplace_back([&] { agentry::run_worker<Store>(connect, durable_test::make_agent, options); });
-    for (std::thread& t : threads) t.join();
-    return runs / seconds_since(t0);
+    if (kind == "postgres")
+        agentry::run_worker<agentry::postgres_store>([&] { return agentry::postgres_store{{.conninfo = where}}; },
+                                                     durable_test::make_agent, options);
+    else
+        agentry::run_worker<agentry::sqlite_store>(
+            [&] { return agentry::sqlite_store{{.path = where, .sync_every_commit = false}}; },
+            durable_test::make_agent, options);
+    return 0;
 }
 
 } // namespace
 
-int main() {
-    std::string why;
-    const auto server = durable_test::pg_server::start(why, false);
-    if (!server) {
-        std::printf("PostgreSQL: %s\n", why.c_str());
-        return 1;
+int main(int argc, char** argv) {
+    if (argc == 4 && std::string(argv[1]) == "--worker") {
+        try {
+            return worker_main(argv[2], argv[3]);
+        } catch (const std::exception& e) {
+            std::fprintf(stderr, "worker: %s\n", e.what());
+            return 1;
+        }
     }
+    std::string why;
+    const std::unique_ptr<durable_test::pg_server> server = durable_test::pg_server::start(why, false);
+    if (!server) std::printf("PostgreSQL skipped: %s\n\n", why.c_str());
     std::string dir_template = (std::filesystem::temp_directory_path() / "agentry-bench-XXXXXX").string();
     if (!::mkdtemp(dir_template.data())) return 1;
     const std::filesystem::path dir = dir_template;
@@ -100,12 +139,12 @@ int main() {
         agentry::sqlite_store s{{.path = (dir / "normal.db").string(), .sync_every_commit = false}};
         row("sqlite_store, sync_every_commit = false (synchronous=NORMAL)", per_run_durable(s, runs));
     }
-    {
+    if (server) {
         server->create_database("bench_turns");
         agentry::postgres_store s{{.conninfo = server->conninfo("bench_turns")}};
         row("postgres_store (127.0.0.1, fsync on, synchronous_commit on)", per_run_durable(s, runs));
     }
-    {
+    if (server) {
         // The commit does not wait for the disk: what a checkpoint costs besides the flush.
         server->create_database("bench_turns_async");
         agentry::postgres_store s{{.conninfo = server->conninfo("bench_turns_async") +
@@ -113,17 +152,21 @@ int main() {
         row("postgres_store, synchronous_commit=off in the session", per_run_durable(s, runs));
     }
 
-    std::printf("\n| workers | postgres_store runs/s | sqlite_store (NORMAL) runs/s |\n|--:|--:|--:|\n");
+    std::printf("\n| worker processes | postgres_store runs/s | sqlite_store (NORMAL) runs/s |\n|--:|--:|--:|\n");
     for (int workers : {1, 2, 4}) {
         const std::string db = "bench_workers_" + std::to_string(workers);
-        server->create_database(db);
-        const std::string conninfo = server->conninfo(db);
-        const double pg = runs_per_second<agentry::postgres_store>(
-            [&] { return agentry::postgres_store{{.conninfo = conninfo}}; }, workers, runs);
+        double pg = 0;
+        if (server) {
+            server->create_database(db);
+            const std::string conninfo = server->conninfo(db);
+            agentry::postgres_store queue{{.conninfo = conninfo}};
+            pg = runs_per_second(queue, "postgres", conninfo, workers, runs);
+        }
         const std::string file = (dir / (db + ".db")).string();
-        const double lite = runs_per_second<agentry::sqlite_store>(
-            [&] { return agentry::sqlite_store{{.path = file, .sync_every_commit = false}}; }, workers, runs);
-        std::printf("| %d | %.0f | %.0f |\n", workers, pg, lite);
+        agentry::sqlite_store queue{{.path = file, .sync_every_commit = false}};
+        const double lite = runs_per_second(queue, "sqlite", file, workers, runs);
+        if (server) std::printf("| %d | %.0f | %.0f |\n", workers, pg, lite);
+        else std::printf("| %d | (skipped) | %.0f |\n", workers, lite);
     }
     std::error_code ignored;
     std::filesystem::remove_all(dir, ignored);

@@ -23,6 +23,7 @@
 #include <agentry/config.hpp>
 #include <agentry/detail/text.hpp>
 #include <agentry/loop/checkpoint.hpp>
+#include <agentry/loop/detail/replay.hpp>
 #include <agentry/loop/config.hpp>
 #include <agentry/loop/context.hpp>
 #include <agentry/loop/detect.hpp>
@@ -333,6 +334,16 @@ public:
         return output_.finish(resume_with(decisions, events));
     }
 
+    /// As resume(decisions, events), counting on from `progress` (the run so far) as
+    /// continue_run does: what a durable run resumed in another process needs.
+    run_result resume(run_result progress, std::span<const approval_decision> decisions,
+                      const agent_events& events = {}) noexcept {
+        static_assert(std::is_void_v<Context>,
+                      "agentry: agent<config, Context>::resume(progress, decisions): not for agents whose tools take "
+                      "agentry::context<Context>");
+        return resume_with(decisions, events, std::move(progress));
+    }
+
     /// The calls waiting for a decision (after stop_reason::approval_pending, or a restore()
     /// of a conversation saved then); empty when none.
     std::vector<pending_call> pending_approvals() const {
@@ -353,7 +364,7 @@ public:
 
     /// Goes on with the conversation that restore() gave, without a new user message: runs the
     /// tool calls of its last model turn when they have no results yet, else asks the model.
-    /// `progress` is the run so far (turns, usage, steps), which the limits count on from. A
+    /// `progress` is the run so far (turns, usage, steps, wall_time), which the limits count on from. A
     /// conversation that ends with the model's answer is not sent again: that answer is the result.
     result_type continue_run(run_result progress = {}, const agent_events& events = {}) noexcept {
         return output_.finish(guarded(
@@ -459,7 +470,7 @@ private:
     // the run's stop reason.
     template <class Body>
     run_result guarded(Body&& body, run_result result = {}) noexcept {
-        const auto started = clock::now();
+        const auto started = clock::now() - result.wall_time;  // the time limit counts on from `result`
         try {
             cancel_.store(false);
             {
@@ -524,7 +535,8 @@ private:
         });
     }
 
-    run_result resume_with(std::span<const approval_decision> decisions, const agent_events& events) noexcept {
+    run_result resume_with(std::span<const approval_decision> decisions, const agent_events& events,
+                           run_result progress = {}) noexcept {
         return guarded([&](run_result& result, clock::time_point started) {
             std::vector<pending_call> pending = pending_approvals();
             if (!open_turn_of()) return refuse(result, "agentry: resume: no tool calls wait for a decision");
@@ -548,7 +560,7 @@ private:
                     return refuse(result, "agentry: resume: no decision for the call " + p.call_id + " (" + p.tool +
                                               "); give one for every pending call");
             execute(result, events, started, &decided);
-        });
+        }, std::move(progress));
     }
 
     bool out_of_time(clock::time_point started) const {
@@ -1004,10 +1016,12 @@ private:
         detail::loop_detector loops(config_.loop_window, config_.loop_threshold);
         std::map<std::string, std::uint32_t, std::less<>> invalid_rounds;
         std::uint32_t output_repairs = 0;
+        detail::replay_rounds(result.steps, loops, invalid_rounds);  // a run continued from its progress
         for (;;) {
             if (resumed) {
                 const std::optional<open_turn> open = open_turn_of();
-                if (open && !run_turn_calls(result, events, resumed, 0, *open, loops, invalid_rounds)) return;
+                if (open && !run_turn_calls(result, events, resumed, result.turns, *open, loops, invalid_rounds))
+                    return;
                 resumed = nullptr;
                 continue;
             }

@@ -20,6 +20,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <atomic>
 #include <cstdio>
 #include <filesystem>
@@ -28,6 +29,7 @@
 #include <map>
 #include <memory>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 namespace {
@@ -170,7 +172,8 @@ TEST_CASE("loop: continue_run goes on from a restored conversation") {
         CHECK(result.text == "done job-c: charged 250 cents; noted: charged");
         CHECK(result.turns == 2);  // counted on
         CHECK(result.usage.input_tokens == 20);
-        CHECK(result.steps.size() == 2);
+        REQUIRE(result.steps.size() == 2);
+        CHECK(result.steps[0].turn == 1);  // the turn that made the calls
         CHECK(effects_count("SELECT count(*) FROM charges") == 1);
     }
     SUBCASE("after a user message or results, the model is asked") {
@@ -359,6 +362,182 @@ void conformance_failures(Store& s) {
     CHECK(s.status(bad) == agentry::run_status::runnable);  // left for a newer version to read
 }
 
+// What agent::resume says of `decisions` on the paused run `id`, in memory.
+template <class Store>
+std::string agent_refusal(Store& s, const std::string& id, const std::vector<agentry::approval_decision>& decisions) {
+    const agentry::run_state state =
+        agentry::detail::read_body<agentry::run_state>(s.tail(id).front().body, id, "state");
+    auto agent = durable_test::make_approval_agent();
+    REQUIRE(agent->restore(agentry::detail::write_body(state.conversation)));
+    const agentry::run_result r = agent->resume(decisions);
+    CHECK(r.stop == agentry::stop_reason::approval_pending);
+    return r.text;
+}
+
+// Agent A runs to approval_pending; another connection and agent (another process, as far as
+// the store can tell) read the pending call, decide, and resume.
+void conformance_approval(const place& p, bool approve) {
+    durable_test::effects_path = (scratch() / (fresh_name("effects") + ".db")).string();
+    std::string id;
+    with_store(p, "", [&](auto& a) {
+        auto agent = durable_test::make_approval_agent();
+        id = agentry::start_run(a, *agent, "job-a");
+        const agentry::run_result r = agentry::resume_run(a, *agent, id);
+        CHECK(r.stop == agentry::stop_reason::approval_pending);
+        REQUIRE(r.pending.size() == 1);
+        CHECK(r.pending[0].tool == "charge");
+        CHECK(r.turns == 1);
+        CHECK(a.status(id) == agentry::run_status::waiting);
+        CHECK(kinds(a.history(id)) == std::vector<agentry::checkpoint_kind>{
+                                          agentry::checkpoint_kind::state, agentry::checkpoint_kind::state,
+                                          agentry::checkpoint_kind::state, agentry::checkpoint_kind::pending});
+        // Resuming a waiting run runs nothing and says what it waits for.
+        const agentry::run_result again = agentry::resume_run(a, *durable_test::make_approval_agent(), id);
+        CHECK(again.stop == agentry::stop_reason::approval_pending);
+        CHECK(again.pending.size() == 1);
+        CHECK(again.turns == 1);
+        CHECK(a.history(id).size() == 4);
+        // Not a worker's: claimed by none, not counted as runnable, refused to append to.
+        CHECK_FALSE(a.claim(std::chrono::minutes(1)).has_value());
+        CHECK(a.unfinished() == 0);
+        CHECK_THROWS_WITH_AS(a.append(id, agentry::checkpoint_kind::state, "{}"),
+                             doctest::Contains("waits for decisions on its pending tool calls"), agentry::store_error);
+    });
+    CHECK(effects_count("SELECT count(*) FROM charges") == 0);
+    CHECK(effects_count("SELECT count(*) FROM notes") == 0);  // the turn's calls wait together
+
+    with_store(p, "", [&](auto& b) {
+        CHECK(b.runs(agentry::run_status::waiting) == std::vector<std::string>{id});
+        CHECK(b.runs(agentry::run_status::runnable).empty());
+        const std::vector<agentry::pending_call> pending = agentry::pending_approvals(b, id);
+        REQUIRE(pending.size() == 1);
+        CHECK(pending[0].call_id == "c1");
+        CHECK(pending[0].tool == "charge");
+        CHECK(pending[0].arguments == R"({"cents":25e1,"job":"job-a"})");  // canonical form
+        CHECK(pending[0].level == agentry::permission::write);
+
+        // Decisions the agent would refuse are refused with its message; the run stays waiting.
+        const std::vector<std::vector<agentry::approval_decision>> wrong{
+            {{"c9", pending[0].arguments, agentry::approval::approve()}},
+            {{"c1", R"({"cents":99999,"job":"job-a"})", agentry::approval::approve()}},
+            {},
+            {agentry::decide(pending[0], agentry::approval::approve()),
+             agentry::decide(pending[0], agentry::approval::approve())},
+        };
+        for (const auto& decisions : wrong) {
+            const std::string expected = agent_refusal(b, id, decisions);
+            CHECK(expected.find("agentry: resume: ") == 0);
+            CHECK_THROWS_WITH_AS(agentry::decide_run(b, id, decisions), expected.c_str(), agentry::store_error);
+            CHECK(b.status(id) == agentry::run_status::waiting);
+            CHECK(b.history(id).size() == 4);
+        }
+
+        const agentry::approval answer = approve ? agentry::approval::approve() : agentry::approval::deny("too dear");
+        const std::vector<agentry::approval_decision> decisions{agentry::decide(pending[0], answer)};
+        agentry::decide_run(b, id, decisions);
+        CHECK(b.status(id) == agentry::run_status::runnable);
+        CHECK(b.runs(agentry::run_status::waiting).empty());
+        CHECK(agentry::pending_approvals(b, id).empty());
+        CHECK(b.history(id).back().kind == agentry::checkpoint_kind::decided);
+        // A second decision finds the run no longer waiting.
+        CHECK_THROWS_WITH_AS(agentry::decide_run(b, id, decisions),
+                             doctest::Contains("is runnable, not waiting for a decision"), agentry::store_error);
+
+        auto agent = durable_test::make_approval_agent();
+        const agentry::run_result r = agentry::resume_run(b, *agent, id);
+        CHECK(r.stop == agentry::stop_reason::completed);
+        CHECK(r.turns == 2);  // counted on from the first process
+        CHECK(b.status(id) == agentry::run_status::done);
+        if (approve) {
+            CHECK(r.text == "done job-a: charged 250 cents; noted: charged");
+        } else {
+            CHECK(r.text.find("too dear") != std::string::npos);
+            CHECK(r.steps.at(0).status != agentry::tool_status::ok);
+        }
+        // Done: not run again.
+        CHECK(agentry::resume_run(b, *durable_test::make_approval_agent(), id).text == r.text);
+        CHECK_THROWS_WITH_AS(agentry::decide_run(b, id, decisions), doctest::Contains("is done, not waiting"),
+                             agentry::store_error);
+    });
+    CHECK(effects_count("SELECT count(*) FROM charges") == (approve ? 1 : 0));
+    CHECK(effects_count("SELECT count(*) FROM notes") == 1);
+    with_store(p, "", [&](auto& s) {
+        CHECK_THROWS_WITH_AS(agentry::decide_run(s, "no-such-run", std::vector<agentry::approval_decision>{}),
+                             doctest::Contains("is not in this store"), agentry::store_error);
+        CHECK(agentry::pending_approvals(s, "no-such-run").empty());
+        CHECK_THROWS_WITH_AS(s.decide("no-such-run", "[]"), doctest::Contains("no run no-such-run"),
+                             agentry::store_error);
+    });
+    durable_test::effects_path.clear();
+}
+
+// A process that crashed after the decision and while the approved call ran: the next one
+// applies the same decisions, and the call recorded finished is not run again.
+template <class Store>
+void conformance_crash_after_decision(Store& s) {
+    durable_test::effects_path = (scratch() / (fresh_name("effects") + ".db")).string();
+    auto first = durable_test::make_approval_agent();
+    const std::string id = agentry::start_run(s, *first, "job-x");
+    CHECK(agentry::resume_run(s, *first, id).stop == agentry::stop_reason::approval_pending);
+    const std::vector<agentry::pending_call> pending = agentry::pending_approvals(s, id);
+    REQUIRE(pending.size() == 1);
+    agentry::decide_run(s, id, std::vector{agentry::decide(pending[0], agentry::approval::approve())});
+    s.append(id, agentry::checkpoint_kind::call_started, R"({"id":"c1","tool":"charge","arguments":"{}"})");
+    s.append(id, agentry::checkpoint_kind::call_finished,
+             R"({"id":"c1","status":"ok","content":"charged before the crash","unknown":false})");
+    auto second = durable_test::make_approval_agent();
+    const agentry::run_result r = agentry::resume_run(s, *second, id);
+    CHECK(r.stop == agentry::stop_reason::completed);
+    CHECK(r.text == "done job-x: charged before the crash; noted: charged");
+    CHECK(effects_count("SELECT count(*) FROM charges") == 0);  // not run again
+    CHECK(effects_count("SELECT count(*) FROM notes") == 1);
+    durable_test::effects_path.clear();
+}
+
+// A worker leaves a run that stops for approval waiting, does not take it while it waits, and
+// takes it once it has its decisions.
+template <class Store>
+void conformance_worker_approval(const place& p) {
+    durable_test::effects_path = (scratch() / (fresh_name("effects") + ".db")).string();
+    const auto connect = [&] {
+        if constexpr (std::is_same_v<Store, agentry::postgres_store>)
+            return agentry::postgres_store{{.conninfo = p.where}};
+        else
+            return agentry::sqlite_store{{.path = p.where}};
+    };
+    std::string id;
+    {
+        Store s = connect();
+        id = agentry::start_run(s, *durable_test::make_approval_agent(), "job-w");
+    }
+    std::vector<agentry::stop_reason> heard;
+    agentry::worker_options options;
+    options.poll = std::chrono::milliseconds(5);
+    options.until_drained = true;
+    options.on_done = [&](std::string_view run, const agentry::run_result& r) {
+        CHECK(run == id);
+        heard.push_back(r.stop);
+    };
+    CHECK(agentry::run_worker<Store>(connect, durable_test::make_approval_agent, options) == 0);
+    CHECK(heard == std::vector<agentry::stop_reason>{agentry::stop_reason::approval_pending});
+    // Waiting: a worker finds nothing to take.
+    CHECK(agentry::run_worker<Store>(connect, durable_test::make_approval_agent, options) == 0);
+    CHECK(heard.size() == 1);
+    CHECK(effects_count("SELECT count(*) FROM charges") == 0);
+    {
+        Store s = connect();
+        const std::vector<agentry::pending_call> pending = agentry::pending_approvals(s, id);
+        REQUIRE(pending.size() == 1);
+        agentry::decide_run(s, id, std::vector{agentry::decide(pending[0], agentry::approval::approve())});
+    }
+    CHECK(agentry::run_worker<Store>(connect, durable_test::make_approval_agent, options) == 1);
+    CHECK(heard.back() == agentry::stop_reason::completed);
+    CHECK(effects_count("SELECT count(*) FROM charges") == 1);
+    Store s = connect();
+    CHECK(s.status(id) == agentry::run_status::done);
+    durable_test::effects_path.clear();
+}
+
 void conformance(bool postgres) {
     const std::optional<place> p = fresh_place(postgres);
     if (!p) return;
@@ -380,6 +559,19 @@ void conformance(bool postgres) {
     SUBCASE("a run whose checkpoint cannot be read is reported, not run") {
         with_store(*p, "", [](auto& s) { conformance_failures(s); });
     }
+    SUBCASE("a pending approval waits in the store; another process decides (approve) and resumes") {
+        conformance_approval(*p, true);
+    }
+    SUBCASE("a pending approval waits in the store; another process decides (deny) and resumes") {
+        conformance_approval(*p, false);
+    }
+    SUBCASE("a crash after the decision: the next process applies it, a finished call is not run again") {
+        with_store(*p, "", [](auto& s) { conformance_crash_after_decision(s); });
+    }
+    SUBCASE("a worker leaves a run waiting for approval and takes it after the decision") {
+        if (p->postgres) conformance_worker_approval<agentry::postgres_store>(*p);
+        else conformance_worker_approval<agentry::sqlite_store>(*p);
+    }
 }
 
 TEST_CASE("store.sqlite: conformance") { conformance(false); }
@@ -400,6 +592,132 @@ TEST_CASE("store: a lost lease stops the run and leaves it to the new owner") {
     CHECK(a.status(id) == agentry::run_status::runnable);
     CHECK(a.history(id).size() == 1);
     durable_test::effects_path.clear();
+}
+
+// A conversation whose last turn called `tool` with `arguments`, without results yet, and the
+// progress of `rounds` earlier rounds of that same call with `status`.
+struct continued {
+    std::unique_ptr<durable_test::job_agent> agent = durable_test::make_agent();
+    agentry::run_result progress;
+};
+
+continued continued_run(const std::string& arguments, agentry::tool_status status, std::uint32_t rounds) {
+    continued c;
+    std::vector<agentry::message> conversation = c.agent->conversation();
+    conversation.push_back(agentry::message::user("job-r"));
+    agentry::message reply = agentry::message::assistant("");
+    agentry::tool_call call;
+    call.id = "c1";
+    call.name = "charge";
+    call.arguments = arguments;
+    reply.tool_calls.push_back(call);
+    conversation.push_back(reply);
+    std::string saved;
+    agentry::json::write(saved, conversation);
+    REQUIRE(c.agent->restore(saved));
+    c.progress.turns = rounds + 1;
+    for (std::uint32_t i = 1; i <= rounds; ++i) {
+        agentry::step s;
+        s.turn = i;
+        s.id = "c1";
+        s.tool = "charge";
+        s.arguments = arguments;
+        s.status = status;
+        c.progress.steps.push_back(s);
+    }
+    return c;
+}
+
+TEST_CASE("loop: a continued run counts invalid-argument rounds and the loop window on from its steps") {
+    SUBCASE("two invalid rounds before: the third stops the run") {
+        continued c = continued_run(R"({"job":"job-r","cents":"many"})", agentry::tool_status::invalid_arguments, 2);
+        const agentry::run_result r = c.agent->continue_run(c.progress);
+        CHECK(r.stop == agentry::stop_reason::invalid_arguments_exhausted);
+        CHECK(r.text == "The model sent invalid arguments to charge 3 rounds in a row.");
+    }
+    SUBCASE("no rounds before: one invalid round does not") {
+        continued c = continued_run(R"({"job":"job-r","cents":"many"})", agentry::tool_status::invalid_arguments, 0);
+        CHECK(c.agent->continue_run(c.progress).stop == agentry::stop_reason::completed);
+    }
+    SUBCASE("an ok round between resets the count") {
+        continued c = continued_run(R"({"job":"job-r","cents":"many"})", agentry::tool_status::invalid_arguments, 2);
+        c.progress.steps[1].status = agentry::tool_status::ok;
+        c.progress.steps[1].arguments = R"({"job":"job-r","cents":1})";  // not a loop either
+        CHECK(c.agent->continue_run(c.progress).stop == agentry::stop_reason::completed);
+    }
+    SUBCASE("the same call twice before: the third is a loop") {
+        continued c = continued_run(R"({"job":"job-r","cents":250})", agentry::tool_status::ok, 2);
+        const agentry::run_result r = c.agent->continue_run(c.progress);
+        CHECK(r.stop == agentry::stop_reason::loop_detected);
+        CHECK(r.steps.size() == 3);
+    }
+    SUBCASE("the same call once before: no loop") {
+        continued c = continued_run(R"({"job":"job-r","cents":250})", agentry::tool_status::ok, 1);
+        CHECK(c.agent->continue_run(c.progress).stop == agentry::stop_reason::completed);
+    }
+}
+
+TEST_CASE("loop: max_total_time counts on from the progress's wall time") {
+    constexpr agentry::loop_config timed{.max_turns = 4, .max_total_time = std::chrono::hours(1)};
+    agentry::agent<timed> agent(durable_test::job_model{}, durable_test::tools, "You run jobs.",
+                                scripted::quiet_transport{});
+    std::vector<agentry::message> conversation = agent.conversation();
+    conversation.push_back(agentry::message::user("job-t"));
+    std::string saved;
+    agentry::json::write(saved, conversation);
+    REQUIRE(agent.restore(saved));
+    agentry::run_result progress;
+    SUBCASE("an hour spent: the limit is reached before the next turn") {
+        progress.wall_time = std::chrono::hours(1);
+        const agentry::run_result r = agent.continue_run(progress);
+        CHECK(r.stop == agentry::stop_reason::timeout);
+        CHECK(r.turns == 0);
+        CHECK(r.wall_time >= std::chrono::hours(1));
+    }
+    SUBCASE("none spent: the run goes on") {
+        CHECK(agent.continue_run(progress).stop == agentry::stop_reason::completed);
+    }
+}
+
+TEST_CASE("store: state checkpoints carry the run time, which a resumed run counts on from") {
+    const std::optional<place> p = fresh_place(false);
+    agentry::sqlite_store s{{.path = p->where}};
+    auto agent = durable_test::make_agent();
+    const std::string id = agentry::start_run(s, *agent, "job-t");
+    CHECK_FALSE(agentry::detail::read_body<agentry::run_state>(s.history(id)[0].body, id, "state").run_time_ms);
+    const agentry::run_result r = agentry::resume_run(s, *agent, id);
+    CHECK(r.stop == agentry::stop_reason::completed);
+    std::size_t states = 0;
+    for (const agentry::checkpoint& c : s.history(id))
+        if (c.kind == agentry::checkpoint_kind::state && c.seq != 1) {
+            ++states;
+            const auto state = agentry::detail::read_body<agentry::run_state>(c.body, id, "state");
+            REQUIRE(state.run_time_ms.has_value());
+            CHECK(*state.run_time_ms >= 0);
+            CHECK(state.summarized_messages == std::optional<std::size_t>(0));
+            CHECK(state.summary_usage.has_value());
+        }
+    CHECK(states == 3);
+    // A state checkpoint that says an hour was spent: the resumed run stops at once.
+    constexpr agentry::loop_config timed{.max_turns = 4, .max_total_time = std::chrono::hours(1)};
+    agentry::agent<timed> slow(durable_test::job_model{}, durable_test::tools, "You run jobs.",
+                               scripted::quiet_transport{});
+    const std::string late = agentry::start_run(s, slow, "job-late");
+    agentry::run_state state = agentry::detail::read_body<agentry::run_state>(s.history(late)[0].body, late, "state");
+    state.run_time_ms = 3'600'000;
+    s.append(late, agentry::checkpoint_kind::state, agentry::detail::write_body(state));
+    const agentry::run_result timed_out = agentry::resume_run(s, slow, late);
+    CHECK(timed_out.stop == agentry::stop_reason::timeout);
+    CHECK(s.status(late) == agentry::run_status::done);
+    // Times no run can have taken are bounded: a negative one counts as none, a huge one as
+    // past any limit.
+    for (const std::int64_t bogus : {std::int64_t(-5), std::int64_t(9'000'000'000'000'000'000)}) {
+        const std::string odd = agentry::start_run(s, slow, "job-odd");
+        state.run_time_ms = bogus;
+        s.append(odd, agentry::checkpoint_kind::state, agentry::detail::write_body(state));
+        CHECK(agentry::resume_run(s, slow, odd).stop ==
+              (bogus < 0 ? agentry::stop_reason::completed : agentry::stop_reason::timeout));
+    }
 }
 
 TEST_CASE("store.sqlite: errors opening") {

@@ -149,6 +149,18 @@ inline std::unique_ptr<job_agent> make_agent() {
     return std::make_unique<job_agent>(job_model{}, tools, "You run jobs.", scripted::quiet_transport{});
 }
 
+/// The same tools, charge needing approval: a run without an approver stops before turn 1's
+/// calls (stop_reason::approval_pending) until it is given decisions.
+inline constexpr agentry::registry approval_tools{
+    agentry::with_policy<agentry::tool_policy{.level = agentry::permission::write, .needs_approval = true}>(
+        agentry::tool<"charge", "Charges the job's account", "job", "cents">(charge)),
+    agentry::with_policy<agentry::tool_policy{.level = agentry::permission::write, .idempotent = true}>(
+        agentry::tool<"note", "Writes a note on the job", "job", "text">(note)),
+};
+inline std::unique_ptr<job_agent> make_approval_agent() {
+    return std::make_unique<job_agent>(job_model{}, approval_tools, "You run jobs.", scripted::quiet_transport{});
+}
+
 } // namespace durable_test
 
 #endif

@@ -16,15 +16,28 @@
 //   (tool_policy::idempotent), and otherwise not: its outcome is unknown, which the model is
 //   told (durable_options::unknown_outcome) and the application hears
 //   (durable_options::on_unknown_outcome).
+//
+// A run that stops for approvals (stop_reason::approval_pending: a tool whose policy needs
+// approval, and no approver) waits in the store: no worker takes it. Any process reads its
+// calls with pending_approvals(store, id) and gives decisions with decide_run(store, id,
+// decisions), which makes it runnable again; the next resume_run applies them.
+//
+//   for (const std::string& id : store.runs(agentry::run_status::waiting))
+//       for (const agentry::pending_call& call : agentry::pending_approvals(store, id)) ...
+//   agentry::decide_run(store, id, std::vector{agentry::decide(call, agentry::approval::approve())});
 
 #include <agentry/agent.hpp>
 #include <agentry/json/reader.hpp>
 #include <agentry/json/writer.hpp>
 #include <agentry/loop/checkpoint.hpp>
 #include <agentry/loop/result.hpp>
+#include <agentry/policy/approval.hpp>
 #include <agentry/schema/adapters/chrono.hpp>
 #include <agentry/store/run_store.hpp>
 
+#include <algorithm>
+#include <chrono>
+#include <cstdint>
 #include <exception>
 #include <functional>
 #include <map>
@@ -72,14 +85,41 @@ std::string write_body(const T& value) {
     return out;
 }
 
-inline run_state state_of(std::span<const message> conversation, const run_result& progress) {
+inline run_state state_of(std::span<const message> conversation, const run_result& progress,
+                          std::chrono::milliseconds run_time) {
     return {{conversation.begin(), conversation.end()},
             progress.turns,
             progress.turn_usage,
             progress.usage,
             progress.steps,
             progress.trimmed_messages,
-            progress.tool_calls_over_limit};
+            progress.tool_calls_over_limit,
+            run_time.count(),
+            progress.summarized_messages,
+            progress.summary_usage};
+}
+
+/// Why agent::resume would refuse `decisions` on `pending` (no approver), in its words; empty
+/// when it would take them.
+inline std::string refusal_of(std::span<const pending_call> pending, std::span<const approval_decision> decisions) {
+    std::vector<std::string_view> decided;
+    for (const approval_decision& d : decisions) {
+        const auto p = std::find_if(pending.begin(), pending.end(),
+                                    [&](const pending_call& c) { return c.call_id == d.call_id; });
+        if (p == pending.end()) return "agentry: resume: no pending call has the id \"" + d.call_id + "\"";
+        if (std::find(decided.begin(), decided.end(), d.call_id) != decided.end())
+            return "agentry: resume: two decisions for the call " + d.call_id;
+        if (canonical_json(d.arguments) != std::optional<std::string>(p->arguments))
+            return "agentry: resume: the decision for the call " + d.call_id + " (" + p->tool +
+                   ") was made for the arguments " + d.arguments + ", but the call's are " + p->arguments +
+                   "; decide on the call as it is";
+        decided.push_back(d.call_id);
+    }
+    for (const pending_call& p : pending)
+        if (std::find(decided.begin(), decided.end(), p.call_id) == decided.end())
+            return "agentry: resume: no decision for the call " + p.call_id + " (" + p.tool +
+                   "); give one for every pending call";
+    return {};
 }
 
 /// The checkpointer a resumed run gives its agent: it appends to the store, and answers the
@@ -96,8 +136,10 @@ public:
                        std::map<std::string, recorded, std::less<>> calls)
         : store_(store), run_(std::move(run)), options_(options), calls_(std::move(calls)) {}
 
+    // progress.wall_time is the run time before this process: the agent sets it at the end.
     void state(std::span<const message> conversation, const run_result& progress) override {
-        const std::string body = write_body(state_of(conversation, progress));
+        const auto here = std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - began_);
+        const std::string body = write_body(state_of(conversation, progress, progress.wall_time + here));
         std::lock_guard lock(mutex_);
         append(checkpoint_kind::state, body);
         calls_.clear();  // ids are unique within one turn only
@@ -155,6 +197,7 @@ private:
     std::map<std::string, recorded, std::less<>> calls_;
     std::mutex mutex_;
     std::exception_ptr failure_;
+    std::chrono::steady_clock::time_point began_ = std::chrono::steady_clock::now();
 };
 
 } // namespace detail
@@ -178,6 +221,11 @@ inline run_result result_of(const run_state& state, const std::optional<run_outc
     r.steps = state.steps;
     r.trimmed_messages = state.trimmed_messages;
     r.tool_calls_over_limit = state.tool_calls_over_limit;
+    r.summarized_messages = state.summarized_messages.value_or(0);
+    r.summary_usage = state.summary_usage.value_or(token_usage{});
+    // Bounded, as the agent's time limits are, whatever the store holds.
+    constexpr std::int64_t century = std::int64_t(100) * 366 * 24 * 3600 * 1000;
+    r.wall_time = std::chrono::milliseconds(std::clamp<std::int64_t>(state.run_time_ms.value_or(0), 0, century));
     if (outcome) {
         r.stop = outcome->stop;
         r.text = outcome->text;
@@ -186,12 +234,15 @@ inline run_result result_of(const run_state& state, const std::optional<run_outc
 }
 
 /// Runs (or goes on with) run `id` of `store` in `agent` from its last checkpoint, until it
-/// ends; then finishes it in the store. The agent's conversation is replaced by the run's; the
-/// agent must have the same tools and configuration as the one that started the run. A run
-/// already done is not run again: its recorded result is returned. A run cancelled
-/// (agent::cancel) is not finished: it stays runnable. Throws store_error when the
-/// run is unknown, its checkpoints unreadable, or the store fails (the run then stays runnable
-/// and resumes from its last checkpoint).
+/// ends or waits for approvals; then finishes it in the store, or leaves it waiting. The
+/// agent's conversation is replaced by the run's; the agent must have the same tools and
+/// configuration as the one that started the run. A run already done is not run again: its
+/// recorded result is returned; nor is a waiting run: it returns stop_reason::approval_pending
+/// with the pending calls. A run given decisions (decide_run) goes on with agent::resume; when
+/// the agent refuses them, the run waits again and the result says why. A run cancelled
+/// (agent::cancel) is not finished: it stays runnable. Throws store_error when the run is
+/// unknown, its checkpoints unreadable, or the store fails (the run then stays runnable and
+/// resumes from its last checkpoint).
 template <run_store Store, class Agent>
 run_result resume_run(Store& store, Agent& agent, std::string_view id, const durable_options& options = {}) {
     const std::vector<checkpoint> tail = store.tail(id);
@@ -200,6 +251,8 @@ run_result resume_run(Store& store, Agent& agent, std::string_view id, const dur
     run_state state = detail::read_body<run_state>(tail.front().body, id, "state");
     std::map<std::string, typename detail::store_checkpointer<Store>::recorded, std::less<>> calls;
     std::optional<run_outcome> outcome;
+    std::optional<std::vector<pending_call>> pending;
+    std::optional<std::vector<approval_decision>> decided;
     for (std::size_t i = 1; i != tail.size(); ++i) {
         const checkpoint& c = tail[i];
         switch (c.kind) {
@@ -213,23 +266,76 @@ run_result resume_run(Store& store, Agent& agent, std::string_view id, const dur
             calls[finished.id] = {true, finished};
             break;
         }
+        case checkpoint_kind::pending:
+            pending = detail::read_body<std::vector<pending_call>>(c.body, id, "pending");
+            decided.reset();
+            break;
+        case checkpoint_kind::decided:
+            decided = detail::read_body<std::vector<approval_decision>>(c.body, id, "decided");
+            break;
         case checkpoint_kind::done: outcome = detail::read_body<run_outcome>(c.body, id, "done"); break;
         case checkpoint_kind::state: break;
         }
     }
     if (outcome) return result_of(state, outcome);
+    if (pending && !decided) {
+        run_result waiting = result_of(state, std::nullopt);
+        waiting.stop = stop_reason::approval_pending;
+        waiting.pending = std::move(*pending);
+        waiting.text = std::to_string(waiting.pending.size()) +
+                       " tool calls wait for approval; decide with decide_run(store, id, decisions).";
+        return waiting;
+    }
     if (!agent.restore(detail::write_body(state.conversation)))
         throw store_error("agentry: the conversation of run " + std::string(id) + " could not be restored");
     detail::store_checkpointer<Store> checkpoints(store, std::string(id), options, std::move(calls));
     agent.set_checkpointer(&checkpoints);
-    run_result r = agent.continue_run(result_of(state, std::nullopt), options.events);
+    run_result r = decided ? agent.resume(result_of(state, std::nullopt), *decided, options.events)
+                           : agent.continue_run(result_of(state, std::nullopt), options.events);
     agent.set_checkpointer(nullptr);
     // A store failure ended the run early: it stays runnable, to resume from its last checkpoint.
     if (std::exception_ptr failed = checkpoints.failure()) std::rethrow_exception(failed);
     // A cancelled run is not finished: it stays runnable, to resume from its last checkpoint.
     if (r.stop == stop_reason::cancelled) return r;
+    if (r.stop == stop_reason::approval_pending) {
+        // The conversation as it paused (a call over the per-turn limit may have been answered
+        // since the last state), then the calls it waits for.
+        store.append(id, checkpoint_kind::state, detail::write_body(detail::state_of(agent.conversation(), r, r.wall_time)));
+        store.pause(id, detail::write_body(r.pending));
+        return r;
+    }
     store.finish(id, detail::write_body(run_outcome{r.stop, r.text}));
     return r;
+}
+
+/// The calls run `id` waits for decisions on; empty when it waits for none (it is runnable,
+/// done, given decisions already, or unknown).
+template <run_store Store>
+std::vector<pending_call> pending_approvals(Store& store, std::string_view id) {
+    const std::vector<checkpoint> tail = store.tail(id);
+    if (tail.empty() || tail.back().kind != checkpoint_kind::pending) return {};
+    return detail::read_body<std::vector<pending_call>>(tail.back().body, id, "pending");
+}
+
+/// Gives run `id`, waiting for approvals, a decision per pending call (each made with
+/// agentry::decide(call, answer), so bound to the call's arguments): they are checkpointed and
+/// the run becomes runnable; the next resume_run (in any process, or a worker) goes on with
+/// them. Throws store_error, and the run stays waiting, for decisions agent::resume would
+/// refuse (with its message: a call that is not pending, a decision for other arguments, two
+/// for one call, a call left without one), and when the run is not waiting (unknown, runnable,
+/// done, or another decision came first).
+template <run_store Store>
+void decide_run(Store& store, std::string_view id, std::span<const approval_decision> decisions) {
+    const std::vector<pending_call> pending = pending_approvals(store, id);
+    if (pending.empty()) {
+        const std::optional<run_status> status = store.status(id);
+        throw store_error("agentry: decide_run: run " + std::string(id) +
+                          (status ? " is " + std::string(to_string(*status)) + ", not waiting for a decision"
+                                  : std::string(" is not in this store")) +
+                          "; decide only on the calls pending_approvals gives");
+    }
+    if (std::string why = detail::refusal_of(pending, decisions); !why.empty()) throw store_error(why);
+    store.decide(id, detail::write_body(std::vector<approval_decision>(decisions.begin(), decisions.end())));
 }
 
 } // namespace agentry

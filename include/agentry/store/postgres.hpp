@@ -59,6 +59,7 @@ public:
             exec("CREATE TABLE IF NOT EXISTS agentry_checkpoints(run_id text NOT NULL, seq bigint NOT NULL, "
                  "kind text NOT NULL, body text NOT NULL, PRIMARY KEY(run_id, seq))");
             exec("CREATE INDEX IF NOT EXISTS agentry_runs_runnable ON agentry_runs(n) WHERE status = 'runnable'");
+            exec("CREATE INDEX IF NOT EXISTS agentry_runs_waiting ON agentry_runs(n) WHERE status = 'waiting'");
             exec("COMMIT");
         } catch (...) {
             PQfinish(conn_);
@@ -109,7 +110,9 @@ public:
     std::optional<run_status> status(std::string_view run) {
         result r = query("SELECT status FROM agentry_runs WHERE id = $1", {run});
         if (r.rows() == 0) return std::nullopt;
-        return r.text(0, 0) == "done" ? run_status::done : run_status::runnable;
+        if (const std::optional<run_status> s = run_status_from(r.text(0, 0))) return *s;
+        throw store_error("agentry: postgres_store: run " + std::string(run) + " has the unknown status '" +
+                          std::string(r.text(0, 0)) + "'; the store holds data this version of agentry did not write");
     }
 
     std::uint64_t finish(std::string_view run, std::string_view outcome) {
@@ -123,6 +126,46 @@ public:
             PQclear(PQexec(conn_, "ROLLBACK"));
             throw;
         }
+    }
+
+    std::uint64_t pause(std::string_view run, std::string_view pending) {
+        exec("BEGIN");
+        try {
+            const std::uint64_t seq = append(run, checkpoint_kind::pending, pending);
+            query("UPDATE agentry_runs SET status = 'waiting', owner = NULL, lease_until = NULL WHERE id = $1", {run});
+            exec("COMMIT");
+            return seq;
+        } catch (...) {
+            PQclear(PQexec(conn_, "ROLLBACK"));
+            throw;
+        }
+    }
+
+    // The row lock orders concurrent decisions: the second sees the run runnable and is refused.
+    std::uint64_t decide(std::string_view run, std::string_view decisions) {
+        exec("BEGIN");
+        try {
+            result r = query("WITH held AS (SELECT id FROM agentry_runs WHERE id = $1 AND status = 'waiting' FOR UPDATE) "
+                             "INSERT INTO agentry_checkpoints(run_id, seq, kind, body) "
+                             "SELECT id, (SELECT max(seq) + 1 FROM agentry_checkpoints WHERE run_id = $1), "
+                             "'decided', $2 FROM held RETURNING seq",
+                             {run, decisions});
+            if (r.rows() == 0) throw not_waiting(run);
+            const std::uint64_t seq = std::stoull(std::string(r.text(0, 0)));
+            query("UPDATE agentry_runs SET status = 'runnable', owner = NULL, lease_until = NULL WHERE id = $1", {run});
+            exec("COMMIT");
+            return seq;
+        } catch (...) {
+            PQclear(PQexec(conn_, "ROLLBACK"));
+            throw;
+        }
+    }
+
+    std::vector<std::string> runs(run_status status) {
+        result r = query("SELECT id FROM agentry_runs WHERE status = $1 ORDER BY n", {to_string(status)});
+        std::vector<std::string> out;
+        for (int i = 0; i != r.rows(); ++i) out.emplace_back(r.text(i, 0));
+        return out;
     }
 
     std::optional<std::string> claim(std::chrono::milliseconds lease) {
@@ -199,8 +242,19 @@ private:
         if (*s == run_status::done)
             return store_error("agentry: postgres_store: run " + std::string(run) +
                                " is done; it takes no more checkpoints");
+        if (*s == run_status::waiting)
+            return store_error("agentry: postgres_store: run " + std::string(run) +
+                               " waits for decisions on its pending tool calls; give them with decide_run");
         return store_error("agentry: postgres_store: run " + std::string(run) + " is leased by another worker, not " +
                            worker_ + "; this worker lost its lease and must leave the run to its new owner");
+    }
+
+    store_error not_waiting(std::string_view run) {
+        const std::optional<run_status> s = status(run);
+        if (!s) return store_error("agentry: postgres_store: no run " + std::string(run) + "; start one with start_run");
+        return store_error("agentry: postgres_store: run " + std::string(run) + " is " + std::string(to_string(*s)) +
+                           ", not waiting for a decision (another decision may have come first); read its "
+                           "pending calls again");
     }
 
     std::vector<checkpoint> read(const char* sql, std::string_view run) {

@@ -115,7 +115,7 @@ public:
         statement s(*this, "SELECT status FROM agentry_runs WHERE id = ?1");
         s.bind(1, run);
         if (!s.step()) return std::nullopt;
-        return s.text(0) == "done" ? run_status::done : run_status::runnable;
+        return status_of(run, s.text(0));
     }
 
     std::uint64_t finish(std::string_view run, std::string_view outcome) {
@@ -126,6 +126,40 @@ public:
             .step();
         t.commit();
         return seq;
+    }
+
+    std::uint64_t pause(std::string_view run, std::string_view pending) {
+        transaction t(*this);
+        const std::uint64_t seq = append(run, checkpoint_kind::pending, pending);
+        statement(*this, "UPDATE agentry_runs SET status = 'waiting', owner = NULL, lease_until = 0 WHERE id = ?1")
+            .bind(1, run)
+            .step();
+        t.commit();
+        return seq;
+    }
+
+    std::uint64_t decide(std::string_view run, std::string_view decisions) {
+        transaction t(*this);
+        statement s(*this, "INSERT INTO agentry_checkpoints(run_id, seq, kind, body) "
+                           "SELECT id, (SELECT max(seq) + 1 FROM agentry_checkpoints WHERE run_id = ?1), 'decided', ?2 "
+                           "FROM agentry_runs WHERE id = ?1 AND status = 'waiting' RETURNING seq");
+        s.bind(1, run).bind(2, decisions);
+        if (!s.step()) throw not_waiting(run);
+        const std::uint64_t seq = s.integer(0);
+        s.step();
+        statement(*this, "UPDATE agentry_runs SET status = 'runnable', owner = NULL, lease_until = 0 WHERE id = ?1")
+            .bind(1, run)
+            .step();
+        t.commit();
+        return seq;
+    }
+
+    std::vector<std::string> runs(run_status status) {
+        statement s(*this, "SELECT id FROM agentry_runs WHERE status = ?1 ORDER BY rowid");
+        s.bind(1, to_string(status));
+        std::vector<std::string> out;
+        while (s.step()) out.emplace_back(s.text(0));
+        return out;
     }
 
     std::optional<std::string> claim(std::chrono::milliseconds lease) {
@@ -234,8 +268,25 @@ private:
         if (!s) return store_error("agentry: sqlite_store: no run " + std::string(run) + "; start one with start_run");
         if (*s == run_status::done)
             return store_error("agentry: sqlite_store: run " + std::string(run) + " is done; it takes no more checkpoints");
+        if (*s == run_status::waiting)
+            return store_error("agentry: sqlite_store: run " + std::string(run) +
+                               " waits for decisions on its pending tool calls; give them with decide_run");
         return store_error("agentry: sqlite_store: run " + std::string(run) + " is leased by another worker, not " +
                            worker_ + "; this worker lost its lease and must leave the run to its new owner");
+    }
+
+    store_error not_waiting(std::string_view run) {
+        const std::optional<run_status> s = status(run);
+        if (!s) return store_error("agentry: sqlite_store: no run " + std::string(run) + "; start one with start_run");
+        return store_error("agentry: sqlite_store: run " + std::string(run) + " is " + std::string(to_string(*s)) +
+                           ", not waiting for a decision (another decision may have come first); read its "
+                           "pending calls again");
+    }
+
+    static run_status status_of(std::string_view run, std::string_view text) {
+        if (const std::optional<run_status> s = run_status_from(text)) return *s;
+        throw store_error("agentry: sqlite_store: run " + std::string(run) + " has the unknown status '" +
+                          std::string(text) + "'; the store holds data this version of agentry did not write");
     }
 
     std::vector<checkpoint> read(const char* sql, std::string_view run) {

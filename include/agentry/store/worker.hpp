@@ -16,6 +16,9 @@
 // While a run goes on, a second connection renews its lease every heartbeat; when a renewal
 // finds the run taken by another worker (this one was too slow), the agent is cancelled, and
 // its further checkpoints are refused by the store, so the run is left to its new owner.
+//
+// A run that stops for approvals is left waiting (see store/durable.hpp): no worker takes it
+// until decide_run gives its decisions.
 
 #include <agentry/store/durable.hpp>
 #include <agentry/store/run_store.hpp>
@@ -43,13 +46,15 @@ struct worker_options {
     std::chrono::milliseconds heartbeat{10'000};
     /// The wait before looking again when no run can be taken.
     std::chrono::milliseconds poll{500};
-    /// Return once no run of the store is left unfinished; otherwise only when `stop` is set.
+    /// Return once no runnable run is left (runs waiting for decisions do not count); otherwise
+    /// only when `stop` is set.
     bool until_drained = false;
     /// Set (from any thread) to stop taking runs; the run in progress is finished first.
     const std::atomic<bool>* stop = nullptr;
     /// For each run: its durable options (events, unknown outcomes).
     durable_options durable;
-    /// After each run this worker finished, with its id and result.
+    /// After each run this worker finished or left waiting for decisions
+    /// (stop_reason::approval_pending), with its id and result.
     std::function<void(std::string_view run, const run_result& result)> on_done;
     /// When a run could not be finished (a store failure, or the lease lost), with what
     /// happened; the run stays runnable for another worker. Empty: such failures are ignored.
@@ -58,7 +63,8 @@ struct worker_options {
 
 /// Runs the runs of the store `connect()` opens, with agents from `make_agent()` (a
 /// std::unique_ptr to an agent, one per run, with the tools and configuration the runs were
-/// started with), until `options` say to stop. Returns how many runs this worker finished.
+/// started with), until `options` say to stop. Returns how many runs this worker finished (not
+/// counting those left waiting).
 /// `connect` is called twice: one connection for the runs, one for the heartbeats.
 template <run_store Store, class Connect, class MakeAgent>
 std::size_t run_worker(Connect connect, MakeAgent make_agent, const worker_options& options = {}) {
@@ -116,7 +122,7 @@ std::size_t run_worker(Connect connect, MakeAgent make_agent, const worker_optio
         }
         stop_heart();
         if (r && r->stop != stop_reason::cancelled) {
-            ++finished;
+            if (r->stop != stop_reason::approval_pending) ++finished;
             if (options.on_done) options.on_done(*id, *r);
             continue;
         }
