@@ -164,7 +164,8 @@ private:
 template <class>
 inline constexpr bool no_default_transport = false;
 
-/// What the agent keeps of its registry's tool policies (only when some tool declares one).
+/// What the agent keeps of its tools' policies (only when some tool declares one, or has one
+/// from add_tools).
 struct policy_state {
     std::span<const tool_policy> table;
     std::size_t (*find)(std::string_view) noexcept;
@@ -174,6 +175,12 @@ struct policy_state {
     bool any_approval = false;
     /// How the registry reads arguments, for fallback adapters.
     json::read_options arguments{};
+    /// The tools added by add_tools, with their policies; null when none has one.
+    std::shared_ptr<const dynamic_state> dynamic;
+
+    const dynamic_policy* dynamic_for(std::string_view name) const noexcept {
+        return dynamic ? dynamic->policy_of(name) : nullptr;
+    }
 };
 
 /// The wait before retry `retry` (from 0) of a tool: doubling from initial_backoff up to
@@ -236,7 +243,8 @@ public:
     template <provider P, class Registry, transport T>
     agent(P model, const Registry& tools, std::string system_prompt, T http)
         : tools_payload_(Registry::template definitions<typename P::dialect>()),
-          dynamic_context_(detail::dynamic_context::of<typename P::dialect, Registry>()),
+          dynamic_context_(detail::dynamic_context::of<typename P::dialect, Registry>(config_.max_permission,
+                                                                                     config_.max_result_size)),
           output_(detail::output_slot<Output>::template of<P>()) {
         auto state = std::make_shared<std::pair<P, T>>(std::move(model), std::move(http));
         turn_ = [state](const chat_request& request, const stream_events& events, const trace_hook& trace) {
@@ -353,11 +361,11 @@ public:
         const message& reply = history_[open->reply];
         for (std::size_t i : open->unanswered) {
             const tool_call& call = reply.tool_calls[i];
-            const std::size_t index = policy_->find(call.name);
-            if (index == policy_->table.size() || !policy_->table[index].needs_approval) continue;
+            const tool_policy* policy = policy_for(call.name);
+            if (!policy || !policy->needs_approval) continue;
             std::optional<std::string> canonical = detail::canonical_json(call.arguments);
             if (!canonical) continue;  // not JSON: the registry rejects it without running it
-            out.push_back({call.id, call.name, std::move(*canonical), reply.text, policy_->table[index].level});
+            out.push_back({call.id, call.name, std::move(*canonical), reply.text, policy->level});
         }
         return out;
     }
@@ -443,9 +451,19 @@ public:
 
     /// Adds tools known at run time (an mcp::toolset, or any dynamic_tool_source) to those of
     /// the registry: their definitions join the tools payload, calls of their names go to them.
-    /// Not during a run. The source's failure (nothing added) when it refuses.
+    /// Their policies apply as registry tools' do (see dynamic_tool::policy). Not during a
+    /// run. The source's failure (nothing added) when it refuses.
     agentry::outcome<void> add_tools(const dynamic_tool_source& source) {
-        return detail::add_dynamic_tools(source, dynamic_context_, tools_payload_, dynamic_, call_);
+        agentry::outcome<void> added = detail::add_dynamic_tools(source, dynamic_context_, tools_payload_, dynamic_, call_);
+        if (added && dynamic_ && !dynamic_->policies.empty()) {
+            if (!policy_) {  // the registry declares no policies: none of its tools is found
+                policy_ = std::make_shared<detail::policy_state>();
+                policy_->find = +[](std::string_view) noexcept { return std::size_t(0); };
+            }
+            policy_->dynamic = dynamic_;
+            policy_->any_approval = policy_->any_approval || dynamic_->any_approval;
+        }
+        return added;
     }
 
     /// Decides on the calls of tools whose policy needs approval, before they run (one at a
@@ -648,9 +666,8 @@ private:
 
     // The idempotent flag of the tool's policy; false without one.
     bool idempotent(std::string_view name) const noexcept {
-        if (!policy_) return false;
-        const std::size_t index = policy_->find(name);
-        return index != policy_->table.size() && policy_->table[index].idempotent;
+        const tool_policy* policy = policy_for(name);
+        return policy && policy->idempotent;
     }
 
     static step not_run_step(const tool_call& call, std::uint32_t turn, const tool_result& out) {
@@ -671,10 +688,12 @@ private:
     // under `approving` (null: the calls run one at a time).
     std::optional<std::string> admit(const tool_call& call, std::string_view model_text, tool_result& out,
                                      std::mutex* approving, const decided_calls* decided) {
-        const std::size_t index = policy_->find(call.name);
-        if (index == policy_->table.size()) return call.arguments;  // the registry answers
-        const tool_policy& policy = policy_->table[index];
-        if (rate_limiter* limits = policy_->limits.get()) {
+        std::size_t index = policy_->find(call.name);
+        const detail::dynamic_policy* added = index == policy_->table.size() ? policy_->dynamic_for(call.name) : nullptr;
+        if (index == policy_->table.size() && !added) return call.arguments;  // the registry answers
+        const tool_policy& policy = added ? added->policy : policy_->table[index];
+        if (added) index = 0;  // a tool added by add_tools has a limiter of its own
+        if (rate_limiter* limits = added ? added->limits.get() : policy_->limits.get()) {
             rate_limiter::verdict v = limits->try_take(index, clock::now());
             if constexpr (!config_.max_rate_wait.is_zero()) {
                 const auto until = detail::deadline_after(clock::now(), config_.max_rate_wait.get());
@@ -718,7 +737,9 @@ private:
     const tool_policy* policy_for(std::string_view name) const noexcept {
         if (!policy_) return nullptr;
         const std::size_t index = policy_->find(name);
-        return index == policy_->table.size() ? nullptr : &policy_->table[index];
+        if (index != policy_->table.size()) return &policy_->table[index];
+        const detail::dynamic_policy* added = policy_->dynamic_for(name);
+        return added ? &added->policy : nullptr;
     }
 
     // One try of tool `name`, within `timeout` when it is not zero. `timed_out` is set when the

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: BSL-1.0
 // Tool policies through the agent loop: approval (approve, deny, edit, edit to invalid
 // arguments, a throwing approver), pause and resume without an approver (also across save and
-// restore), the permission ceiling and rate limits.
+// restore), the permission ceiling and rate limits; the same for tools added at run time.
 #include "scripted.hpp"
 
 #include <agentry/agent.hpp>
@@ -12,10 +12,15 @@
 
 #include <algorithm>
 #include <atomic>
+#include <functional>
 #include <memory>
 #include <mutex>
+#include <optional>
+#include <span>
 #include <stdexcept>
+#include <stop_token>
 #include <string>
+#include <string_view>
 #include <thread>
 #include <vector>
 
@@ -531,4 +536,330 @@ TEST_CASE("policy: an unknown tool in a registry with policies is answered by th
     const agentry::run_result r = f.agent.run("go");
     REQUIRE(r.steps.size() == 1);
     CHECK(r.steps[0].status == agentry::tool_status::unknown_tool);
+}
+
+// Tools added at run time (agent::add_tools) with policies given at run time, as an MCP
+// toolset gives them: the same approval, pause and resume, rate limits, timeouts, retries,
+// permission ceiling, result cap and unknown-tool answer as registry tools.
+namespace {
+
+constexpr agentry::registry plain{agentry::tool<"echo", "Echoes its text", "text">(+[](std::string t) { return t; })};
+
+using dynamic_call = std::function<agentry::tool_result(std::string_view, std::stop_token)>;
+
+agentry::dynamic_tool dynamic(std::string name, std::optional<agentry::tool_policy> policy, dynamic_call call) {
+    agentry::dynamic_tool t;
+    t.definition = R"({"type":"function","function":{"name":")" + name +
+                   R"(","description":"A tool added at run time","parameters":{"type":"object"}}})";
+    t.name = std::move(name);
+    t.call = std::move(call);
+    t.policy = policy;
+    return t;
+}
+
+agentry::dynamic_tool_source source_of(std::vector<agentry::dynamic_tool> tools) {
+    return [tools = std::move(tools)](const agentry::dynamic_tools_target&)
+               -> agentry::outcome<std::vector<agentry::dynamic_tool>> { return tools; };
+}
+
+agentry::tool_result text_result(std::string text) {
+    agentry::tool_result r;
+    r.content = std::move(text);
+    return r;
+}
+
+// Records the arguments of each call of the tool "remote_delete".
+struct remote_calls {
+    std::mutex mutex;
+    std::vector<std::string> arguments;
+    dynamic_call recorder() {
+        return [this](std::string_view a, std::stop_token) {
+            const std::lock_guard lock(mutex);
+            arguments.emplace_back(a);
+            return text_result("removed");
+        };
+    }
+};
+
+constexpr agentry::tool_policy remote_approval{.level = agentry::permission::write, .needs_approval = true};
+
+template <agentry::loop_config Config = agentry::loop_config{}, class Registry = decltype(plain)>
+struct dynamic_fixture {
+    std::shared_ptr<scripted::script> s = std::make_shared<scripted::script>();
+    agentry::agent<Config> agent;
+    explicit dynamic_fixture(const Registry& r = plain)
+        : agent{scripted::model{s}, r, "You are a test.", scripted::quiet_transport{}} {}
+};
+
+} // namespace
+
+TEST_CASE("dynamic policy: the approver sees a call of a tool added at run time, approves one and denies another") {
+    remote_calls remote;  // before the agent, which may leave calls running until it ends
+    dynamic_fixture f;    // the registry declares no policies
+    REQUIRE(f.agent.add_tools(source_of({dynamic("remote_delete", remote_approval, remote.recorder())})).has_value());
+    std::vector<std::string> seen;
+    f.agent.set_approver([&](const agentry::approval_request& r) {
+        seen.push_back(std::string(r.call_id) + "|" + std::string(r.tool) + "|" + std::string(r.arguments) + "|" +
+                       std::string(agentry::to_string(r.level)));
+        return r.call_id == "c1" ? agentry::approval::approve() : agentry::approval::deny("not that one");
+    });
+    f.s->turns = {calls({call("c1", "remote_delete", R"({ "path" : "a" })"), call("c2", "remote_delete", R"({"path":"b"})"),
+                         call("c3", "echo", R"({"text":"hi"})")}),
+                  answer("Done.")};
+    const agentry::run_result r = f.agent.run("go");
+    CHECK(r.stop == agentry::stop_reason::completed);
+    CHECK(seen == std::vector<std::string>{R"(c1|remote_delete|{"path":"a"}|write)", R"(c2|remote_delete|{"path":"b"}|write)"});
+    CHECK(remote.arguments == std::vector<std::string>{R"({ "path" : "a" })"});
+    REQUIRE(r.steps.size() == 3);
+    CHECK(r.steps[0].status == agentry::tool_status::ok);
+    CHECK(r.steps[1].status == agentry::tool_status::denied);
+    CHECK(r.steps[2].status == agentry::tool_status::ok);
+    REQUIRE(f.s->requests.size() == 2);
+    const auto& sent = f.s->requests[1].messages;
+    REQUIRE(sent.size() == 6);
+    CHECK(sent[4].text ==
+          "The user denied this call of remote_delete: not that one. It was not run; do not make it again unchanged.");
+}
+
+TEST_CASE("dynamic policy: without an approver the run pauses; save, restore in another agent, resume") {
+    remote_calls remote;
+    dynamic_fixture f;
+    REQUIRE(f.agent.add_tools(source_of({dynamic("remote_delete", remote_approval, remote.recorder())})).has_value());
+    f.s->turns = {calls({call("c1", "remote_delete", R"({"path":"a"})"), call("c2", "echo", R"({"text":"hi"})")})};
+    const agentry::run_result r = f.agent.run("go");
+    CHECK(r.stop == agentry::stop_reason::approval_pending);
+    CHECK(r.steps.empty());
+    REQUIRE(r.pending.size() == 1);
+    CHECK(r.pending[0].tool == "remote_delete");
+    CHECK(r.pending[0].arguments == R"({"path":"a"})");
+    CHECK(r.pending[0].level == agentry::permission::write);
+    CHECK(remote.arguments.empty());
+
+    dynamic_fixture other;
+    REQUIRE(other.agent.add_tools(source_of({dynamic("remote_delete", remote_approval, remote.recorder())})).has_value());
+    REQUIRE(other.agent.restore(f.agent.save()));
+    const std::vector<agentry::pending_call> pending = other.agent.pending_approvals();
+    REQUIRE(pending.size() == 1);
+    CHECK(pending[0].call_id == "c1");
+    CHECK(pending[0].tool == "remote_delete");
+    other.s->turns = {answer("Removed.")};
+    const std::vector<agentry::approval_decision> yes{agentry::decide(pending[0], agentry::approval::approve())};
+    const agentry::run_result resumed = other.agent.resume(yes);
+    CHECK(resumed.stop == agentry::stop_reason::completed);
+    CHECK(resumed.text == "Removed.");
+    CHECK(remote.arguments == std::vector<std::string>{R"({"path":"a"})"});
+    REQUIRE(resumed.steps.size() == 2);
+    CHECK(resumed.steps[0].tool == "remote_delete");
+    CHECK(resumed.steps[0].status == agentry::tool_status::ok);
+
+    // A denial given to resume.
+    dynamic_fixture third;
+    REQUIRE(third.agent.add_tools(source_of({dynamic("remote_delete", remote_approval, remote.recorder())})).has_value());
+    REQUIRE(third.agent.restore(f.agent.save()));
+    third.s->turns = {answer("Kept.")};
+    const std::vector<agentry::approval_decision> no{
+        agentry::decide(third.agent.pending_approvals().at(0), agentry::approval::deny("keep it"))};
+    const agentry::run_result denied = third.agent.resume(no);
+    CHECK(denied.stop == agentry::stop_reason::completed);
+    REQUIRE(denied.steps.size() == 2);
+    CHECK(denied.steps[0].status == agentry::tool_status::denied);
+    CHECK(third.s->requests[0].messages[3].text ==
+          "The user denied this call of remote_delete: keep it. It was not run; do not make it again unchanged.");
+    CHECK(remote.arguments.size() == 1);
+}
+
+TEST_CASE("dynamic policy: a rate limit of its own; the registry's shared limit does not count the tool") {
+    constexpr auto shared = agentry::with_rate_limit<agentry::rate_limit{.calls = 1, .per_ms = 3'600'000}>(plain);
+    int ran = 0;
+    dynamic_fixture<agentry::loop_config{}, decltype(shared)> f(shared);
+    REQUIRE(f.agent
+                .add_tools(source_of({dynamic("remote_add", agentry::tool_policy{.rate = {.calls = 2, .per_ms = 60'000}},
+                                              [&](std::string_view, std::stop_token) {
+                                                  ++ran;
+                                                  return text_result("3");
+                                              }),
+                                      dynamic("remote_free", std::nullopt,
+                                              [](std::string_view, std::stop_token) { return text_result("free"); })}))
+                .has_value());
+    f.s->turns = {calls({call("1", "echo", R"({"text":"a"})"), call("2", "remote_add", R"({"a":1})"),
+                         call("3", "remote_add", R"({"a":2})"), call("4", "remote_add", R"({"a":3})"),
+                         call("5", "remote_free", "{}"), call("6", "echo", R"({"text":"b"})")}),
+                  answer("done")};
+    const agentry::run_result r = f.agent.run("go");
+    CHECK(r.stop == agentry::stop_reason::completed);
+    REQUIRE(r.steps.size() == 6);
+    REQUIRE(f.s->requests.size() == 2);
+    CHECK(r.steps[0].status == agentry::tool_status::ok);
+    CHECK(r.steps[1].status == agentry::tool_status::ok);
+    CHECK(r.steps[2].status == agentry::tool_status::ok);
+    CHECK(r.steps[3].status == agentry::tool_status::rate_limited);
+    CHECK(r.steps[4].status == agentry::tool_status::ok);
+    CHECK(r.steps[5].status == agentry::tool_status::rate_limited);  // the registry's one call per hour is used
+    CHECK(ran == 2);
+    const auto& sent = f.s->requests[1].messages;
+    CHECK(sent[6].text.starts_with(
+        "rate_limited: remote_add may be called at most 2 times per 60000 ms; it was not run. Try again in "));
+    CHECK(sent[8].text.starts_with("rate_limited: the tools here may be called at most 1 times per 3600000 ms in all; "
+                                   "echo was not run."));
+}
+
+TEST_CASE("dynamic policy: its timeout, and retries of an idempotent tool") {
+    std::atomic<int> slow_tries{0};  // the abandoned tries may end after the run: before the agent
+    int flaky_tries = 0;
+    int once_tries = 0;
+    dynamic_fixture f;
+    const auto transient = [](std::string text) {
+        agentry::tool_result r;
+        r.status = agentry::tool_status::tool_error;
+        r.failure = agentry::failure_kind::transient;
+        r.content = std::move(text);
+        return r;
+    };
+    constexpr agentry::tool_retry quick{.attempts = 2, .initial_backoff = std::chrono::milliseconds(1),
+                                        .max_backoff = std::chrono::milliseconds(1)};
+    REQUIRE(f.agent
+                .add_tools(source_of({
+                    // Never answers: ends when its stop token is signalled at the timeout.
+                    dynamic("slow", agentry::tool_policy{.idempotent = true, .timeout = std::chrono::milliseconds(20), .retry = quick},
+                            [&](std::string_view, std::stop_token stop) {
+                                ++slow_tries;
+                                for (int i = 0; i != 20'000 && !stop.stop_requested(); ++i)
+                                    std::this_thread::sleep_for(std::chrono::milliseconds(1));
+                                return text_result("late");
+                            }),
+                    dynamic("flaky", agentry::tool_policy{.idempotent = true, .retry = quick},
+                            [&](std::string_view, std::stop_token) {
+                                return ++flaky_tries == 1 ? transient("flaky failed: busy") : text_result("fine");
+                            }),
+                    dynamic("once", agentry::tool_policy{.level = agentry::permission::write},
+                            [&](std::string_view, std::stop_token) {
+                                ++once_tries;
+                                return transient("once failed: busy");
+                            }),
+                }))
+                .has_value());
+    f.s->turns = {calls({call("1", "slow", "{}"), call("2", "flaky", "{}"), call("3", "once", "{}")}), answer("done")};
+    const agentry::run_result r = f.agent.run("go");
+    REQUIRE(r.steps.size() == 3);
+    CHECK(r.steps[0].status == agentry::tool_status::tool_error);
+    CHECK(r.steps[0].timed_out);
+    CHECK(r.steps[0].attempts.size() == 2);
+    CHECK(r.steps[1].status == agentry::tool_status::ok);
+    CHECK(r.steps[1].attempts.size() == 2);
+    CHECK(flaky_tries == 2);
+    CHECK(r.steps[2].attempts.size() == 1);  // not idempotent: not retried
+    CHECK(once_tries == 1);
+    REQUIRE(f.s->requests.size() == 2);
+    const auto& sent = f.s->requests[1].messages;
+    CHECK(sent[3].text == "slow did not finish within 20 ms; it was abandoned. Try a narrower request or another tool.");
+    CHECK(sent[4].text == "fine");
+    CHECK(sent[5].text == "transient: once failed: busy (it may succeed if tried again later)");
+}
+
+TEST_CASE("dynamic policy: the checkpointer is told which tools added at run time are idempotent") {
+    struct recorder : agentry::checkpointer {
+        std::vector<std::string> seen;
+        void state(std::span<const agentry::message>, const agentry::run_result&) override {}
+        std::optional<agentry::tool_result> before_call(const agentry::tool_call& c, bool idempotent) override {
+            seen.push_back(c.name + (idempotent ? " idempotent" : " not idempotent"));
+            return std::nullopt;
+        }
+        void after_call(const agentry::tool_call&, const agentry::tool_result&) override {}
+    } checkpoints;
+    dynamic_fixture f;
+    const dynamic_call ok = [](std::string_view, std::stop_token) { return text_result("ok"); };
+    REQUIRE(f.agent
+                .add_tools(source_of({dynamic("lookup", agentry::tool_policy{.idempotent = true}, ok),
+                                      dynamic("append", agentry::tool_policy{.level = agentry::permission::write}, ok),
+                                      dynamic("bare", std::nullopt, ok)}))
+                .has_value());
+    f.agent.set_checkpointer(&checkpoints);
+    f.s->turns = {calls({call("1", "lookup", "{}"), call("2", "append", "{}"), call("3", "bare", "{}")}), answer("done")};
+    CHECK(f.agent.run("go").stop == agentry::stop_reason::completed);
+    CHECK(checkpoints.seen ==
+          std::vector<std::string>{"lookup idempotent", "append not idempotent", "bare not idempotent"});
+}
+
+TEST_CASE("dynamic policy: the permission ceiling is checked at add_tools") {
+    dynamic_fixture<read_only_ceiling, decltype(tools)> f(tools);
+    const dynamic_call ok = [](std::string_view, std::stop_token) { return text_result("ok"); };
+    auto bare = f.agent.add_tools(source_of({dynamic("lookup", agentry::tool_policy{}, ok), dynamic("wipe", std::nullopt, ok)}));
+    REQUIRE_FALSE(bare.has_value());
+    CHECK(bare.error().message ==
+          R"(agentry: agent::add_tools: tool "wipe": its permission level, destructive (it has no policy), is above loop_config::max_permission, read_only, and it needs no approval; give it a policy with needs_approval = true or a lower level, or raise the ceiling; nothing was added)");
+    auto write = f.agent.add_tools(source_of({dynamic("append", agentry::tool_policy{.level = agentry::permission::write}, ok)}));
+    REQUIRE_FALSE(write.has_value());
+    CHECK(write.error().message ==
+          R"(agentry: agent::add_tools: tool "append": its permission level, write, is above loop_config::max_permission, read_only, and it needs no approval; give it a policy with needs_approval = true or a lower level, or raise the ceiling; nothing was added)");
+    // Nothing was added: a later source may use the names.
+    REQUIRE(f.agent
+                .add_tools(source_of({dynamic("lookup", agentry::tool_policy{}, ok), dynamic("wipe", remote_approval, ok)}))
+                .has_value());
+}
+
+TEST_CASE("dynamic policy: a policy a tool added at run time cannot have is refused at add_tools, naming the tool") {
+    dynamic_fixture f;
+    const dynamic_call ok = [](std::string_view, std::stop_token) { return text_result("ok"); };
+    const auto refused = [&](agentry::tool_policy p) {
+        auto r = f.agent.add_tools(source_of({dynamic("remote", p, ok)}));
+        return r ? std::string("added") : r.error().message;
+    };
+    const std::string head = R"(agentry: agent::add_tools: tool "remote": )";
+    CHECK(refused({.fallback = {"echo"}}) ==
+          head + "its policy has a fallback chain, which only registry tools can have (checked at compile time); leave "
+                 "tool_policy::fallback empty; nothing was added");
+    CHECK(refused({.retry = {.attempts = 3}}) ==
+          head + "its policy has retry.attempts 3 without idempotent = true (a retried call may run twice); declare the "
+                 "tool idempotent or leave retries out; nothing was added");
+    CHECK(refused({.retry = {.attempts = 0}}) ==
+          head + "its policy's retry.attempts is 0; it counts every try, the first included, so it must be at least 1 "
+                 "(1: no retry); nothing was added");
+    CHECK(refused({.rate = {.calls = 1, .per_ms = 0}}) ==
+          head + "its policy's rate_limit::per_ms is 0; it must be positive when rate_limit::calls is set; nothing was "
+                 "added");
+    CHECK(refused({.timeout = std::chrono::milliseconds(-1)}) ==
+          head + "its policy's timeout, retry.initial_backoff and retry.max_backoff must be between 0 and 100 years; "
+                 "nothing was added");
+    CHECK(refused({.idempotent = true, .retry = {.attempts = 3}}) == "added");
+}
+
+TEST_CASE("dynamic policy: results are cut at max_result_size as a registry tool's are") {
+    const std::string long_text(300, 'x');
+    dynamic_fixture<agentry::loop_config{.max_result_size = 100}> f;
+    REQUIRE(f.agent
+                .add_tools(source_of({dynamic("remote_echo", std::nullopt,
+                                              [&](std::string_view, std::stop_token) { return text_result(long_text); }),
+                                      dynamic("remote_fail", std::nullopt, [&](std::string_view, std::stop_token) {
+                                          agentry::tool_result r = text_result(long_text);
+                                          r.status = agentry::tool_status::tool_error;
+                                          return r;
+                                      })}))
+                .has_value());
+    f.s->turns = {calls({call("1", "echo", R"({"text":")" + long_text + R"("})"), call("2", "remote_echo", "{}"),
+                         call("3", "remote_fail", "{}")}),
+                  answer("done")};
+    CHECK(f.agent.run("go").stop == agentry::stop_reason::completed);
+    REQUIRE(f.s->requests.size() == 2);
+    const auto& sent = f.s->requests[1].messages;
+    REQUIRE(sent.size() == 6);
+    CHECK(sent[3].text.size() == 100);
+    CHECK(sent[3].text.find("[truncated: the result exceeded the limit of 100 bytes]") != std::string::npos);
+    CHECK(sent[4].text == sent[3].text);
+    CHECK(sent[5].text == sent[3].text);
+    CHECK(sent[5].is_error);
+}
+
+TEST_CASE("dynamic policy: the unknown-tool answer lists the tools added at run time") {
+    dynamic_fixture<agentry::loop_config{}, decltype(tools)> f(tools);
+    const dynamic_call ok = [](std::string_view, std::stop_token) { return text_result("ok"); };
+    REQUIRE(f.agent.add_tools(source_of({dynamic("remote_add", agentry::tool_policy{}, ok)})).has_value());
+    REQUIRE(f.agent.add_tools(source_of({dynamic("other_sum", std::nullopt, ok)})).has_value());
+    f.s->turns = {calls({call("1", "remote_ad", "{}"), call("2", "nothing_like_it", "{}")}), answer("ok")};
+    const agentry::run_result r = f.agent.run("go");
+    REQUIRE(r.steps.size() == 2);
+    CHECK(r.steps[0].status == agentry::tool_status::unknown_tool);
+    REQUIRE(f.s->requests.size() == 2);
+    const auto& sent = f.s->requests[1].messages;
+    CHECK(sent[3].text == R"(unknown tool "remote_ad" (did you mean "remote_add"?). Available tools: delete_file, add, echo, remote_add, other_sum.)");
+    CHECK(sent[4].text == R"(unknown tool "nothing_like_it". Available tools: delete_file, add, echo, remote_add, other_sum.)");
 }

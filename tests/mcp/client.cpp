@@ -25,8 +25,10 @@
 #include <filesystem>
 #include <mutex>
 #include <netinet/in.h>
+#include <optional>
 #include <spawn.h>
 #include <string>
+#include <string_view>
 #include <sys/socket.h>
 #include <sys/wait.h>
 #include <thread>
@@ -674,7 +676,8 @@ TEST_CASE("toolset: refuse, prefix always, and a server that dies while the agen
     REQUIRE(r.steps.size() == 1);
     CHECK(r.steps[0].status == agentry::tool_status::tool_error);
     CHECK(r.steps[0].result_excerpt ==
-          "fake_echo failed: agentry: mcp::client: fake: tools/call echo: the server exited with status 3");
+          "transient: fake_echo failed: agentry: mcp::client: fake: tools/call echo: the server exited with status 3 (it "
+          "may succeed if tried again later)");
 }
 
 TEST_CASE("toolset: loop_config::tool_timeout applies, and the call is cancelled on the server") {
@@ -707,7 +710,234 @@ TEST_CASE("toolset: loop_config::tool_timeout applies, and the call is cancelled
     REQUIRE(r.steps.size() == 1);
     CHECK(r.steps[0].status == agentry::tool_status::tool_error);
     CHECK(r.steps[0].result_excerpt ==
-          "never failed: agentry: mcp::client: fake: tools/call never: no answer within 100 ms; the request was cancelled");
+          "transient: never failed: agentry: mcp::client: fake: tools/call never: no answer within 100 ms; the request "
+          "was cancelled (it may succeed if tried again later)");
+}
+
+namespace {
+
+constexpr agentry::tool_policy approval_needed{.level = agentry::permission::write, .needs_approval = true};
+
+// The fake server's echo needs approval; its other tools are read-only.
+mcp::toolset_options approving_echo() {
+    mcp::toolset_options o;
+    o.report = [](std::string_view) {};
+    o.policy = agentry::tool_policy{};
+    o.policy_for = [](const mcp::tool_info& t) -> std::optional<agentry::tool_policy> {
+        if (t.name == "echo") return approval_needed;
+        return std::nullopt;
+    };
+    return o;
+}
+
+constexpr agentry::registry read_only_statics{
+    agentry::with_policy<agentry::tool_policy{}>(agentry::tool<"echo", "The agent's own echo", "text">(echo_static))};
+constexpr agentry::loop_config read_only_config{.max_turns = 4, .tool_timeout = std::chrono::seconds(5),
+                                                .max_permission = agentry::permission::read_only};
+
+} // namespace
+
+TEST_CASE("toolset policies: the approver sees an MCP call; a pause, save, restore and resume runs it; a denial") {
+    auto c = connect_fake("good");
+    mcp::toolset tools;
+    REQUIRE(tools.add(c, approving_echo()).has_value());
+    std::vector<std::string> bodies;
+    replay model{{openai_turn(openai_call("c1", "fake_echo", R"({ "text" : "hi" })") + "," +
+                              openai_call("c2", "fake_echo", R"({"text":"no"})")),
+                  std::string(openai_answer)},
+                 &bodies};
+    agentry::agent<config> agent{agentry::openai{.model = "m"}, statics, "", model};
+    REQUIRE(agent.add_tools(tools).has_value());
+    std::vector<std::string> seen;
+    agent.set_approver([&](const agentry::approval_request& r) {
+        seen.push_back(std::string(r.tool) + " " + std::string(r.arguments) + " " + std::string(agentry::to_string(r.level)));
+        return r.call_id == "c1" ? agentry::approval::approve() : agentry::approval::deny("not now");
+    });
+    const agentry::run_result r = agent.run("go");
+    CHECK(r.stop == agentry::stop_reason::completed);
+    CHECK(seen == std::vector<std::string>{R"(fake_echo {"text":"hi"} write)", R"(fake_echo {"text":"no"} write)"});
+    REQUIRE(r.steps.size() == 2);
+    CHECK(r.steps[0].status == agentry::tool_status::ok);
+    CHECK(r.steps[0].result_excerpt == "hi");
+    CHECK(r.steps[1].status == agentry::tool_status::denied);
+    CHECK(r.steps[1].result_excerpt ==
+          "The user denied this call of fake_echo: not now. It was not run; do not make it again unchanged.");
+
+    // Without an approver: the run pauses with the MCP call pending; another agent with the
+    // same tools restores the conversation and resumes it.
+    replay paused_model{{openai_turn(openai_call("c1", "fake_echo", R"({"text":"later"})"))}, &bodies};
+    agentry::agent<config> paused{agentry::openai{.model = "m"}, statics, "", paused_model};
+    REQUIRE(paused.add_tools(tools).has_value());
+    const agentry::run_result p = paused.run("go");
+    CHECK(p.stop == agentry::stop_reason::approval_pending);
+    REQUIRE(p.pending.size() == 1);
+    CHECK(p.pending[0].tool == "fake_echo");
+    CHECK(p.pending[0].arguments == R"({"text":"later"})");
+    CHECK(p.pending[0].level == agentry::permission::write);
+
+    replay resumed_model{{std::string(openai_answer)}, &bodies};
+    agentry::agent<config> resumed{agentry::openai{.model = "m"}, statics, "", resumed_model};
+    REQUIRE(resumed.add_tools(tools).has_value());
+    REQUIRE(resumed.restore(paused.save()));
+    const std::vector<agentry::pending_call> pending = resumed.pending_approvals();
+    REQUIRE(pending.size() == 1);
+    const std::vector<agentry::approval_decision> yes{agentry::decide(pending[0], agentry::approval::approve())};
+    const agentry::run_result done = resumed.resume(yes);
+    CHECK(done.stop == agentry::stop_reason::completed);
+    REQUIRE(done.steps.size() == 1);
+    CHECK(done.steps[0].status == agentry::tool_status::ok);
+    CHECK(done.steps[0].result_excerpt == "later");
+}
+
+TEST_CASE("toolset policies: a rate limit, a timeout of its own, retries of an idempotent tool") {
+    auto c = connect_fake("good");
+    mcp::toolset tools;
+    mcp::toolset_options o;
+    o.call_timeout = std::chrono::milliseconds(300);  // ends the abandoned calls
+    o.report = [](std::string_view) {};
+    o.policy_for = [](const mcp::tool_info& t) -> std::optional<agentry::tool_policy> {
+        if (t.name == "add") return agentry::tool_policy{.rate = {.calls = 1, .per_ms = 3'600'000}};
+        if (t.name == "never") return agentry::tool_policy{.timeout = std::chrono::milliseconds(50)};
+        return std::nullopt;
+    };
+    REQUIRE(tools.add(c, o).has_value());
+    std::vector<std::string> bodies;
+    replay model{{openai_turn(openai_call("c1", "add", R"({"a":1,"b":2})") + "," +
+                              openai_call("c2", "add", R"({"a":1,"b":2})") + "," + openai_call("c3", "never", "{}")),
+                  std::string(openai_answer)},
+                 &bodies};
+    {
+        agentry::agent<config> agent{agentry::openai{.model = "m"}, statics, "", model};
+        REQUIRE(agent.add_tools(tools).has_value());
+        const agentry::run_result r = agent.run("go");
+        REQUIRE(r.steps.size() == 3);
+        CHECK(r.steps[0].result_excerpt == "3");
+        CHECK(r.steps[1].status == agentry::tool_status::rate_limited);
+        CHECK(r.steps[1].result_excerpt.starts_with(
+            "rate_limited: add may be called at most 1 times per 3600000 ms; it was not run. Try again in "));
+        CHECK(r.steps[2].timed_out);
+        CHECK(r.steps[2].result_excerpt ==
+              "never did not finish within 50 ms; it was abandoned. Try a narrower request or another tool.");
+    }  // waits for the abandoned call, which the client ends at call_timeout
+
+    // A request the client times out is a transient failure: an idempotent tool is tried again.
+    mcp::toolset retried;
+    REQUIRE(retried
+                .add(c, {.call_timeout = std::chrono::milliseconds(100),
+                         .report = [](std::string_view) {},
+                         .policy = agentry::tool_policy{.idempotent = true,
+                                                        .retry = {.attempts = 2,
+                                                                  .initial_backoff = std::chrono::milliseconds(1),
+                                                                  .max_backoff = std::chrono::milliseconds(1)}}})
+                .has_value());
+    replay model2{{openai_turn(openai_call("c1", "never", "{}")), std::string(openai_answer)}, &bodies};
+    agentry::agent<config> agent{agentry::openai{.model = "m"}, statics, "", model2};
+    REQUIRE(agent.add_tools(retried).has_value());
+    const agentry::run_result r = agent.run("go");
+    REQUIRE(r.steps.size() == 1);
+    CHECK(r.steps[0].attempts.size() == 2);
+    CHECK(r.steps[0].failure == agentry::failure_kind::transient);
+    CHECK(r.steps[0].result_excerpt ==
+          "transient: never failed: agentry: mcp::client: fake: tools/call never: no answer within 100 ms; the request "
+          "was cancelled (it may succeed if tried again later; tried 2 times)");
+}
+
+TEST_CASE("toolset policies: the permission ceiling leaves a tool out or refuses; trusted annotations") {
+    auto c = mcp::client::connect(mcp::stdio_command{{AGENTRY_TEST_MCP_SERVER}});
+    REQUIRE(c.has_value());
+    std::vector<std::string> bodies;
+    replay model{{openai_turn(openai_call("c1", "add", R"({"a":2,"b":40})")), std::string(openai_answer)}, &bodies};
+    const std::string above =
+        "its permission level, destructive (it has no policy), is above loop_config::max_permission, read_only, and it "
+        "needs no approval; give it a policy with needs_approval = true or a lower level, or raise the ceiling";
+
+    mcp::toolset untrusted;
+    std::vector<std::string> reports;
+    REQUIRE(untrusted.add(*c, {.report = [&](std::string_view m) { reports.emplace_back(m); }}).has_value());
+    agentry::agent<read_only_config> agent{agentry::openai{.model = "m"}, read_only_statics, "", model};
+    REQUIRE(agent.add_tools(untrusted).has_value());
+    REQUIRE(reports.size() == 2);
+    CHECK(reports[0] == R"(agentry: mcp::toolset: server "weather", tool "get_weather": )" + above +
+                            "; the tool was left out");
+    CHECK(reports[1] == R"(agentry: mcp::toolset: server "weather", tool "add": )" + above + "; the tool was left out");
+
+    mcp::toolset refusing;
+    REQUIRE(refusing.add(*c, {.unsupported = mcp::unsupported_schema::refuse}).has_value());
+    auto refused = agent.add_tools(refusing);
+    REQUIRE_FALSE(refused.has_value());
+    CHECK(refused.error().message == R"(agentry: mcp::toolset: server "weather", tool "get_weather": )" + above +
+                                         "; the tools were refused (toolset_options::unsupported is refuse; leave_out "
+                                         "drops such a tool instead)");
+
+    mcp::toolset invalid;
+    REQUIRE(invalid.add(*c, {.policy = agentry::tool_policy{.retry = {.attempts = 2}}}).has_value());
+    auto bad = agent.add_tools(invalid);
+    REQUIRE_FALSE(bad.has_value());
+    CHECK(bad.error().message ==
+          R"(agentry: mcp::toolset: server "weather", tool "get_weather": its policy has retry.attempts 2 without idempotent = true (a retried call may run twice); declare the tool idempotent or leave retries out; the tools were refused)");
+
+    // examples/mcp_server marks both tools read-only: trusted, they join under the ceiling.
+    mcp::toolset trusted;
+    REQUIRE(trusted.add(*c, {.unsupported = mcp::unsupported_schema::refuse, .trust_annotations = true}).has_value());
+    REQUIRE(agent.add_tools(trusted).has_value());
+    const agentry::run_result r = agent.run("go");
+    CHECK(r.stop == agentry::stop_reason::completed);
+    REQUIRE(r.steps.size() == 1);
+    CHECK(r.steps[0].result_excerpt == "42");
+}
+
+TEST_CASE("toolset policies: the policy of a tool from options, policy_for and trusted annotations") {
+    const auto level_of = [](const mcp::toolset_options& o, std::string annotations) {
+        const std::optional<agentry::tool_policy> p =
+            mcp::detail::policy_of_tool(o, mcp::tool_info{"t", "", "", "{}", std::move(annotations)});
+        if (!p) return std::string("none");
+        return std::string(agentry::to_string(p->level)) + (p->idempotent ? " idempotent" : "") +
+               (p->needs_approval ? " approval" : "");
+    };
+    mcp::toolset_options o;
+    CHECK(level_of(o, R"({"readOnlyHint":true})") == "none");  // not trusted
+    o.trust_annotations = true;
+    CHECK(level_of(o, R"({"readOnlyHint":true})") == "read_only idempotent");
+    CHECK(level_of(o, R"({"readOnlyHint":false,"destructiveHint":false})") == "write");
+    CHECK(level_of(o, R"({"destructiveHint":true,"idempotentHint":true})") == "destructive idempotent");
+    CHECK(level_of(o, R"({"title":"T"})") == "none");
+    CHECK(level_of(o, "") == "none");
+    CHECK(level_of(o, "not json") == "none");
+    o.policy = approval_needed;
+    CHECK(level_of(o, R"({"readOnlyHint":true})") == "read_only idempotent approval");
+    CHECK(level_of(o, "") == "write approval");
+    o.policy_for = [](const mcp::tool_info&) -> std::optional<agentry::tool_policy> {
+        return agentry::tool_policy{.level = agentry::permission::destructive};
+    };
+    CHECK(level_of(o, R"({"readOnlyHint":true})") == "destructive");
+}
+
+TEST_CASE("toolset policies: MCP results are cut at max_result_size; the unknown-tool answer lists MCP tools") {
+    auto c = connect_fake("good");
+    mcp::toolset tools;
+    REQUIRE(tools.add(c, {.report = [](std::string_view) {}}).has_value());
+    const std::string long_text(200, 'y');
+    std::vector<std::string> bodies;
+    replay model{{openai_turn(openai_call("c1", "fake_echo", R"({"text":")" + long_text + R"("})") + "," +
+                              openai_call("c2", "echo", R"({"text":")" + long_text + R"("})") + "," +
+                              openai_call("c3", "fake_ech", "{}")),
+                  std::string(openai_answer)},
+                 &bodies};
+    constexpr agentry::loop_config small{.max_turns = 4, .tool_timeout = std::chrono::seconds(5), .max_result_size = 80};
+    agentry::agent<small> agent{agentry::openai{.model = "m"}, statics, "", model};
+    REQUIRE(agent.add_tools(tools).has_value());
+    const agentry::run_result r = agent.run("go");
+    REQUIRE(r.steps.size() == 3);
+    const auto& m = agent.conversation();
+    REQUIRE(m.size() == 6);
+    CHECK(m[2].text.size() == 80);
+    CHECK(contains(m[2].text, "[truncated: the result exceeded the limit of 80 bytes]"));
+    CHECK(m[2].text.starts_with(std::string(20, 'y')));
+    CHECK(m[3].text.size() == 80);  // the registry's echo, cut the same way
+    CHECK(m[3].text.starts_with("static yyy"));
+    CHECK(r.steps[2].status == agentry::tool_status::unknown_tool);
+    CHECK(m[4].text ==
+          R"(unknown tool "fake_ech" (did you mean "fake_echo"?). Available tools: echo, fake_echo, add, slow, never, fail, last_cancelled.)");
 }
 
 namespace {

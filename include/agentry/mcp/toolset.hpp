@@ -16,16 +16,24 @@
 // has gets the prefix. Before each call, the model's arguments are checked against the
 // server's inputSchema (see detail::argument_checker for what is covered); what the check
 // does not cover is the server's to refuse, and its isError answer reaches the model.
+//
+// Each tool gets a tool_policy (toolset_options::policy, policy_for, and, from a trusted
+// server, its annotations), which the agent applies as to a registry tool's: approval, rate
+// limit, timeout, retries of an idempotent tool, the permission ceiling. A tool above
+// loop_config::max_permission that needs no approval is left out or refused like an
+// unsupported schema.
 
 #include <agentry/loop/dynamic_tools.hpp>
 #include <agentry/mcp/client.hpp>
 #include <agentry/mcp/detail/client_schema.hpp>
+#include <agentry/policy/tool_policy.hpp>
 
 #include <atomic>
 #include <chrono>
 #include <cstdio>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <stop_token>
 #include <string>
 #include <string_view>
@@ -53,6 +61,17 @@ struct toolset_options {
     std::chrono::milliseconds call_timeout{0};
     /// The tools left out, one message each; empty: written to standard error.
     std::function<void(std::string_view message)> report{};
+    /// The policy of this server's tools (see tool_policy; a fallback chain is for registry
+    /// tools only). None: each counts as destructive and needs no approval.
+    std::optional<tool_policy> policy{};
+    /// The policy of one tool, given its listing; a value replaces `policy` (and the
+    /// annotations) for that tool, nothing keeps them.
+    std::function<std::optional<tool_policy>(const tool_info&)> policy_for{};
+    /// Take the server's annotations into the policy: readOnlyHint true makes the level
+    /// read_only and the tool idempotent, destructiveHint false (not read-only) makes it write,
+    /// idempotentHint true makes it idempotent. Annotations are the server's claims, so only for
+    /// a server you trust; off by default.
+    bool trust_annotations = false;
 };
 
 namespace detail {
@@ -118,6 +137,36 @@ inline tool_result mcp_tool_result(tool_status status, std::string content) {
     tool_result out;
     out.status = status;
     out.content = std::move(content);
+    return out;
+}
+
+/// The policy of `tool` by `options`: policy_for's answer, else `policy` with, from a trusted
+/// server, the annotations' hints (on a destructive policy when there is none).
+inline std::optional<tool_policy> policy_of_tool(const toolset_options& options, const tool_info& tool) {
+    if (options.policy_for)
+        if (std::optional<tool_policy> own = options.policy_for(tool)) return own;
+    std::optional<tool_policy> out = options.policy;
+    if (!options.trust_annotations || tool.annotations.empty()) return out;
+    std::string error;
+    const std::optional<jvalue> hints = parse_json(tool.annotations, error);
+    if (!hints || !hints->is(jtype::object)) return out;
+    const auto hint = [&](std::string_view key) -> std::optional<bool> {
+        const jvalue* v = hints->get(key);
+        if (!v || !v->is(jtype::boolean)) return std::nullopt;
+        return v->boolean;
+    };
+    const std::optional<bool> read_only = hint("readOnlyHint");
+    const std::optional<bool> destructive = hint("destructiveHint");
+    const std::optional<bool> idempotent = hint("idempotentHint");
+    if (!read_only && !destructive && !idempotent) return out;
+    if (!out) out = tool_policy{.level = permission::destructive};
+    if (read_only == true) {
+        out->level = permission::read_only;
+        out->idempotent = true;
+    } else if (destructive == false) {
+        out->level = permission::write;
+    }
+    if (idempotent == true) out->idempotent = true;
     return out;
 }
 
@@ -196,12 +245,21 @@ private:
                 if (why.empty() && !detail::valid_tool_name(target.kind, name))
                     why = "the name \"" + name + "\" is not a valid tool name for the " + std::string(target.rules.name) +
                           " dialect";
+                std::optional<tool_policy> policy;
+                if (why.empty()) {
+                    policy = detail::policy_of_tool(o, tool);
+                    if (const std::string problem = policy ? agentry::detail::dynamic_policy_problem(*policy) : std::string();
+                        !problem.empty())
+                        return fail(failure_kind::invalid_input, where + problem + "; the tools were refused");
+                    why = agentry::detail::above_ceiling(policy, target.max_permission);
+                }
                 if (!why.empty()) {
                     if (auto refused = unsupported(std::move(why))) return std::move(*refused);
                     continue;
                 }
                 dynamic_tool t;
                 t.name = name;
+                t.policy = policy;
                 t.definition = detail::dynamic_definition(target.kind, name,
                                                        !tool.description.empty() ? tool.description : tool.title, *converted);
                 t.call = [server = e->server, original = tool.name, exposed = name,
@@ -243,7 +301,11 @@ private:
         options.timeout = timeout;
         options.cancel = &cancelled;
         outcome<call_result> r = server.call_tool(original, detail::to_json(*args), options);
-        if (!r) return detail::mcp_tool_result(tool_status::tool_error, exposed + " failed: " + r.error().message);
+        if (!r) {  // the connection's failure, with its kind (a timeout is transient: retried for an idempotent tool)
+            tool_result out = detail::mcp_tool_result(tool_status::tool_error, exposed + " failed: " + r.error().message);
+            out.failure = r.error().kind;
+            return out;
+        }
         if (r->is_error) return detail::mcp_tool_result(tool_status::tool_error, exposed + " failed: " + r->text);
         return detail::mcp_tool_result(tool_status::ok, r->text.empty() && !r->structured_content.empty()
                                                             ? r->structured_content
