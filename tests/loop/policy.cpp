@@ -621,7 +621,7 @@ TEST_CASE("dynamic policy: the approver sees a call of a tool added at run time,
           "The user denied this call of remote_delete: not that one. It was not run; do not make it again unchanged.");
 }
 
-TEST_CASE("dynamic policy: without an approver the run pauses; save, restore in another agent, resume") {
+TEST_CASE("dynamic policy: without an approver the run pauses, then save, restore in another agent, resume") {
     remote_calls remote;
     dynamic_fixture f;
     REQUIRE(f.agent.add_tools(source_of({dynamic("remote_delete", remote_approval, remote.recorder())})).has_value());
@@ -668,7 +668,7 @@ TEST_CASE("dynamic policy: without an approver the run pauses; save, restore in 
     CHECK(remote.arguments.size() == 1);
 }
 
-TEST_CASE("dynamic policy: a rate limit of its own; the registry's shared limit does not count the tool") {
+TEST_CASE("dynamic policy: a rate limit of its own, and the registry's shared limit does not count the tool") {
     constexpr auto shared = agentry::with_rate_limit<agentry::rate_limit{.calls = 1, .per_ms = 3'600'000}>(plain);
     int ran = 0;
     dynamic_fixture<agentry::loop_config{}, decltype(shared)> f(shared);

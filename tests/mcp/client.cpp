@@ -737,7 +737,7 @@ constexpr agentry::loop_config read_only_config{.max_turns = 4, .tool_timeout = 
 
 } // namespace
 
-TEST_CASE("toolset policies: the approver sees an MCP call; a pause, save, restore and resume runs it; a denial") {
+TEST_CASE("toolset policies: the approver sees an MCP call, a pause, save, restore and resume runs it, a denial") {
     auto c = connect_fake("good");
     mcp::toolset tools;
     REQUIRE(tools.add(c, approving_echo()).has_value());
@@ -842,7 +842,7 @@ TEST_CASE("toolset policies: a rate limit, a timeout of its own, retries of an i
           "was cancelled (it may succeed if tried again later; tried 2 times)");
 }
 
-TEST_CASE("toolset policies: the permission ceiling leaves a tool out or refuses; trusted annotations") {
+TEST_CASE("toolset policies: the permission ceiling leaves a tool out or refuses, and trusted annotations") {
     auto c = mcp::client::connect(mcp::stdio_command{{AGENTRY_TEST_MCP_SERVER}});
     REQUIRE(c.has_value());
     std::vector<std::string> bodies;
@@ -912,7 +912,7 @@ TEST_CASE("toolset policies: the policy of a tool from options, policy_for and t
     CHECK(level_of(o, R"({"readOnlyHint":true})") == "destructive");
 }
 
-TEST_CASE("toolset policies: MCP results are cut at max_result_size; the unknown-tool answer lists MCP tools") {
+TEST_CASE("toolset policies: MCP results are cut at max_result_size, the unknown-tool answer lists MCP tools") {
     auto c = connect_fake("good");
     mcp::toolset tools;
     REQUIRE(tools.add(c, {.report = [](std::string_view) {}}).has_value());
