@@ -906,6 +906,8 @@ TEST_CASE("toolset policies: the policy of a tool from options, policy_for and t
     o.policy = approval_needed;
     CHECK(level_of(o, R"({"readOnlyHint":true})") == "read_only idempotent approval");
     CHECK(level_of(o, "") == "write approval");
+    CHECK(level_of(o, R"({"readOnlyHint":false})") == "destructive approval");  // the default of destructiveHint
+    CHECK(level_of(o, R"({"idempotentHint":true})") == "write idempotent approval");
     o.policy_for = [](const mcp::tool_info&) -> std::optional<agentry::tool_policy> {
         return agentry::tool_policy{.level = agentry::permission::destructive};
     };

@@ -68,9 +68,9 @@ struct toolset_options {
     /// annotations) for that tool, nothing keeps them.
     std::function<std::optional<tool_policy>(const tool_info&)> policy_for{};
     /// Take the server's annotations into the policy: readOnlyHint true makes the level
-    /// read_only and the tool idempotent, destructiveHint false (not read-only) makes it write,
-    /// idempotentHint true makes it idempotent. Annotations are the server's claims, so only for
-    /// a server you trust; off by default.
+    /// read_only and the tool idempotent; readOnlyHint false or a destructiveHint makes it
+    /// destructive, or write with destructiveHint false; idempotentHint true makes it
+    /// idempotent. Annotations are the server's claims, so only for a server you trust.
     bool trust_annotations = false;
 };
 
@@ -163,8 +163,8 @@ inline std::optional<tool_policy> policy_of_tool(const toolset_options& options,
     if (read_only == true) {
         out->level = permission::read_only;
         out->idempotent = true;
-    } else if (destructive == false) {
-        out->level = permission::write;
+    } else if (read_only || destructive) {  // not read-only: destructive unless it says otherwise
+        out->level = destructive == false ? permission::write : permission::destructive;
     }
     if (idempotent == true) out->idempotent = true;
     return out;
