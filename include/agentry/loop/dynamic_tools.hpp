@@ -46,7 +46,7 @@ struct dynamic_tool {
     std::string definition;
     /// Runs a call with the model's arguments (JSON text); `stop` is signalled at the call's
     /// timeout and on agent::cancel(). May be called from several threads, and on a thread the
-    /// loop abandons at loop_config::tool_timeout.
+    /// loop abandons at the timeout (the policy's, else loop_config::tool_timeout).
     std::function<tool_result(std::string_view arguments, std::stop_token stop)> call;
     /// Applied by the agent as a registry tool's policy; a fallback chain is refused (registry
     /// tools only), as is retry.attempts > 1 without idempotent. None: destructive, no approval.
