@@ -254,7 +254,7 @@ TEST_CASE("plan: each kind of plan error is answered precisely, and the repaired
         {"arguments invalid after substitution",
          R"({"steps":[)" + ok_step +
              R"(,{"id":"s2","tool":"compare","arguments":{"a":1,"b":2},"depends_on":["s1"],"inputs":[{"argument":"/a","step":"s1","pointer":"/sky"}]}]})",
-         R"(step "s2" (compare): its arguments, with the inputs set, are {"a":"cloudy","b":2}, which the tool refuses: )"},
+         R"(step "s2" (compare): its arguments, with the inputs set, are {"a":"cloudy","b":2}, which the tool refuses: compare: invalid arguments: /a: )"},
         {"too many steps", [] {
              std::string p = R"({"steps":[)";
              for (int i = 0; i != 33; ++i)
