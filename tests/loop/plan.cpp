@@ -7,6 +7,7 @@
 
 #include <agentry/agent.hpp>
 #include <agentry/outcome.hpp>
+#include <agentry/policy/tool_policy.hpp>
 #include <agentry/provider/anthropic.hpp>
 #include <agentry/provider/gemini.hpp>
 #include <agentry/provider/ollama.hpp>
@@ -16,8 +17,10 @@
 
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <chrono>
 #include <condition_variable>
+#include <stdexcept>
 #include <mutex>
 #include <string>
 #include <vector>
@@ -446,6 +449,91 @@ TEST_CASE("plan: max_turns, provider errors and refusals stop the run with their
     r = refusing.agent.run_planned("?");
     CHECK(r.stop == agentry::stop_reason::refused);
     CHECK(r.text == "I can't.");
+}
+
+TEST_CASE("plan: a second input whose place the first one removed is answered as a plan error") {
+    rec.reset();
+    planned<> t;
+    t.plan(R"({"steps":[{"id":"s1","tool":"weather_at","arguments":{"city":"Paris"},"depends_on":[],"inputs":[]},)"
+           R"({"id":"s2","tool":"compare","arguments":{"a":{"x":1},"b":2},"depends_on":["s1"],)"
+           R"("inputs":[{"argument":"/a","step":"s1","pointer":"/temperature"},{"argument":"/a/x","step":"s1","pointer":"/temperature"}]}]})")
+        .plan(R"({"steps":[{"id":"s3","tool":"compare","arguments":{"a":0,"b":2},"depends_on":["s1"],)"
+              R"("inputs":[{"argument":"/a","step":"s1","pointer":"/temperature"}]}]})")
+        .answer("done");
+    const agentry::run_result r = t.agent.run_planned("?");
+    CHECK(r.stop == agentry::stop_reason::completed);
+    REQUIRE(r.plans.size() == 2);
+    CHECK(r.plans[0].errors.front() ==
+          R"(step "s2", inputs[1]: argument "/a/x" has no place in the arguments once the inputs before it are set )"
+          R"(({"a":18.5,"b":2}); point at a member of arguments)");
+    CHECK(r.plans[1].steps[0].arguments == R"({"a":18.5,"b":2})");
+}
+
+constexpr agentry::registry approved_tools{
+    agentry::with_policy<agentry::tool_policy{.needs_approval = true}>(
+        agentry::tool<"weather_at", "Current weather in a city.">(weather_at)),
+};
+
+TEST_CASE("plan: approval applies to steps, and without an approver a step needing it fails as denied") {
+    const std::string one = R"({"steps":[{"id":"s1","tool":"weather_at","arguments":{"city":"Paris"},"depends_on":[],"inputs":[]}]})";
+    rec.reset();
+    auto s = std::make_shared<scripted::script>();
+    agentry::agent<agentry::loop_config{.planning = {.enabled = true, .on_failure = agentry::plan_failure::stop}}> agent{
+        scripted::model{s}, approved_tools, "You are a test.", scripted::quiet_transport{}};
+    s->turns.push_back(scripted::calls({scripted::call("p1", "make_plan", one)}));
+    agentry::run_result r = agent.run_planned("?");
+    CHECK(r.stop == agentry::stop_reason::plan_failed);
+    REQUIRE(r.plans.size() == 1);
+    CHECK(r.plans[0].steps[0].call_status == agentry::tool_status::denied);
+    CHECK(r.plans[0].steps[0].result ==
+          "Not run: weather_at needs approval, and a plan runs only with an approver (agent::set_approver).");
+    CHECK(rec.find("weather Paris").what.empty());
+
+    std::vector<std::string> asked;
+    agent.set_approver([&](const agentry::approval_request& request) {
+        asked.push_back(std::string(request.call_id) + " " + std::string(request.arguments));
+        return agentry::approval::deny("not today");
+    });
+    s->turns.push_back(scripted::calls({scripted::call("p2", "make_plan", one)}));
+    r = agent.run_planned("Again?");
+    CHECK(r.stop == agentry::stop_reason::plan_failed);
+    CHECK(asked == std::vector<std::string>{R"(p2/s1 {"city":"Paris"})"});
+    CHECK(r.plans[0].steps[0].call_status == agentry::tool_status::denied);
+    CHECK(contains(r.plans[0].steps[0].result, "not today"));
+}
+
+TEST_CASE("plan: a callback that throws during a plan stops the run, the plan call answered") {
+    rec.reset();
+    planned<> t;
+    t.plan(diamond).answer("never");
+    agentry::agent_events events;
+    events.on_tool_end = [](const agentry::step&) { throw std::runtime_error("boom"); };
+    const agentry::run_result r = t.agent.run_planned("?", events);
+    CHECK(r.stop == agentry::stop_reason::callback_error);
+    CHECK(r.text == "agentry: the on_tool_end callback threw: boom; the run stopped");
+    const auto& history = t.agent.conversation();
+    REQUIRE(history.back().role == agentry::role::tool);
+    CHECK(history.back().tool_call_id == "p0");
+    CHECK(history.back().text.starts_with("The run stopped during the plan. The steps:\n"));
+}
+
+TEST_CASE("plan: the events see every step, with the step's call id") {
+    rec.reset();
+    planned<> t;
+    t.plan(diamond).answer("Rome is 5.5 degrees warmer.");
+    std::vector<std::string> started;
+    std::mutex m;
+    agentry::agent_events events;
+    events.on_tool_start = [&](const agentry::tool_call& call) {
+        std::lock_guard lock(m);
+        started.push_back(call.id);
+    };
+    const agentry::run_result r = t.agent.run_planned("?", events);
+    CHECK(r.stop == agentry::stop_reason::completed);
+    std::sort(started.begin(), started.end());
+    CHECK(started == std::vector<std::string>{"p0/s1", "p0/s2", "p0/s3"});
+    CHECK(r.plans[0].steps[2].started >= r.plans[0].steps[0].started);
+    CHECK(r.plans[0].steps[2].started >= r.plans[0].steps[1].started);
 }
 
 // ---- the same runs through each provider's wire format ------------------------------------

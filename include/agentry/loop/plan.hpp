@@ -41,6 +41,7 @@
 #include <chrono>
 #include <cstddef>
 #include <cstdint>
+#include <exception>
 #include <map>
 #include <optional>
 #include <span>
@@ -275,6 +276,8 @@ struct planner {
     finished_steps finished{};
     std::uint32_t repairs = 0;
     std::uint32_t replans = 0;
+    // What a callback threw during a round: rethrown once the plan call has its result.
+    std::exception_ptr failure{};
 
     static std::chrono::microseconds since(clock::time_point t0, clock::time_point t) {
         return std::chrono::duration_cast<std::chrono::microseconds>(t - t0);
@@ -370,6 +373,10 @@ struct planner {
                 continue;
             }
             const ending e = execute(checked, made[at], record);
+            if (failure) {
+                answer(made, at, "The run stopped during the plan. The steps:\n" + plan_report(record.steps), true);
+                std::rethrow_exception(failure);
+            }
             if (a.stopped(result, started)) return answer(made, at, "The run stopped: " + result.text, true);
             if (e == ending::refused) {
                 answer(made, at, plan_errors_text(record.errors, true) + "\nThe steps:\n" + plan_report(record.steps),
@@ -439,7 +446,12 @@ struct planner {
                                         ". Point at a value it has");
                 return false;
             }
-            json_set(args, *pointer_tokens(in.argument), *value);
+            if (!json_set(args, *pointer_tokens(in.argument), *value)) {
+                record.errors.push_back(where + "argument " + quoted(in.argument) +
+                                        " has no place in the arguments once the inputs before it are set (" + args +
+                                        "); point at a member of arguments");
+                return false;
+            }
         }
         return true;
     }
@@ -526,7 +538,10 @@ struct planner {
                     failed = true;
                 }
             }
-            if (done.failure) std::rethrow_exception(done.failure);
+            if (done.failure) {
+                failure = done.failure;
+                break;
+            }
             if (a.checkpoint_) a.checkpoint_->state(a.history_, result);
             if (!record.errors.empty()) break;
             if (failed && options.on_failure != plan_failure::skip_dependents) break;
