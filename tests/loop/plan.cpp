@@ -536,6 +536,64 @@ TEST_CASE("plan: the events see every step, with the step's call id") {
     CHECK(r.plans[0].steps[2].started >= r.plans[0].steps[1].started);
 }
 
+TEST_CASE("plan: JSON Pointer over JSON text: tokens, lookup and setting") {
+    using agentry::detail::json_at;
+    using agentry::detail::json_set;
+    using agentry::detail::pointer_tokens;
+    CHECK(pointer_tokens("")->empty());
+    CHECK(*pointer_tokens("/a~1b/~0c/") == std::vector<std::string>{"a/b", "~c", ""});
+    CHECK_FALSE(pointer_tokens("a"));
+    CHECK_FALSE(pointer_tokens("/a~"));
+    CHECK_FALSE(pointer_tokens("/a~2"));
+    const std::string doc = R"({"found": [ {"id":"AZ1"}, {"id":"FR2","n":[1,2]} ], "a/b": true})";
+    const auto at = [&](std::string_view pointer) -> std::string {
+        const auto span = json_at(doc, *pointer_tokens(pointer));
+        return span ? doc.substr(span->begin, span->end - span->begin) : "(absent)";
+    };
+    CHECK(at("/found/1/id") == R"("FR2")");
+    CHECK(at("/found/1/n/0") == "1");
+    CHECK(at("/a~1b") == "true");
+    CHECK(at("") == doc);
+    CHECK(at("/found/2") == "(absent)");
+    CHECK(at("/found/01") == "(absent)");
+    CHECK(at("/found/1/id/x") == "(absent)");
+    std::string args = R"({"b":2})";
+    CHECK(json_set(args, *pointer_tokens("/a"), "1"));
+    CHECK(args == R"({"b":2,"a":1})");
+    CHECK(json_set(args, *pointer_tokens("/b"), R"("x")"));
+    CHECK(args == R"({"b":"x","a":1})");
+    args = R"({"list":[]})";
+    CHECK(json_set(args, *pointer_tokens("/list/0"), "5"));
+    CHECK(json_set(args, *pointer_tokens("/list/-"), "6"));
+    CHECK(json_set(args, *pointer_tokens("/list/0"), "4"));
+    CHECK(args == R"({"list":[4,6]})");
+    CHECK_FALSE(json_set(args, *pointer_tokens("/list/5"), "7"));
+    CHECK_FALSE(json_set(args, *pointer_tokens("/missing/x"), "7"));
+    CHECK_FALSE(json_set(args, *pointer_tokens("/list/0/x"), "7"));
+    CHECK(args == R"({"list":[4,6]})");
+    args = R"({})";
+    CHECK(json_set(args, *pointer_tokens("/new \"key\""), "null"));
+    CHECK(args == R"({"new \"key\"":null})");
+    CHECK(json_set(args, *pointer_tokens(""), "[1]"));
+    CHECK(args == "[1]");
+}
+
+TEST_CASE("plan: an input may add an argument the model left out, and read a result that is not JSON") {
+    rec.reset();
+    planned<> t;
+    t.plan(R"({"steps":[{"id":"s1","tool":"weather_at","arguments":{"city":"Paris"},"depends_on":[],"inputs":[]},)"
+           R"({"id":"s2","tool":"compare","arguments":{"b":30},"depends_on":["s1"],)"
+           R"("inputs":[{"argument":"/a","step":"s1","pointer":"/temperature"}]}]})")
+        .answer("done");
+    const agentry::run_result r = t.agent.run_planned("?");
+    CHECK(r.stop == agentry::stop_reason::completed);
+    REQUIRE(r.plans.size() == 1);
+    CHECK(r.plans[0].steps[1].arguments == R"({"b":30,"a":18.5})");
+    CHECK(r.plans[0].steps[1].result == R"({"difference":11.5})");
+    CHECK(agentry::detail::result_value("booked FR118", {}) == std::optional<std::string>(R"("booked FR118")"));
+    CHECK_FALSE(agentry::detail::result_value("booked FR118", {"x"}));
+}
+
 // ---- the same runs through each provider's wire format ------------------------------------
 
 namespace {
