@@ -16,8 +16,10 @@
 // Pointer into `arguments`), the step and a JSON Pointer into that step's result.
 //
 // Cost in the number of tools N: the step shapes are written by one loop over an array of N
-// writer functions (no recursion over the registry); per tool, one more measuring pass of its
-// parameters' schema, with the plan's extra nesting, checks that the plan fits the dialect.
+// writer functions (no recursion over the registry), which paste each tool's parameter schema
+// (the constant definitions<D>() made); per tool, one more constant evaluation of the schema
+// writer's measuring pass, started 3 levels deep, checks that the plan fits the dialect, with
+// no new template instantiation.
 
 #include <agentry/registry.hpp>
 #include <agentry/reflect/detail/shown_name.hpp>
@@ -39,16 +41,15 @@ namespace detail {
 /// Levels the plan adds above a tool's parameters: the plan object, `steps`, the step object.
 inline constexpr std::size_t plan_levels = 3;
 
-/// Dialect D with room left for the plan's own levels, to measure a tool's parameters with.
-template <schema_dialect D>
-struct plan_dialect {
-    static constexpr dialect_kind kind = D::kind;
-    static constexpr dialect_rules rules = [] {
-        dialect_rules r = D::rules;
-        r.max_depth = r.max_depth > plan_levels ? r.max_depth - plan_levels : 0;
-        return r;
-    }();
-};
+/// Whether the parameters P fit dialect D below the plan's own levels: the measuring pass of
+/// the schema writer (the functions definitions<D>() instantiates already), started that deep.
+template <class P, class D>
+inline constexpr bool fits_in_plan = [] {
+    schema::detail::sink s;
+    s.depth = plan_levels;
+    schema::detail::write_root<P, D>(s);
+    return s.error != schema::detail::schema_error::too_deep;
+}();
 
 template <auto... Name>
 struct in_planned_tool {};
@@ -83,9 +84,8 @@ struct plan_limits {
 
 template <class D, class Tool>
 consteval bool check_planned_tool() noexcept {
-    using measured = schema::detail::schema_text<typename Tool::parameters_type, plan_dialect<D>>;
-    constexpr bool fits = measured::measured.error != schema::detail::schema_error::too_deep;
-    return plan_depth<D, decltype(shown_name<Tool::name_text, in_planned_tool>()), fits>::ok;
+    return plan_depth<D, decltype(shown_name<Tool::name_text, in_planned_tool>()),
+                      fits_in_plan<typename Tool::parameters_type, D>>::ok;
 }
 
 template <class D, class... Tools>
