@@ -64,7 +64,9 @@ struct plan_depth {
     static constexpr bool ok = true;
 };
 
-template <class D, std::size_t Enums, std::size_t Properties, std::size_t Optional, std::size_t Unions>
+// The limits over the whole plan; the tools' optional parameters are counted as in their
+// definitions, which definitions<D>() checks.
+template <class D, std::size_t Enums, std::size_t Properties, std::size_t Unions>
 struct plan_limits {
     static_assert(Enums <= D::rules.max_enum_values,
                   "agentry: agent::run_planned: the plan schema has more enum values in all than this dialect allows "
@@ -72,9 +74,6 @@ struct plan_limits {
     static_assert(Properties <= D::rules.max_properties,
                   "agentry: agent::run_planned: the plan schema has more properties than this dialect allows "
                   "(OpenAI strict: 5000 in all)");
-    static_assert(Optional <= D::rules.max_optional_properties,
-                  "agentry: agent::run_planned: the tools have more optional parameters in all than a plan in this "
-                  "dialect can hold (Anthropic strict: 24); make some required or use agentry::dialect::anthropic");
     static_assert(Unions <= D::rules.max_union_types,
                   "agentry: agent::run_planned: the plan schema has more union types than this dialect allows (the "
                   "tools' own and one for the choice of tool; Anthropic strict: 16); plan with fewer tools or use "
@@ -97,12 +96,10 @@ consteval bool check_plan_limits() noexcept {
     constexpr std::size_t properties =
         sum_of(std::array<std::size_t, n>{schema_text<typename Tools::parameters_type, D>::measured.properties...}) +
         8 * n + 1;
-    constexpr std::size_t optional = sum_of(
-        std::array<std::size_t, n>{schema_text<typename Tools::parameters_type, D>::measured.optional_properties...});
     constexpr std::size_t unions =
         sum_of(std::array<std::size_t, n>{schema_text<typename Tools::parameters_type, D>::measured.union_types...}) +
         (n > 1 ? 1 : 0);
-    return plan_limits<D, enums, properties, optional, unions>::ok;
+    return plan_limits<D, enums, properties, unions>::ok;
 }
 
 template <class D>
