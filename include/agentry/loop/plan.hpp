@@ -292,6 +292,8 @@ struct planner {
             result.text = "Stopped after " + std::to_string(Agent::config_.max_turns) + " turns without a final answer.";
             return std::nullopt;
         }
+        if (a.stop_before_request(result, started)) return std::nullopt;
+        a.compress(result, events, started);
         std::vector<message> trimmed;
         const std::span<const message> sent = a.context(result, trimmed);
         chat_request request = a.request_for(sent, choice.kind, events);
