@@ -30,6 +30,7 @@
 #include <agentry/loop/dynamic_tools.hpp>
 #include <agentry/loop/fixed_duration.hpp>
 #include <agentry/loop/output.hpp>
+#include <agentry/loop/plan.hpp>
 #include <agentry/loop/result.hpp>
 #include <agentry/loop/stop.hpp>
 #include <agentry/loop/summary.hpp>
@@ -278,6 +279,7 @@ public:
                 policy->limits = std::make_unique<rate_limiter>(policies::table, policies::registry_rate);
             policy_ = std::move(policy);
         }
+        if constexpr (config_.planning.enabled) plan_tools_ = detail::plan_tools::of<typename P::dialect, Registry>();
         if (!system_prompt.empty()) history_.push_back(message::system(std::move(system_prompt)));
     }
 
@@ -319,6 +321,24 @@ public:
     result_type run(std::string input, C& ctx, const agent_events& events = {}) noexcept {
         ctx_ = &ctx;
         return output_.finish(start(std::move(input), events));
+    }
+
+    /// The AI-planned mode (loop/plan.hpp, loop_config::planning): the model writes a plan of
+    /// tool calls with dependencies, the agent runs it as a graph and the model answers from
+    /// the results. Never throws; r.plans holds each plan with its steps and timings.
+    run_result run_planned(std::string input, const agent_events& events = {}) noexcept {
+        static_assert(std::is_void_v<Context>,
+                      "agentry: agent<config, Context>::run_planned: this agent's tools take agentry::context<Context>; "
+                      "call run_planned(input, ctx) with the Context object for the run");
+        return start_planned(std::move(input), events);
+    }
+
+    /// As run_planned(input, events), giving `ctx` to the tools that take agentry::context<Context>.
+    template <class C>
+        requires(!std::is_void_v<Context> && std::is_same_v<C, Context>)
+    run_result run_planned(std::string input, C& ctx, const agent_events& events = {}) noexcept {
+        ctx_ = &ctx;
+        return start_planned(std::move(input), events);
     }
 
     /// Goes on with a run that stopped with stop_reason::approval_pending (in this agent, or
@@ -550,6 +570,24 @@ private:
             }
             history_.push_back(message::user(std::move(input)));
             execute(result, events, started, nullptr);
+        });
+    }
+
+    template <class, class>
+    friend struct detail::planner;
+
+    run_result start_planned(std::string input, const agent_events& events) noexcept {
+        static_assert(config_.planning.enabled,
+                      "agentry: agent::run_planned: set loop_config::planning.enabled = true (the plan schema is "
+                      "generated only then)");
+        return guarded([&](run_result& result, clock::time_point started) {
+            if (std::optional<open_turn> open = open_turn_of()) {
+                refuse(result, "agentry: run_planned: " + std::to_string(open->unanswered.size()) +
+                                   " tool calls of the last turn wait for a decision; call resume(decisions) first "
+                                   "(deny them to drop them); the input was not added");
+                return;
+            }
+            detail::planner<agent, agent_events>{*this, result, events, started}.run(std::move(input));
         });
     }
 
@@ -1291,6 +1329,7 @@ private:
     stop_condition stop_condition_;
     std::vector<std::string> stop_tools_;  // added by stop_at_tool
     detail::output_slot<Output> output_;  // the typed answer; empty for Output void
+    detail::plan_tools plan_tools_{};  // set when loop_config::planning.enabled
 };
 
 } // namespace agentry

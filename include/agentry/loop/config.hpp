@@ -50,6 +50,29 @@ enum class context_compression {
     summary,  // replace them in the conversation by a summary the model writes (one extra request)
 };
 
+/// What agent::run_planned does when a step of a plan fails (its tool answers with an error,
+/// is denied, rate limited or times out).
+enum class plan_failure {
+    stop,             // run nothing more: the run stops with stop_reason::plan_failed
+    skip_dependents,  // skip the steps that depend on it (directly or not), run the others, then answer
+    replan,           // run nothing more of this plan; the model gets the failure and plans the rest
+};
+
+/// The AI-planned mode (agent::run_planned, loop/plan.hpp).
+struct plan_options {
+    /// Generates the plan schema and enables agent::run_planned (nothing is generated without it).
+    bool enabled = false;
+    plan_failure on_failure = plan_failure::replan;
+    /// Plans refused in one run (invalid, or with arguments invalid once the inputs are set)
+    /// that the model is asked to fix; one more stops the run with stop_reason::plan_invalid.
+    std::uint32_t max_repairs = 3;
+    /// Re-plans after failed steps (plan_failure::replan) in one run; one more failure stops
+    /// the run with stop_reason::plan_failed.
+    std::uint32_t max_replans = 2;
+    /// Steps one plan may have; a longer plan is refused.
+    std::uint32_t max_steps = 32;
+};
+
 struct loop_config {
     /// Model turns before the run stops (see early_stopping).
     std::uint32_t max_turns = 10;
@@ -108,6 +131,8 @@ struct loop_config {
     /// sent back to the model with the reader's errors before the run stops with
     /// stop_reason::invalid_output_exhausted.
     std::uint32_t max_output_repairs = 2;
+    /// The AI-planned mode; see plan_options.
+    plan_options planning{};
 };
 
 } // namespace agentry

@@ -35,6 +35,8 @@ enum class stop_reason {
     tool_call_budget,             // the model asked for more tool calls than loop_config::max_tool_calls
     stop_condition,               // the application's stop condition (agent::set_stop_condition) said stop
     invalid_output_exhausted,     // the typed answer stayed invalid after loop_config::max_output_repairs repairs
+    plan_invalid,                 // run_planned: the model's plans stayed invalid past plan_options::max_repairs
+    plan_failed,                  // run_planned: a step failed (plan_failure::stop, or past max_replans)
 };
 
 constexpr std::string_view to_string(stop_reason r) noexcept {
@@ -54,6 +56,8 @@ constexpr std::string_view to_string(stop_reason r) noexcept {
     case stop_reason::tool_call_budget: return "tool_call_budget";
     case stop_reason::stop_condition: return "stop_condition";
     case stop_reason::invalid_output_exhausted: return "invalid_output_exhausted";
+    case stop_reason::plan_invalid: return "plan_invalid";
+    case stop_reason::plan_failed: return "plan_failed";
     }
     return "unknown";
 }
@@ -94,6 +98,57 @@ struct step {
     std::string fallback;
 };
 
+enum class plan_step_status {
+    ok,        // ran, and its tool answered
+    failed,    // ran, and its tool failed (see the step's tool_status)
+    skipped,   // not run: a step it depends on failed (plan_failure::skip_dependents)
+    not_run,   // not run: the plan was stopped or handed back to the model before it
+};
+
+constexpr std::string_view to_string(plan_step_status s) noexcept {
+    switch (s) {
+    case plan_step_status::ok: return "ok";
+    case plan_step_status::failed: return "failed";
+    case plan_step_status::skipped: return "skipped";
+    case plan_step_status::not_run: return "not_run";
+    }
+    return "unknown";
+}
+
+/// One step of a plan the model wrote (agent::run_planned).
+struct plan_step_record {
+    std::string id;
+    std::string tool;
+    /// The arguments as run: the model's, with the inputs set (as written when not run).
+    std::string arguments;
+    std::vector<std::string> depends_on;
+    plan_step_status status = plan_step_status::not_run;
+    /// The tool's answer (tool_status::ok when not run).
+    tool_status call_status = tool_status::ok;
+    /// The round it ran in (from 1; the steps of one round run concurrently); 0 when not run.
+    std::uint32_t round = 0;
+    /// What the tool returned (capped at loop_config::max_result_size), or why it was not run.
+    std::string result;
+    /// When it started, from the start of the run, and how long it took.
+    std::chrono::microseconds started{0};
+    std::chrono::microseconds duration{0};
+};
+
+/// One plan the model handed over, in the order of the run.
+struct plan_record {
+    /// The model turn that wrote it.
+    std::uint32_t turn = 0;
+    /// The plan as the model sent it (the plan tool's arguments).
+    std::string text;
+    /// Why it was refused and sent back to be fixed; empty when it ran.
+    std::vector<std::string> errors;
+    /// Its steps, in the model's order (empty when it could not be read).
+    std::vector<plan_step_record> steps;
+    /// Rounds run, and the time from the first to the end of the last.
+    std::uint32_t rounds = 0;
+    std::chrono::microseconds wall_time{0};
+};
+
 struct run_result {
     /// The final answer (or the stop message).
     std::string text;
@@ -120,6 +175,8 @@ struct run_result {
     std::size_t tool_calls_over_limit = 0;
     /// For stop_reason::approval_pending: the calls waiting for a decision (agent::resume).
     std::vector<pending_call> pending;
+    /// agent::run_planned: every plan of the run (the steps' tool calls are also in `steps`).
+    std::vector<plan_record> plans;
 };
 
 } // namespace agentry

@@ -1,0 +1,591 @@
+// SPDX-License-Identifier: BSL-1.0
+#ifndef AGENTRY_LOOP_PLAN_HPP
+#define AGENTRY_LOOP_PLAN_HPP
+
+// The AI-planned mode: agent::run_planned(input). The model is given one tool, make_plan,
+// whose parameters are the plan schema of the registry (loop/detail/plan_schema.hpp), and is
+// made to call it. The plan is read and checked; a plan with errors goes back to the model
+// with every error, to be fixed. A valid plan runs as a graph: in rounds, each running every
+// step whose dependencies have finished, at most loop_config::max_parallelism at a time when
+// loop_config::parallel_tool_calls is set, through the agent's own tool-call path (policies,
+// approval, rate limits, timeouts, retries, fallbacks, the checkpointer). The results go back
+// to the model as the plan tool's result, and the model answers (tool_choice none).
+//
+//   constexpr agentry::loop_config config{.parallel_tool_calls = true, .planning = {.enabled = true}};
+//   agentry::agent<config> agent{agentry::openai{.model = "gpt-4o-mini"}, tools, "Plan, then answer."};
+//   agentry::run_result r = agent.run_planned("Compare the weather in Paris and Rome.");
+//   // r.plans: each plan, its steps, their results and timings.
+//
+// Checks, each answered to the model with its step and the fix: the plan cannot be read (the
+// reader's errors with their JSON Pointers), no steps, too many steps, an empty or duplicate
+// id, an unknown tool, a dependency that names no step (dangling), a cycle, an input reading a
+// step that is not in depends_on (a forward reference: that step may not have run yet), a
+// malformed JSON Pointer, an input argument with no place in the arguments; and while running,
+// an input pointer with nothing at it in the result, and arguments the registry's reader
+// refuses once the inputs are set (its message). Past plan_options::max_repairs the run stops
+// with stop_reason::plan_invalid. A failed step follows plan_options::on_failure.
+
+#include <agentry/detail/text.hpp>
+#include <agentry/json/detail/suggest.hpp>
+#include <agentry/json/reader.hpp>
+#include <agentry/json/writer.hpp>
+#include <agentry/loop/config.hpp>
+#include <agentry/loop/detail/json_pointer.hpp>
+#include <agentry/loop/detail/plan_schema.hpp>
+#include <agentry/loop/result.hpp>
+#include <agentry/provider/message.hpp>
+#include <agentry/schema/raw_json.hpp>
+#include <agentry/tool_result.hpp>
+
+#include <algorithm>
+#include <chrono>
+#include <cstddef>
+#include <cstdint>
+#include <exception>
+#include <map>
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+namespace agentry::detail {
+
+/// The plan tool's arguments, as the model sends them.
+struct plan_input_wire {
+    std::string argument;
+    std::string step;
+    std::string pointer;
+};
+struct plan_step_wire {
+    std::string id;
+    std::string tool;
+    raw_json arguments;
+    std::vector<std::string> depends_on;
+    std::vector<plan_input_wire> inputs;
+};
+struct plan_wire {
+    std::vector<plan_step_wire> steps;
+};
+
+/// The results of the steps that succeeded in earlier plans of the run, by id: later plans
+/// may depend on them.
+using finished_steps = std::map<std::string, std::string, std::less<>>;
+
+inline std::string plan_excerpt(std::string_view text, std::size_t n = 200) {
+    if (text.size() <= n) return std::string(text);
+    return std::string(text.substr(0, utf8_cut(text, n))) + "...";
+}
+
+inline std::string quoted(std::string_view text) {
+    std::string out;
+    json::write(out, std::string(text));
+    return out;
+}
+
+/// A plan that was read and checked: the in-plan dependencies of each step, by index.
+struct checked_plan {
+    plan_wire plan;
+    std::vector<std::vector<std::size_t>> deps;
+    std::vector<std::string> errors;
+};
+
+// The steps of a cycle among the steps left by a topological sort (each has a dependency left).
+inline std::string cycle_text(const checked_plan& c, const std::vector<bool>& left) {
+    std::size_t at = std::size_t(std::find(left.begin(), left.end(), true) - left.begin());
+    std::vector<std::size_t> seen(left.size(), std::size_t(-1));
+    std::vector<std::size_t> path;
+    while (seen[at] == std::size_t(-1)) {
+        seen[at] = path.size();
+        path.push_back(at);
+        for (std::size_t d : c.deps[at])
+            if (left[d]) {
+                at = d;
+                break;
+            }
+    }
+    std::string text;
+    for (std::size_t i = seen[at]; i != path.size(); ++i) text += quoted(c.plan.steps[path[i]].id) + " -> ";
+    return text + quoted(c.plan.steps[at].id);
+}
+
+/// Reads the plan tool's arguments and checks the plan against the registry's tool names and
+/// the steps finished before; `errors` lists every problem found.
+inline checked_plan check_plan(std::string_view arguments, std::span<const std::string_view> tools,
+                               const finished_steps& finished, std::size_t max_steps) {
+    checked_plan c;
+    auto read = json::read<plan_wire>(arguments);
+    if (!read.ok()) {
+        for (const json::read_error& e : read.errors) c.errors.push_back("the plan cannot be read: " + e.to_string());
+        return c;
+    }
+    c.plan = std::move(read.value);
+    std::vector<plan_step_wire>& steps = c.plan.steps;
+    if (steps.empty()) c.errors.push_back("the plan has no steps; give at least one");
+    if (steps.size() > max_steps)
+        c.errors.push_back("the plan has " + std::to_string(steps.size()) + " steps, more than the " +
+                           std::to_string(max_steps) + " allowed; plan fewer steps");
+    if (!c.errors.empty()) return c;
+    std::map<std::string_view, std::size_t, std::less<>> index;
+    for (std::size_t i = 0; i != steps.size(); ++i) {
+        const std::string& id = steps[i].id;
+        const std::string at = "step " + std::to_string(i) + " (" + quoted(id) + "): ";
+        if (id.empty()) c.errors.push_back("step " + std::to_string(i) + ": its id is empty; give it a unique id");
+        else if (finished.contains(id))
+            c.errors.push_back(at + "the id " + quoted(id) +
+                               " is taken by a step that already ran (its result can be used as an input); give "
+                               "this step another id");
+        else if (!index.emplace(id, i).second)
+            c.errors.push_back(at + "the id " + quoted(id) + " is also the id of step " + std::to_string(index[id]) +
+                               "; give each step a unique id");
+        if (std::find(tools.begin(), tools.end(), steps[i].tool) == tools.end()) {
+            std::string e = at + "the tool " + quoted(steps[i].tool) + " does not exist";
+            const std::string_view guess = json::detail::closest(steps[i].tool, tools);
+            if (!guess.empty()) e += "; did you mean " + quoted(guess) + "?";
+            e += " The tools: ";
+            for (std::size_t t = 0; t != tools.size(); ++t) e += (t != 0 ? ", " : "") + std::string(tools[t]);
+            c.errors.push_back(std::move(e));
+        }
+    }
+    c.deps.resize(steps.size());
+    bool graph_ok = true;
+    for (std::size_t i = 0; i != steps.size(); ++i) {
+        const plan_step_wire& s = steps[i];
+        const std::string at = "step " + std::to_string(i) + " (" + quoted(s.id) + "): ";
+        for (const std::string& d : s.depends_on) {
+            if (const auto it = index.find(d); it != index.end()) {
+                if (it->second == i) {
+                    c.errors.push_back(at + "it depends on itself; remove " + quoted(d) + " from its depends_on");
+                    graph_ok = false;
+                } else if (std::find(c.deps[i].begin(), c.deps[i].end(), it->second) == c.deps[i].end()) {
+                    c.deps[i].push_back(it->second);
+                }
+            } else if (!finished.contains(d)) {
+                c.errors.push_back(at + "depends_on names " + quoted(d) +
+                                   ", which is not a step of this plan nor one that already ran; name an existing "
+                                   "step or remove it");
+            }
+        }
+        for (std::size_t k = 0; k != s.inputs.size(); ++k) {
+            const plan_input_wire& in = s.inputs[k];
+            const std::string where = at + "inputs[" + std::to_string(k) + "]: ";
+            const bool known = index.contains(in.step) || finished.contains(in.step);
+            if (!known)
+                c.errors.push_back(where + "it reads step " + quoted(in.step) +
+                                   ", which is not a step of this plan nor one that already ran (a dangling "
+                                   "reference); name an existing step");
+            else if (!finished.contains(in.step) &&
+                     std::find(s.depends_on.begin(), s.depends_on.end(), in.step) == s.depends_on.end())
+                c.errors.push_back(where + "it reads step " + quoted(in.step) +
+                                   ", which is not in depends_on, so it may not have run yet (a forward reference); "
+                                   "add " + quoted(in.step) + " to depends_on");
+            if (!pointer_tokens(in.pointer))
+                c.errors.push_back(where + "pointer " + quoted(in.pointer) +
+                                   " is not a JSON Pointer; write \"\" or \"/member/0/...\" (~0 for '~', ~1 for '/')");
+            const std::optional<std::vector<std::string>> arg = pointer_tokens(in.argument);
+            if (!arg) {
+                c.errors.push_back(where + "argument " + quoted(in.argument) +
+                                   " is not a JSON Pointer; write \"/name\" for the argument `name`");
+            } else {
+                std::string probe = s.arguments.text();
+                if (!json_set(probe, *arg, "null"))
+                    c.errors.push_back(where + "argument " + quoted(in.argument) +
+                                       " has no place in the step's arguments (its parent is missing or not an "
+                                       "object or array); point at a member of arguments");
+            }
+        }
+    }
+    if (graph_ok) {
+        // Kahn's sort: the steps left at the end are on a cycle or behind one.
+        std::vector<std::size_t> waiting(steps.size());
+        std::vector<std::vector<std::size_t>> dependents(steps.size());
+        for (std::size_t i = 0; i != steps.size(); ++i) {
+            waiting[i] = c.deps[i].size();
+            for (std::size_t d : c.deps[i]) dependents[d].push_back(i);
+        }
+        std::vector<std::size_t> ready;
+        std::vector<bool> left(steps.size(), true);
+        for (std::size_t i = 0; i != steps.size(); ++i)
+            if (waiting[i] == 0) ready.push_back(i);
+        while (!ready.empty()) {
+            const std::size_t i = ready.back();
+            ready.pop_back();
+            left[i] = false;
+            for (std::size_t d : dependents[i])
+                if (--waiting[d] == 0) ready.push_back(d);
+        }
+        if (std::find(left.begin(), left.end(), true) != left.end())
+            c.errors.push_back("the steps depend on each other in a cycle: " + cycle_text(c, left) +
+                               "; remove one of these dependencies");
+    }
+    return c;
+}
+
+/// The value `pointer` names in a step's result `text`, as JSON text: the result is read as
+/// JSON when it is JSON, else as one string.
+inline std::optional<std::string> result_value(std::string_view text, const std::vector<std::string>& tokens) {
+    const std::string value = well_formed_json(text) ? std::string(text) : quoted(text);
+    const std::optional<text_span> at = json_at(value, tokens);
+    if (!at) return std::nullopt;
+    return value.substr(at->begin, at->end - at->begin);
+}
+
+/// What run_planned tells the model about the steps of a plan: a JSON array of
+/// {"id","tool","status","result"|"error"|"reason"}.
+inline std::string plan_report(const std::vector<plan_step_record>& steps) {
+    std::string out = "[";
+    for (std::size_t i = 0; i != steps.size(); ++i) {
+        const plan_step_record& s = steps[i];
+        if (i != 0) out += ',';
+        out += "{\"id\":" + quoted(s.id) + ",\"tool\":" + quoted(s.tool) + ",\"status\":" +
+               quoted(to_string(s.status));
+        switch (s.status) {
+        case plan_step_status::ok: out += ",\"result\":" + (well_formed_json(s.result) ? s.result : quoted(s.result)); break;
+        case plan_step_status::failed: out += ",\"error\":" + quoted(s.result); break;
+        case plan_step_status::skipped:
+        case plan_step_status::not_run: out += ",\"reason\":" + quoted(s.result); break;
+        }
+        out += '}';
+    }
+    return out + "]";
+}
+
+inline std::string plan_errors_text(const std::vector<std::string>& errors, bool ran) {
+    std::string out = ran ? "The plan stopped: " : "The plan was not run: ";
+    out += std::to_string(errors.size()) + (errors.size() == 1 ? " problem" : " problems") + ":\n";
+    for (const std::string& e : errors) out += "- " + e + "\n";
+    return out + "Call " + std::string(plan_tool_name) + " again with a corrected plan" +
+           (ran ? " for the rest; the steps that ran keep their ids and results, which later steps can use." : ".");
+}
+
+/// Runs agent::run_planned. A friend of agent: it drives the agent's own turns and tool calls.
+/// Events is agent_events (declared with the agent).
+template <class Agent, class Events>
+struct planner {
+    using clock = std::chrono::steady_clock;
+    static constexpr plan_options options = Agent::config_.planning;
+
+    // How a plan's execution ended.
+    enum class ending { done, failed, refused };
+
+    Agent& a;
+    run_result& result;
+    const Events& events;
+    clock::time_point started;
+    finished_steps finished{};
+    std::uint32_t repairs = 0;
+    std::uint32_t replans = 0;
+    // What a callback threw during a round: rethrown once the plan call has its result.
+    std::exception_ptr failure{};
+
+    static std::chrono::microseconds since(clock::time_point t0, clock::time_point t) {
+        return std::chrono::duration_cast<std::chrono::microseconds>(t - t0);
+    }
+
+    // One model turn asking for a plan (tool_choice: the plan tool) or the answer (none).
+    // Empty when the run stopped (the reason is set).
+    std::optional<completion> turn(tool_choice choice) {
+        if (a.stopped(result, started)) return std::nullopt;
+        if (result.turns >= Agent::config_.max_turns) {
+            result.stop = stop_reason::max_turns;
+            result.text = "Stopped after " + std::to_string(Agent::config_.max_turns) + " turns without a final answer.";
+            return std::nullopt;
+        }
+        if (a.stop_before_request(result, started)) return std::nullopt;
+        a.compress(result, events, started);
+        std::vector<message> trimmed;
+        const std::span<const message> sent = a.context(result, trimmed);
+        chat_request request = a.request_for(sent, choice.kind, events);
+        request.tools = a.plan_tools_.payload;
+        request.tool_choice = std::move(choice);
+        request.parallel_tool_calls.reset();
+        std::string why;
+        turn_result r = a.ask(request, events, started, why);
+        if (!r.ok()) {
+            if (a.cancel_.load()) {
+                a.stopped(result, started);
+                return std::nullopt;
+            }
+            result.stop = stop_reason::provider_error;
+            result.text = r.error.message + why;
+            result.error = std::move(r.error);
+            return std::nullopt;
+        }
+        if (choice.kind == tool_choice_kind::none) r.value->reply.tool_calls.clear();
+        a.record_turn(result, *r.value, events);
+        if (r.value->finish == finish_reason::refusal) {
+            result.stop = stop_reason::refused;
+            result.text = !r.value->refusal.empty() ? r.value->refusal : r.value->reply.text;
+            return std::nullopt;
+        }
+        return std::move(*r.value);
+    }
+
+    // Answers the plan call (every call when `plan_call` is past them) and the other calls of
+    // the reply that made it.
+    void answer(const std::vector<tool_call>& calls, std::size_t plan_call, const std::string& content, bool error) {
+        for (std::size_t i = 0; i != calls.size(); ++i)
+            a.history_.push_back(i == plan_call || plan_call >= calls.size()
+                                     ? message::tool_result(calls[i], content, error)
+                                                : message::tool_result(
+                                                      calls[i],
+                                                      "Not run: in planning mode only the first " +
+                                                          std::string(plan_tool_name) +
+                                                          " call of a reply is read; put every call in that plan.",
+                                                      true));
+        if (a.checkpoint_) a.checkpoint_->state(a.history_, result);
+    }
+
+    void run(std::string input) {
+        a.history_.push_back(message::user(std::move(input)));
+        for (;;) {
+            std::optional<completion> c = turn(tool_choice::one(std::string(plan_tool_name)));
+            if (!c) return;
+            const std::vector<tool_call> made = a.history_.back().tool_calls;
+            if (made.empty()) {
+                // The model answered without a plan.
+                result.stop = stop_reason::completed;
+                result.text = c->reply.text;
+                return;
+            }
+            const std::size_t at = std::size_t(std::find_if(made.begin(), made.end(), [](const tool_call& t) {
+                                                   return t.name == plan_tool_name;
+                                               }) -
+                                               made.begin());
+            plan_record& record = result.plans.emplace_back();
+            record.turn = result.turns;
+            if (at == made.size()) {
+                record.errors.push_back("the reply called " + quoted(made.front().name) + ", not " +
+                                        std::string(plan_tool_name) + "; only " + std::string(plan_tool_name) +
+                                        " can be called in planning mode");
+                answer(made, at, plan_errors_text(record.errors, false), true);
+                if (!repaired()) return;
+                continue;
+            }
+            record.text = made[at].arguments;
+            checked_plan checked = check_plan(made[at].arguments, a.plan_tools_.names, finished, options.max_steps);
+            if (!checked.errors.empty()) {
+                record.errors = checked.errors;
+                for (const plan_step_wire& s : checked.plan.steps)
+                    record.steps.push_back({s.id, s.tool, s.arguments.text(), s.depends_on, plan_step_status::not_run,
+                                            tool_status::ok, 0, "the plan was refused", {}, {}});
+                answer(made, at, plan_errors_text(record.errors, false), true);
+                if (!repaired()) return;
+                continue;
+            }
+            const ending e = execute(checked, made[at], record);
+            if (failure) {
+                answer(made, at, "The run stopped during the plan. The steps:\n" + plan_report(record.steps), true);
+                std::rethrow_exception(failure);
+            }
+            if (a.stopped(result, started)) return answer(made, at, "The run stopped: " + result.text, true);
+            if (e == ending::refused) {
+                answer(made, at, plan_errors_text(record.errors, true) + "\nThe steps:\n" + plan_report(record.steps),
+                       true);
+                if (!repaired()) return;
+                continue;
+            }
+            if (e == ending::failed && options.on_failure != plan_failure::skip_dependents) {
+                const bool again = options.on_failure == plan_failure::replan && replans < options.max_replans;
+                std::string text = again ? "Some steps failed, and the plan stopped there. Call " +
+                                               std::string(plan_tool_name) +
+                                               " again with a plan for the rest of the work (a failed step may be "
+                                               "tried again, changed, or replaced); the steps that ran keep their "
+                                               "ids and results, which later steps can use. The steps:\n"
+                                         : "Some steps failed, and the plan stopped there. The steps:\n";
+                answer(made, at, text + plan_report(record.steps), true);
+                if (!again) {
+                    result.stop = stop_reason::plan_failed;
+                    result.text = "A step of the plan failed" +
+                                  std::string(options.on_failure == plan_failure::replan
+                                                  ? " after " + std::to_string(replans) + " re-plans: "
+                                                  : ": ") +
+                                  failure_summary(record);
+                    return;
+                }
+                ++replans;
+                continue;
+            }
+            answer(made, at, "The plan ran. The steps:\n" + plan_report(record.steps), false);
+            std::optional<completion> final = turn(tool_choice::none());
+            if (!final) return;
+            result.stop = stop_reason::completed;
+            result.text = final->reply.text;
+            return;
+        }
+    }
+
+    static std::string failure_summary(const plan_record& record) {
+        std::string out;
+        for (const plan_step_record& s : record.steps)
+            if (s.status == plan_step_status::failed)
+                out += (out.empty() ? "" : "; ") + quoted(s.id) + " (" + s.tool + "): " + plan_excerpt(s.result);
+        return out;
+    }
+
+    // Counts a refused plan; false (the run stopped) past the limit.
+    bool repaired() {
+        if (++repairs <= options.max_repairs) return true;
+        result.stop = stop_reason::plan_invalid;
+        result.text = "The model's plan was still invalid after " + std::to_string(options.max_repairs) +
+                      " repairs: " + result.plans.back().errors.front();
+        return false;
+    }
+
+    // Sets the inputs of step `i`; false with the errors in `record` when one cannot be set.
+    bool arguments_of(const plan_step_wire& s, std::size_t i, plan_record& record) {
+        std::string& args = record.steps[i].arguments;
+        for (std::size_t k = 0; k != s.inputs.size(); ++k) {
+            const plan_input_wire& in = s.inputs[k];
+            const std::string where = "step " + quoted(s.id) + ", inputs[" + std::to_string(k) + "]: ";
+            const auto from = finished.find(in.step);
+            const std::optional<std::string> value =
+                result_value(from->second, *pointer_tokens(in.pointer));
+            if (!value) {
+                record.errors.push_back(where + "the result of step " + quoted(in.step) + " has nothing at " +
+                                        quoted(in.pointer) + "; its result is " + plan_excerpt(from->second) +
+                                        ". Point at a value it has");
+                return false;
+            }
+            if (!json_set(args, *pointer_tokens(in.argument), *value)) {
+                record.errors.push_back(where + "argument " + quoted(in.argument) +
+                                        " has no place in the arguments once the inputs before it are set (" + args +
+                                        "); point at a member of arguments");
+                return false;
+            }
+        }
+        return true;
+    }
+
+    ending execute(const checked_plan& checked, const tool_call& plan_call, plan_record& record) {
+        const std::vector<plan_step_wire>& steps = checked.plan.steps;
+        for (const plan_step_wire& s : steps)
+            record.steps.push_back({s.id, s.tool, s.arguments.text(), s.depends_on, plan_step_status::not_run,
+                                    tool_status::ok, 0, "", {}, {}});
+        enum class state { waiting, ok, failed, skipped };
+        std::vector<state> states(steps.size(), state::waiting);
+        const clock::time_point t0 = clock::now();
+        bool failed = false;
+        for (;;) {
+            if (a.stopped(result, started)) break;
+            std::vector<std::size_t> ready;
+            for (std::size_t i = 0; i != steps.size(); ++i)
+                if (states[i] == state::waiting &&
+                    std::all_of(checked.deps[i].begin(), checked.deps[i].end(),
+                                [&](std::size_t d) { return states[d] == state::ok; }))
+                    ready.push_back(i);
+            if (ready.empty()) break;
+            ++record.rounds;
+            std::vector<tool_call> calls;
+            std::vector<std::size_t> run;
+            for (std::size_t i : ready) {
+                if (!arguments_of(steps[i], i, record)) continue;
+                calls.push_back({plan_call.id + "/" + steps[i].id, steps[i].tool, record.steps[i].arguments, {}});
+                run.push_back(i);
+            }
+            if (!record.errors.empty()) break;
+            // A step needing a decision that no approver can give is not run: a plan cannot pause.
+            std::vector<bool> refused(calls.size(), false);
+            for (std::size_t k = 0; k != calls.size(); ++k) refused[k] = a.must_pause(std::span(&calls[k], 1));
+            std::vector<tool_call> admitted;
+            for (std::size_t k = 0; k != calls.size(); ++k)
+                if (!refused[k]) admitted.push_back(calls[k]);
+            std::map<std::string, clock::time_point, std::less<>> starts;
+            Events timed = events;
+            timed.on_tool_start = [&](const tool_call& call) {
+                starts[call.id] = clock::now();
+                if (events.on_tool_start) events.on_tool_start(call);
+            };
+            auto done = a.run_calls(admitted, result.turns, a.history_.back().text, timed, nullptr);
+            std::size_t next = 0;
+            for (std::size_t k = 0; k != calls.size(); ++k) {
+                const std::size_t i = run[k];
+                plan_step_record& r = record.steps[i];
+                r.round = record.rounds;
+                if (refused[k]) {
+                    r.status = plan_step_status::failed;
+                    r.call_status = tool_status::denied;
+                    r.result = "Not run: " + steps[i].tool +
+                               " needs approval, and a plan runs only with an approver (agent::set_approver).";
+                    states[i] = state::failed;
+                    failed = true;
+                    continue;
+                }
+                auto& o = done.done[next++];
+                if (!o) {
+                    r.round = 0;
+                    r.result = done.failure ? "The run stopped before this step." : "The run was cancelled before this step.";
+                    continue;
+                }
+                auto& [s, tr] = *o;
+                if (const auto st = starts.find(calls[k].id); st != starts.end()) r.started = since(started, st->second);
+                r.duration = s.duration;
+                r.call_status = tr.status;
+                r.result = tr.content;
+                result.steps.push_back(std::move(s));
+                if (tr.status == tool_status::ok) {
+                    r.status = plan_step_status::ok;
+                    states[i] = state::ok;
+                    finished[steps[i].id] = tr.content;
+                } else if (tr.status == tool_status::invalid_arguments) {
+                    r.status = plan_step_status::failed;
+                    states[i] = state::failed;
+                    record.errors.push_back("step " + quoted(steps[i].id) + " (" + steps[i].tool +
+                                            "): its arguments, with the inputs set, are " + r.arguments +
+                                            ", which the tool refuses: " + tr.content);
+                } else {
+                    r.status = plan_step_status::failed;
+                    states[i] = state::failed;
+                    failed = true;
+                }
+            }
+            if (done.failure) {
+                failure = done.failure;
+                break;
+            }
+            if (a.checkpoint_) a.checkpoint_->state(a.history_, result);
+            if (!record.errors.empty()) break;
+            if (failed && options.on_failure != plan_failure::skip_dependents) break;
+            if (failed) {
+                // Skip what depends, directly or not, on a failed or skipped step.
+                for (bool changed = true; changed;) {
+                    changed = false;
+                    for (std::size_t i = 0; i != steps.size(); ++i) {
+                        if (states[i] != state::waiting) continue;
+                        for (std::size_t d : checked.deps[i]) {
+                            if (states[d] != state::failed && states[d] != state::skipped) continue;
+                            states[i] = state::skipped;
+                            record.steps[i].status = plan_step_status::skipped;
+                            record.steps[i].result = "it depends on step " + quoted(steps[d].id) + ", which " +
+                                                     (states[d] == state::failed ? "failed" : "was skipped");
+                            changed = true;
+                            break;
+                        }
+                    }
+                }
+            }
+        }
+        record.wall_time = since(t0, clock::now());
+        for (std::size_t i = 0; i != steps.size(); ++i)
+            if (record.steps[i].status == plan_step_status::not_run && record.steps[i].result.empty())
+                record.steps[i].result = "the plan stopped before this step";
+        if (!record.errors.empty()) return ending::refused;
+        return failed ? ending::failed : ending::done;
+    }
+};
+
+/// What an agent keeps for run_planned: the plan tool's payload and the registry's tool names.
+struct plan_tools {
+    std::string_view payload;
+    std::span<const std::string_view> names;
+
+    template <class D, class Registry>
+    static plan_tools of() noexcept {
+        return {plan_definitions<D, Registry>(), Registry::names};
+    }
+};
+
+} // namespace agentry::detail
+
+#endif
