@@ -580,6 +580,9 @@ private:
         static_assert(config_.planning.enabled,
                       "agentry: agent::run_planned: set loop_config::planning.enabled = true (the plan schema is "
                       "generated only then)");
+        static_assert(config_.max_tool_calls == 0,
+                      "agentry: agent::run_planned: loop_config::max_tool_calls does not bound a plan's steps; "
+                      "leave it 0 for a planned run and bound the steps with loop_config::planning.max_steps");
         return guarded([&](run_result& result, clock::time_point started) {
             if (std::optional<open_turn> open = open_turn_of()) {
                 refuse(result, "agentry: run_planned: " + std::to_string(open->unanswered.size()) +
