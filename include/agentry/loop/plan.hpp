@@ -78,7 +78,7 @@ inline std::string plan_excerpt(std::string_view text, std::size_t n = 200) {
     return std::string(text.substr(0, utf8_cut(text, n))) + "...";
 }
 
-inline std::string quoted(std::string_view text) {
+inline std::string in_quotes(std::string_view text) {
     std::string out;
     json::write(out, std::string(text));
     return out;
@@ -106,8 +106,8 @@ inline std::string cycle_text(const checked_plan& c, const std::vector<bool>& le
             }
     }
     std::string text;
-    for (std::size_t i = seen[at]; i != path.size(); ++i) text += quoted(c.plan.steps[path[i]].id) + " -> ";
-    return text + quoted(c.plan.steps[at].id);
+    for (std::size_t i = seen[at]; i != path.size(); ++i) text += in_quotes(c.plan.steps[path[i]].id) + " -> ";
+    return text + in_quotes(c.plan.steps[at].id);
 }
 
 /// Reads the plan tool's arguments and checks the plan against the registry's tool names and
@@ -130,19 +130,19 @@ inline checked_plan check_plan(std::string_view arguments, std::span<const std::
     std::map<std::string_view, std::size_t, std::less<>> index;
     for (std::size_t i = 0; i != steps.size(); ++i) {
         const std::string& id = steps[i].id;
-        const std::string at = "step " + std::to_string(i) + " (" + quoted(id) + "): ";
+        const std::string at = "step " + std::to_string(i) + " (" + in_quotes(id) + "): ";
         if (id.empty()) c.errors.push_back("step " + std::to_string(i) + ": its id is empty; give it a unique id");
         else if (finished.contains(id))
-            c.errors.push_back(at + "the id " + quoted(id) +
+            c.errors.push_back(at + "the id " + in_quotes(id) +
                                " is taken by a step that already ran (its result can be used as an input); give "
                                "this step another id");
         else if (!index.emplace(id, i).second)
-            c.errors.push_back(at + "the id " + quoted(id) + " is also the id of step " + std::to_string(index[id]) +
+            c.errors.push_back(at + "the id " + in_quotes(id) + " is also the id of step " + std::to_string(index[id]) +
                                "; give each step a unique id");
         if (std::find(tools.begin(), tools.end(), steps[i].tool) == tools.end()) {
-            std::string e = at + "the tool " + quoted(steps[i].tool) + " does not exist";
+            std::string e = at + "the tool " + in_quotes(steps[i].tool) + " does not exist";
             const std::string_view guess = json::detail::closest(steps[i].tool, tools);
-            if (!guess.empty()) e += "; did you mean " + quoted(guess) + "?";
+            if (!guess.empty()) e += "; did you mean " + in_quotes(guess) + "?";
             e += " The tools: ";
             for (std::size_t t = 0; t != tools.size(); ++t) e += (t != 0 ? ", " : "") + std::string(tools[t]);
             c.errors.push_back(std::move(e));
@@ -152,17 +152,17 @@ inline checked_plan check_plan(std::string_view arguments, std::span<const std::
     bool graph_ok = true;
     for (std::size_t i = 0; i != steps.size(); ++i) {
         const plan_step_wire& s = steps[i];
-        const std::string at = "step " + std::to_string(i) + " (" + quoted(s.id) + "): ";
+        const std::string at = "step " + std::to_string(i) + " (" + in_quotes(s.id) + "): ";
         for (const std::string& d : s.depends_on) {
             if (const auto it = index.find(d); it != index.end()) {
                 if (it->second == i) {
-                    c.errors.push_back(at + "it depends on itself; remove " + quoted(d) + " from its depends_on");
+                    c.errors.push_back(at + "it depends on itself; remove " + in_quotes(d) + " from its depends_on");
                     graph_ok = false;
                 } else if (std::find(c.deps[i].begin(), c.deps[i].end(), it->second) == c.deps[i].end()) {
                     c.deps[i].push_back(it->second);
                 }
             } else if (!finished.contains(d)) {
-                c.errors.push_back(at + "depends_on names " + quoted(d) +
+                c.errors.push_back(at + "depends_on names " + in_quotes(d) +
                                    ", which is not a step of this plan nor one that already ran; name an existing "
                                    "step or remove it");
             }
@@ -172,25 +172,25 @@ inline checked_plan check_plan(std::string_view arguments, std::span<const std::
             const std::string where = at + "inputs[" + std::to_string(k) + "]: ";
             const bool known = index.contains(in.step) || finished.contains(in.step);
             if (!known)
-                c.errors.push_back(where + "it reads step " + quoted(in.step) +
+                c.errors.push_back(where + "it reads step " + in_quotes(in.step) +
                                    ", which is not a step of this plan nor one that already ran (a dangling "
                                    "reference); name an existing step");
             else if (!finished.contains(in.step) &&
                      std::find(s.depends_on.begin(), s.depends_on.end(), in.step) == s.depends_on.end())
-                c.errors.push_back(where + "it reads step " + quoted(in.step) +
+                c.errors.push_back(where + "it reads step " + in_quotes(in.step) +
                                    ", which is not in depends_on, so it may not have run yet (a forward reference); "
-                                   "add " + quoted(in.step) + " to depends_on");
+                                   "add " + in_quotes(in.step) + " to depends_on");
             if (!pointer_tokens(in.pointer))
-                c.errors.push_back(where + "pointer " + quoted(in.pointer) +
+                c.errors.push_back(where + "pointer " + in_quotes(in.pointer) +
                                    " is not a JSON Pointer; write \"\" or \"/member/0/...\" (~0 for '~', ~1 for '/')");
             const std::optional<std::vector<std::string>> arg = pointer_tokens(in.argument);
             if (!arg) {
-                c.errors.push_back(where + "argument " + quoted(in.argument) +
+                c.errors.push_back(where + "argument " + in_quotes(in.argument) +
                                    " is not a JSON Pointer; write \"/name\" for the argument `name`");
             } else {
                 std::string probe = s.arguments.text();
                 if (!json_set(probe, *arg, "null"))
-                    c.errors.push_back(where + "argument " + quoted(in.argument) +
+                    c.errors.push_back(where + "argument " + in_quotes(in.argument) +
                                        " has no place in the step's arguments (its parent is missing or not an "
                                        "object or array); point at a member of arguments");
             }
@@ -225,7 +225,7 @@ inline checked_plan check_plan(std::string_view arguments, std::span<const std::
 /// The value `pointer` names in a step's result `text`, as JSON text: the result is read as
 /// JSON when it is JSON, else as one string.
 inline std::optional<std::string> result_value(std::string_view text, const std::vector<std::string>& tokens) {
-    const std::string value = well_formed_json(text) ? std::string(text) : quoted(text);
+    const std::string value = well_formed_json(text) ? std::string(text) : in_quotes(text);
     const std::optional<text_span> at = json_at(value, tokens);
     if (!at) return std::nullopt;
     return value.substr(at->begin, at->end - at->begin);
@@ -238,13 +238,13 @@ inline std::string plan_report(const std::vector<plan_step_record>& steps) {
     for (std::size_t i = 0; i != steps.size(); ++i) {
         const plan_step_record& s = steps[i];
         if (i != 0) out += ',';
-        out += "{\"id\":" + quoted(s.id) + ",\"tool\":" + quoted(s.tool) + ",\"status\":" +
-               quoted(to_string(s.status));
+        out += "{\"id\":" + in_quotes(s.id) + ",\"tool\":" + in_quotes(s.tool) + ",\"status\":" +
+               in_quotes(to_string(s.status));
         switch (s.status) {
-        case plan_step_status::ok: out += ",\"result\":" + (well_formed_json(s.result) ? s.result : quoted(s.result)); break;
-        case plan_step_status::failed: out += ",\"error\":" + quoted(s.result); break;
+        case plan_step_status::ok: out += ",\"result\":" + (well_formed_json(s.result) ? s.result : in_quotes(s.result)); break;
+        case plan_step_status::failed: out += ",\"error\":" + in_quotes(s.result); break;
         case plan_step_status::skipped:
-        case plan_step_status::not_run: out += ",\"reason\":" + quoted(s.result); break;
+        case plan_step_status::not_run: out += ",\"reason\":" + in_quotes(s.result); break;
         }
         out += '}';
     }
@@ -356,7 +356,7 @@ struct planner {
             plan_record& record = result.plans.emplace_back();
             record.turn = result.turns;
             if (at == made.size()) {
-                record.errors.push_back("the reply called " + quoted(made.front().name) + ", not " +
+                record.errors.push_back("the reply called " + in_quotes(made.front().name) + ", not " +
                                         std::string(plan_tool_name) + "; only " + std::string(plan_tool_name) +
                                         " can be called in planning mode");
                 answer(made, at, plan_errors_text(record.errors, false), true);
@@ -420,7 +420,7 @@ struct planner {
         std::string out;
         for (const plan_step_record& s : record.steps)
             if (s.status == plan_step_status::failed)
-                out += (out.empty() ? "" : "; ") + quoted(s.id) + " (" + s.tool + "): " + plan_excerpt(s.result);
+                out += (out.empty() ? "" : "; ") + in_quotes(s.id) + " (" + s.tool + "): " + plan_excerpt(s.result);
         return out;
     }
 
@@ -438,18 +438,18 @@ struct planner {
         std::string& args = record.steps[i].arguments;
         for (std::size_t k = 0; k != s.inputs.size(); ++k) {
             const plan_input_wire& in = s.inputs[k];
-            const std::string where = "step " + quoted(s.id) + ", inputs[" + std::to_string(k) + "]: ";
+            const std::string where = "step " + in_quotes(s.id) + ", inputs[" + std::to_string(k) + "]: ";
             const auto from = finished.find(in.step);
             const std::optional<std::string> value =
                 result_value(from->second, *pointer_tokens(in.pointer));
             if (!value) {
-                record.errors.push_back(where + "the result of step " + quoted(in.step) + " has nothing at " +
-                                        quoted(in.pointer) + "; its result is " + plan_excerpt(from->second) +
+                record.errors.push_back(where + "the result of step " + in_quotes(in.step) + " has nothing at " +
+                                        in_quotes(in.pointer) + "; its result is " + plan_excerpt(from->second) +
                                         ". Point at a value it has");
                 return false;
             }
             if (!json_set(args, *pointer_tokens(in.argument), *value)) {
-                record.errors.push_back(where + "argument " + quoted(in.argument) +
+                record.errors.push_back(where + "argument " + in_quotes(in.argument) +
                                         " has no place in the arguments once the inputs before it are set (" + args +
                                         "); point at a member of arguments");
                 return false;
@@ -531,7 +531,7 @@ struct planner {
                 } else if (tr.status == tool_status::invalid_arguments) {
                     r.status = plan_step_status::failed;
                     states[i] = state::failed;
-                    record.errors.push_back("step " + quoted(steps[i].id) + " (" + steps[i].tool +
+                    record.errors.push_back("step " + in_quotes(steps[i].id) + " (" + steps[i].tool +
                                             "): its arguments, with the inputs set, are " + r.arguments +
                                             ", which the tool refuses: " + tr.content);
                 } else {
@@ -557,7 +557,7 @@ struct planner {
                             if (states[d] != state::failed && states[d] != state::skipped) continue;
                             states[i] = state::skipped;
                             record.steps[i].status = plan_step_status::skipped;
-                            record.steps[i].result = "it depends on step " + quoted(steps[d].id) + ", which " +
+                            record.steps[i].result = "it depends on step " + in_quotes(steps[d].id) + ", which " +
                                                      (states[d] == state::failed ? "failed" : "was skipped");
                             changed = true;
                             break;
