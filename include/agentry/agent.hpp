@@ -23,6 +23,7 @@
 #include <agentry/config.hpp>
 #include <agentry/detail/text.hpp>
 #include <agentry/loop/checkpoint.hpp>
+#include <agentry/loop/detail/nested.hpp>
 #include <agentry/loop/detail/replay.hpp>
 #include <agentry/loop/config.hpp>
 #include <agentry/loop/context.hpp>
@@ -454,6 +455,11 @@ public:
     /// stop_reason::stop_condition, a throw with stop_reason::callback_error. Empty: none.
     void set_stop_condition(stop_condition stop) { stop_condition_ = std::move(stop); }
 
+    /// A token budget (input + output) for the following runs beside loop_config::max_total_tokens,
+    /// checked the same way (stop_reason::token_budget); 0: none. agent_tool gives a sub-agent
+    /// what is left of its caller's budget with it.
+    void set_token_budget(std::uint64_t tokens) noexcept { token_budget_ = tokens; }
+
     /// Adds a tool to loop_config::stop_at_tools at run time: one that add_tools added (or one
     /// of the registry). Fails, changing nothing, for a name the agent has no tool of.
     agentry::outcome<void> stop_at_tool(std::string name) {
@@ -795,7 +801,9 @@ private:
         // The thread owns everything the call needs, so that an abandoned call can finish on its
         // own after the run has moved on; running_ lets the destructor wait for it.
         auto task = std::make_shared<std::packaged_task<tool_result()>>(
-            [fn = call_, name, arguments, token = stop.get_token(), ctx = ctx_] {
+            [fn = call_, name, arguments, token = stop.get_token(), ctx = ctx_,
+             nested = detail::current_nested_call() ? *detail::current_nested_call() : detail::nested_call{}] {
+                const detail::nested_call_guard in_call(nested.runs ? &nested : nullptr);
                 return fn(name, arguments, call_scope{token, {}}, ctx);
             });
         std::future<tool_result> done = task->get_future();
@@ -893,6 +901,8 @@ private:
             s.tool = call.name;
             s.arguments = call.arguments;
             const auto t0 = clock::now();
+            const detail::nested_call nested{nested_, call.id, call.name};
+            const detail::nested_call_guard in_call(&nested);
             const tool_policy* policy = policy_for(call.name);
             out = try_tool(call.name, call.arguments, policy, s);
             if (policy && !policy->fallback.empty() && out.status == tool_status::tool_error)
@@ -1151,7 +1161,14 @@ private:
         std::vector<tool_call> calls;
         calls.reserve(open.unanswered.size());
         for (std::size_t i : open.unanswered) calls.push_back(history_[open.reply].tool_calls[i]);
+        std::uint64_t tokens_left = detail::nested_runs::unlimited;
+        if constexpr (config_.max_total_tokens != 0)
+            tokens_left = config_.max_total_tokens - std::min<std::uint64_t>(detail::tokens_used(result), config_.max_total_tokens);
+        if (token_budget_ != 0)
+            tokens_left = std::min(tokens_left, token_budget_ - std::min(detail::tokens_used(result), token_budget_));
+        nested_->set_tokens_left(tokens_left);
         calls_done done = run_calls(calls, turn, history_[open.reply].text, events, decided);
+        nested_->collect(result);
         std::map<std::string, bool, std::less<>> invalid_this_round;
         bool looping = false;
         const std::string not_run =
@@ -1205,6 +1222,12 @@ private:
                               " tokens, its budget being " + std::to_string(config_.max_total_tokens) + ".";
                 return true;
             }
+        if (token_budget_ != 0 && detail::tokens_used(result) >= token_budget_) {
+            result.stop = stop_reason::token_budget;
+            result.text = "The run used " + std::to_string(detail::tokens_used(result)) + " tokens, its budget being " +
+                          std::to_string(token_budget_) + ".";
+            return true;
+        }
         if (stop_condition_ &&
             detail::invoke_callback("stop condition", stop_condition_,
                                     run_state_view{result, history_, detail::elapsed_ms(started)})) {
@@ -1311,6 +1334,8 @@ private:
 
     std::string_view tools_payload_;
     detail::dynamic_context dynamic_context_;
+    std::shared_ptr<detail::nested_runs> nested_ = std::make_shared<detail::nested_runs>();
+    std::uint64_t token_budget_ = 0;
     std::shared_ptr<detail::dynamic_state> dynamic_;  // tools added by add_tools; null when none
     turn_fn turn_;
     call_fn call_;

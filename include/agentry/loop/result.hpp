@@ -149,6 +149,8 @@ struct plan_record {
     std::chrono::microseconds wall_time{0};
 };
 
+struct sub_run;
+
 struct run_result {
     /// The final answer (or the stop message).
     std::string text;
@@ -177,6 +179,18 @@ struct run_result {
     std::vector<pending_call> pending;
     /// agent::run_planned: every plan of the run (the steps' tool calls are also in `steps`).
     std::vector<plan_record> plans;
+    /// The runs of agents called as tools (loop/agent_tool.hpp), in the order they ended; their
+    /// usage is in `usage` too (not in `turn_usage`).
+    std::vector<sub_run> sub_runs;
+};
+
+/// The run of an agent called as a tool by this run's model (agentry::agent_tool).
+struct sub_run {
+    /// The id of the step (the tool call) that ran it, and the tool's name.
+    std::string step_id;
+    std::string tool;
+    /// The sub-agent's run: its answer, stop reason, steps, usage and its own sub_runs.
+    run_result result;
 };
 
 } // namespace agentry
