@@ -1152,6 +1152,16 @@ private:
         }
     }
 
+    // Before a turn's calls: the tokens left of the run's budgets, for the sub-runs of agent_tool.
+    void open_sub_runs(const run_result& result) {
+        std::uint64_t tokens_left = detail::nested_runs::unlimited;
+        if constexpr (config_.max_total_tokens != 0)
+            tokens_left = config_.max_total_tokens - std::min<std::uint64_t>(detail::tokens_used(result), config_.max_total_tokens);
+        if (token_budget_ != 0)
+            tokens_left = std::min(tokens_left, token_budget_ - std::min(detail::tokens_used(result), token_budget_));
+        nested_->set_tokens_left(tokens_left);
+    }
+
     // Runs the calls of the model reply `open` names, and puts their results in the history
     // right after the reply, in the model's order. False when the run stops (it has set the
     // reason); throws a callback's exception after the results are in.
@@ -1161,12 +1171,7 @@ private:
         std::vector<tool_call> calls;
         calls.reserve(open.unanswered.size());
         for (std::size_t i : open.unanswered) calls.push_back(history_[open.reply].tool_calls[i]);
-        std::uint64_t tokens_left = detail::nested_runs::unlimited;
-        if constexpr (config_.max_total_tokens != 0)
-            tokens_left = config_.max_total_tokens - std::min<std::uint64_t>(detail::tokens_used(result), config_.max_total_tokens);
-        if (token_budget_ != 0)
-            tokens_left = std::min(tokens_left, token_budget_ - std::min(detail::tokens_used(result), token_budget_));
-        nested_->set_tokens_left(tokens_left);
+        open_sub_runs(result);
         calls_done done = run_calls(calls, turn, history_[open.reply].text, events, decided);
         nested_->collect(result);
         std::map<std::string, bool, std::less<>> invalid_this_round;

@@ -2,7 +2,8 @@
 // Agents as tools (loop/agent_tool.hpp): a sub-agent's run nested in its caller's run_result
 // with its usage, the caller's token budget shared with the sub-run, a sub-run that fails
 // becoming a tool error, cancellation and the tool timeout reaching the sub-run, parallel
-// calls taking turns, and the whole through the OpenAI provider class over a replay_transport.
+// calls taking turns, a step of a planned run, and the whole through the OpenAI provider class
+// over a replay_transport.
 #include "scripted.hpp"
 
 #include <agentry/agent.hpp>
@@ -374,4 +375,23 @@ TEST_CASE("agent_tool: through the OpenAI provider class over a replay_transport
     CHECK(sub_http.requests()[0].body.find(R"("response_format")") != std::string::npos);
     CHECK(sub_http.requests()[0].body.find("Research tides.") != std::string::npos);
     CHECK(lead_http.requests()[1].body.find(R"(Two papers agree.)") != std::string::npos);
+}
+
+TEST_CASE("agent_tool: a step of a planned run nests its sub-run too") {
+    sub_fixture<> sub;
+    sub.s->turns = {answer(std::string(good_findings), {9, 4})};
+    const auto tools = research_registry(sub.agent);
+    constexpr agentry::loop_config planning{.planning = {.enabled = true}};
+    auto lead = make_lead<planning>(tools);
+    lead->s->turns = {
+        calls({call("p1", "make_plan",
+                    R"({"steps":[{"id":"s1","tool":"research","arguments":{"topic":"tides"},"depends_on":[],"inputs":[]}]})")}),
+        answer("Tides follow the moon.")};
+    const agentry::run_result r = lead->agent.run_planned("Why are there tides?");
+    REQUIRE(r.stop == agentry::stop_reason::completed);
+    REQUIRE(r.sub_runs.size() == 1);
+    CHECK(r.sub_runs[0].step_id == "p1/s1");
+    CHECK(r.sub_runs[0].result.stop == agentry::stop_reason::completed);
+    CHECK(r.usage.input_tokens == 20 + 9);
+    CHECK(r.usage.output_tokens == 10 + 4);
 }

@@ -497,7 +497,9 @@ struct planner {
                 starts[call.id] = clock::now();
                 if (events.on_tool_start) events.on_tool_start(call);
             };
+            a.open_sub_runs(result);
             auto done = a.run_calls(admitted, result.turns, a.history_.back().text, timed, nullptr);
+            a.nested_->collect(result);
             std::size_t next = 0;
             for (std::size_t k = 0; k != calls.size(); ++k) {
                 const std::size_t i = run[k];
