@@ -244,6 +244,29 @@ consteval bool check_request_limits() noexcept {
     return request_limits<D, sizeof...(Tools), optional, unions>::ok;
 }
 
+/// The answer to a call of a tool not among `names`: the name, the closest of `names`, and
+/// the list of them.
+template <class Names>
+std::string unknown_tool_text(std::string_view name, const Names& names) {
+    std::string text = "unknown tool \"";
+    text += printable(name, 64);
+    text += '"';
+    const std::string_view guess = json::detail::closest(name, names);
+    if (!guess.empty()) {
+        text += " (did you mean \"";
+        text += guess;
+        text += "\"?)";
+    }
+    text += ". Available tools: ";
+    for (std::size_t i = 0; i != names.size(); ++i) {
+        if (i != 0) text += ", ";
+        text += names[i];
+    }
+    if (names.empty()) text += "none";
+    text += '.';
+    return text;
+}
+
 } // namespace detail
 
 /// An immutable set of tools with unique names, built at compile time.
@@ -528,23 +551,7 @@ private:
         tool_result result;
         result.status = tool_status::unknown_tool;
         try {
-            std::string text = "unknown tool \"";
-            text += detail::printable(name, 64);
-            text += '"';
-            const std::string_view guess = json::detail::closest(name, names);
-            if (!guess.empty()) {
-                text += " (did you mean \"";
-                text += guess;
-                text += "\"?)";
-            }
-            text += ". Available tools: ";
-            for (std::size_t i = 0; i != names.size(); ++i) {
-                if (i != 0) text += ", ";
-                text += names[i];
-            }
-            if (names.empty()) text += "none";
-            text += '.';
-            result.content = std::move(text);
+            result.content = detail::unknown_tool_text(name, names);
         } catch (...) {
             result.content = "unknown tool";
         }

@@ -16,10 +16,10 @@
 #include <agentry/call_scope.hpp>
 #include <agentry/detail/invoke.hpp>
 #include <agentry/detail/text.hpp>
-#include <agentry/json/detail/suggest.hpp>
 #include <agentry/outcome.hpp>
 #include <agentry/policy/token_bucket.hpp>
 #include <agentry/policy/tool_policy.hpp>
+#include <agentry/registry.hpp>
 #include <agentry/schema/dialect.hpp>
 #include <agentry/tool_result.hpp>
 
@@ -150,28 +150,6 @@ inline std::string above_ceiling(const std::optional<tool_policy>& p, permission
            ", is above loop_config::max_permission, " + std::string(to_string(ceiling)) +
            ", and it needs no approval; give it a policy with needs_approval = true or a lower level, or raise the "
            "ceiling";
-}
-
-/// The answer to a call of a tool the agent does not have, listing `names` (its registry's,
-/// then those added), as registry::call words it.
-inline std::string unknown_tool_text(std::string_view name, const std::vector<std::string>& names) {
-    std::string text = "unknown tool \"";
-    text += printable(name, 64);
-    text += '"';
-    const std::string_view guess = json::detail::closest(name, names);
-    if (!guess.empty()) {
-        text += " (did you mean \"";
-        text += guess;
-        text += "\"?)";
-    }
-    text += ". Available tools: ";
-    for (std::size_t i = 0; i != names.size(); ++i) {
-        if (i != 0) text += ", ";
-        text += names[i];
-    }
-    if (names.empty()) text += "none";
-    text += '.';
-    return text;
 }
 
 /// `payload` (a definitions<D>() array) with `tools` appended.
