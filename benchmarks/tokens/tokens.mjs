@@ -188,14 +188,15 @@ if (mode === "--markdown") {
                 fail(`${full}/${set} has no natural bound`);
         }
     }
-    // The target: agentry's OpenAI payloads at most 0.7x what the OpenAI SDK sends for the same
-    // Pydantic models.
-    if (counts.pydantic_strict) {
-        const theirs = counts.pydantic_strict.all.tokens;
-        for (const ours of ["openai", "openai_strict"]) {
-            const t = counts[ours].all.tokens;
-            console.log(`${ours}: ${t} tokens, ${ratio(t, theirs)} Pydantic (pydantic_function_tool, ${theirs})`);
-            if (t > 0.7 * theirs) fail(`${ours} payload is ${ratio(t, theirs)} the Pydantic one; the target is at most 0.70x`);
+    // The target: agentry's OpenAI payloads at most 0.7x the same tools written as Pydantic
+    // models: `openai` against model_json_schema() as it is (neither strict), `openai_strict`
+    // against what the OpenAI SDK sends in strict mode (pydantic_function_tool).
+    if (counts.pydantic && counts.pydantic_strict) {
+        for (const [ours, theirs, what] of [["openai", "pydantic", "model_json_schema()"],
+                                            ["openai_strict", "pydantic_strict", "pydantic_function_tool"]]) {
+            const t = counts[ours].all.tokens, p = counts[theirs].all.tokens;
+            console.log(`${ours}: ${t} tokens, ${ratio(t, p)} Pydantic (${what}, ${p})`);
+            if (t > 0.7 * p) fail(`${ours} payload is ${ratio(t, p)} the Pydantic one (${what}); the target is at most 0.70x`);
         }
     } else {
         console.log(`the ratio to Pydantic is not checked: ${pydanticNote}`);

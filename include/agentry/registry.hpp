@@ -172,8 +172,8 @@ constexpr void write_tool_definition(schema::detail::sink& s) noexcept {
         s.put_key("outputSchema");
         s.put(schema::detail::schema_text<R, D>::view);
     }
-    if constexpr (k == dialect_kind::openai) s.put(",\"strict\":false}}");
-    else if constexpr (k == dialect_kind::openai_strict) s.put(",\"strict\":true}}");
+    if constexpr (k == dialect_kind::openai_strict) s.put(",\"strict\":true}}");
+    else if constexpr (k == dialect_kind::openai) s.put("}}");
     else if constexpr (k == dialect_kind::anthropic_strict) s.put(",\"strict\":true}");
     else s.put('}');
 }

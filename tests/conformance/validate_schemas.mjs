@@ -224,8 +224,10 @@ function toolErrors(dialect, tool) {
             errors = keyErrors(tool, ["type", "function"]);
             if (tool.type !== "function") errors.push(`type must be "function"`);
             fn = tool.function ?? {};
-            errors.push(...keyErrors(fn, ["name", "description", "parameters", "strict"]).map((e) => `function: ${e}`));
-            if (fn.strict !== strict) errors.push(`function.strict must be ${strict}`);
+            // Without strict mode "strict" is left out: false is its default.
+            errors.push(...keyErrors(fn, ["name", "description", "parameters", ...(strict ? ["strict"] : [])])
+                               .map((e) => `function: ${e}`));
+            if (strict && fn.strict !== true) errors.push("function.strict must be true");
             schemas = { "function.parameters": fn.parameters };
             break;
         case "anthropic":

@@ -99,7 +99,7 @@ constexpr auto openai_tools = make_tools<128>();
 static_assert(openai_tools.definitions<agentry::dialect::openai>().ends_with(
     R"({"type":"function","function":{"name":"t127","description":"Doubles x.","parameters":)"
     R"({"type":"object","properties":{"x":{"type":"integer"}},)"
-    R"("required":["x"],"additionalProperties":false},"strict":false}}])"));
+    R"("required":["x"]}}}])"));
 
 // Dispatch compiles for every index.
 [[maybe_unused]] agentry::tool_result call_last() { return tools.call("t499", R"({"x":21})"); }

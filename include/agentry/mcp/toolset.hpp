@@ -113,8 +113,8 @@ inline std::string dynamic_definition(dialect_kind kind, std::string_view name, 
         else out += R"(,"parameters":)";
         write_json(out, schema);
     }
-    if (kind == dialect_kind::openai) out += R"(,"strict":false}})";
-    else if (kind == dialect_kind::openai_strict) out += R"(,"strict":true}})";
+    if (kind == dialect_kind::openai_strict) out += R"(,"strict":true}})";
+    else if (kind == dialect_kind::openai) out += "}}";
     else if (kind == dialect_kind::anthropic_strict) out += R"(,"strict":true})";
     else out += '}';
     return out;

@@ -68,10 +68,11 @@ struct standard {
     static constexpr dialect_rules rules{.name = "standard"};
 };
 
-/// OpenAI Chat Completions function tools, `strict:false`.
+/// OpenAI Chat Completions function tools without strict mode. Objects are not marked closed:
+/// only strict mode requires it, and the reader refuses an unknown member all the same.
 struct openai {
     static constexpr dialect_kind kind = dialect_kind::openai;
-    static constexpr dialect_rules rules{.name = "openai", .max_tools = 128};
+    static constexpr dialect_rules rules{.name = "openai", .closed_objects = false, .max_tools = 128};
 };
 
 /// OpenAI Structured Outputs, `strict:true`.

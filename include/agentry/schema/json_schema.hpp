@@ -139,9 +139,18 @@ consteval bool states_keyword() noexcept {
     else return true;
 }
 
+// A lower bound of 0 on a length or an item count holds for every value: it is written neither
+// as a keyword nor as a note.
+template <class C>
+consteval bool vacuous() noexcept {
+    if constexpr (C::keyword == constraint_keyword::min_length || C::keyword == constraint_keyword::min_items)
+        return C::value == 0;
+    else return false;
+}
+
 template <class D, class C>
 constexpr void write_keyword(sink& s) noexcept {
-    if constexpr (states_keyword<D, C>()) {
+    if constexpr (!vacuous<C>() && states_keyword<D, C>()) {
         s.put(',');
         s.put_key(keyword_name(C::keyword));
         if constexpr (C::target == constraint_target::number) s.put(C::value.view());
@@ -154,7 +163,7 @@ constexpr void write_keyword(sink& s) noexcept {
 
 template <class D, class C>
 constexpr void write_note(sink& s, bool& first) noexcept {
-    if constexpr (!states_keyword<D, C>()) {
+    if constexpr (!vacuous<C>() && !states_keyword<D, C>()) {
         begin_note<D>(s, first);
         constexpr auto k = C::keyword;
         if constexpr (k == constraint_keyword::minimum) s.put("Must be at least "), s.put(C::value.view());

@@ -216,8 +216,8 @@ constexpr void write_plan_payload(schema::detail::sink& s) noexcept {
     put_closed<D>(s);
     s.put('}');
     if constexpr (k == dialect_kind::gemini) s.put("}]}]");
-    else if constexpr (k == dialect_kind::openai) s.put(",\"strict\":false}}]");
     else if constexpr (k == dialect_kind::openai_strict) s.put(",\"strict\":true}}]");
+    else if constexpr (k == dialect_kind::openai) s.put("}}]");
     else if constexpr (k == dialect_kind::anthropic_strict) s.put(",\"strict\":true}]");
     else s.put("}]");
 }
