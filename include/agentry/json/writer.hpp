@@ -194,11 +194,123 @@ inline void put_integer(std::string& out, I value) {
     out.append(buffer, static_cast<std::size_t>(r.ptr - buffer));
 }
 
+// Two decimal digits per entry, "00" to "99".
+inline constexpr char digit_pairs[] =
+    "00010203040506070809101112131415161718192021222324252627282930313233343536373839"
+    "40414243444546474849505152535455565758596061626364656667686970717273747576777879"
+    "8081828384858687888990919293949596979899";
+
+// Writes the decimal digits of n (n < 10^16) ending at `end`; returns where they start.
+inline char* put_digits_backwards(char* end, std::uint64_t n) noexcept {
+    while (n >= 100) {
+        const std::size_t pair = static_cast<std::size_t>(n % 100) * 2;
+        n /= 100;
+        *--end = digit_pairs[pair + 1];
+        *--end = digit_pairs[pair];
+    }
+    if (n >= 10) {
+        const std::size_t pair = static_cast<std::size_t>(n) * 2;
+        *--end = digit_pairs[pair + 1];
+        *--end = digit_pairs[pair];
+    } else {
+        *--end = static_cast<char>('0' + n);
+    }
+    return end;
+}
+
+inline constexpr double exact_powers_of_ten[] = {1e0,  1e1,  1e2,  1e3,  1e4,  1e5,  1e6,  1e7,
+                                                 1e8,  1e9,  1e10, 1e11, 1e12, 1e13, 1e14, 1e15,
+                                                 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22};
+
+// The text std::to_chars(value) writes (the shortest that reads back to `value`, fixed or
+// scientific, whichever has fewer characters, fixed on a tie), for a double that is a short
+// decimal: n / 10^k with n < 2^50, k <= 22 and |value| >= 1e-6. False for any other value,
+// with nothing written.
+//
+// Why the text is right: x = |value| * 10^k rounded once is within x * 2^-53 < 1/8 of the
+// exact product, and the decimals that read back to `value` lie within half an ulp of it, at
+// most x * 2^-53 < 1/8 on the scale of 10^-k. So an integer m with m / 10^k reading back to
+// `value` is the one nearest to x, found as floor(x + 0.5), and it is the only one: the test
+// below (exact m and 10^k, one correctly rounded division, which is how from_chars reads
+// m * 10^-k) finds it if it exists. Trying k = 0, 1, 2, ... finds the coarsest power of ten
+// with a multiple that reads back, which is the shortest text: m has no trailing zero for
+// k > 0 (else k - 1 had one), and for k = 0 the trailing zeros are the exponent.
+inline bool put_short_decimal(std::string& out, double value) {
+    const double a = value < 0 ? -value : value;
+    if (!(a >= 1e-6)) return false;
+    std::uint64_t digits = 0;
+    int exponent = 0; // value = digits * 10^exponent
+    for (int k = 0;; ++k) {
+        if (k > 22) return false;
+        const double p = exact_powers_of_ten[k];
+        const double x = a * p;
+        if (!(x < 0x1p50)) return false;
+        const std::int64_t m = static_cast<std::int64_t>(x + 0.5);
+        if (static_cast<double>(m) / p == a) {
+            digits = static_cast<std::uint64_t>(m);
+            exponent = -k;
+            break;
+        }
+    }
+    if (exponent == 0)
+        while (digits % 10 == 0) {
+            digits /= 10;
+            ++exponent;
+        }
+    char buffer[40];
+    char* const end = buffer + sizeof buffer;
+    char* const first = put_digits_backwards(end, digits);
+    const int count = static_cast<int>(end - first);
+    const int scientific_exponent = exponent + count - 1; // |.| <= 22: two digits
+    const int scientific_length = count + (count > 1 ? 1 : 0) + 4;
+    const int fixed_length = exponent >= 0 ? count + exponent : (count > -exponent ? count + 1 : 2 - exponent);
+    char text[48];
+    char* t = text;
+    if (value < 0) *t++ = '-';
+    if (fixed_length <= scientific_length) {
+        if (exponent >= 0) {
+            std::memcpy(t, first, static_cast<std::size_t>(count));
+            t += count;
+            for (int i = 0; i != exponent; ++i) *t++ = '0';
+        } else if (count > -exponent) {
+            const int whole = count + exponent;
+            std::memcpy(t, first, static_cast<std::size_t>(whole));
+            t += whole;
+            *t++ = '.';
+            std::memcpy(t, first + whole, static_cast<std::size_t>(-exponent));
+            t += -exponent;
+        } else {
+            *t++ = '0';
+            *t++ = '.';
+            for (int i = count; i != -exponent; ++i) *t++ = '0';
+            std::memcpy(t, first, static_cast<std::size_t>(count));
+            t += count;
+        }
+    } else {
+        *t++ = first[0];
+        if (count > 1) {
+            *t++ = '.';
+            std::memcpy(t, first + 1, static_cast<std::size_t>(count - 1));
+            t += count - 1;
+        }
+        *t++ = 'e';
+        *t++ = scientific_exponent < 0 ? '-' : '+';
+        const int e = scientific_exponent < 0 ? -scientific_exponent : scientific_exponent;
+        *t++ = static_cast<char>('0' + e / 10);
+        *t++ = static_cast<char>('0' + e % 10);
+    }
+    out.append(text, static_cast<std::size_t>(t - text));
+    return true;
+}
+
 template <class F>
 inline void put_number(std::string& out, F value) {
     if (!std::isfinite(value)) {
         out.append("null", 4);
         return;
+    }
+    if constexpr (std::is_same_v<F, double>) {
+        if (put_short_decimal(out, value)) return;
     }
     char buffer[64];
     // Without a format or precision, std::to_chars writes the shortest text that reads back
