@@ -343,7 +343,11 @@ inline bool read_string_view(reader& r, std::string& scratch, std::string_view& 
 inline bool read_string_value(reader& r, std::string& out) {
     std::string_view view;
     if (!read_string_view(r, out, view)) return false;
-    if (view.data() != out.data()) out.assign(view);
+    if (view.data() != out.data()) {
+        // Into an empty string, append costs less than assign's general path (same growth).
+        if (out.empty()) out.append(view.data(), view.size());
+        else out.assign(view);
+    }
     return true;
 }
 
@@ -528,8 +532,44 @@ inline std::from_chars_result read_double(std::string_view text, double& out) no
     return std::from_chars(text.data(), text.data() + text.size(), out);
 }
 
+// A number of at most 15 digits with no exponent, read in one pass: the digits as an integer,
+// exact in a double, divided by an exact power of ten, which is correctly rounded (as
+// read_short_decimal and from_chars read it). False, with the cursor where it was, for
+// anything else: the general path of read_floating decides those.
+template <class T>
+AGENTRY_JSON_INLINE bool read_plain_decimal(reader& r, T& out) noexcept {
+    static constexpr double powers[] = {1e0, 1e1, 1e2,  1e3,  1e4,  1e5,  1e6,  1e7,
+                                        1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15};
+    const char* p = r.in.p;
+    const char* const end = r.in.end;
+    const bool minus = p != end && *p == '-';
+    p += minus;
+    if (p == end || static_cast<unsigned char>(*p - '0') > 9) return false;
+    const char* const first = p;
+    std::uint64_t digits = 0;
+    if (*p == '0') {
+        ++p;
+    } else {
+        while (p != end && static_cast<unsigned char>(*p - '0') <= 9) digits = digits * 10 + unsigned(*p++ - '0');
+    }
+    std::size_t count = std::size_t(p - first), fraction = 0;
+    if (p != end && *p == '.') {
+        const char* const point = ++p;
+        while (p != end && static_cast<unsigned char>(*p - '0') <= 9) digits = digits * 10 + unsigned(*p++ - '0');
+        fraction = std::size_t(p - point);
+        if (fraction == 0) return false;
+        count += fraction;
+    }
+    if (count > 15 || (p != end && (*p == 'e' || *p == 'E'))) return false;
+    const double value = double(digits) / powers[fraction];
+    out = T(minus ? -value : value);
+    r.in.p = p;
+    return true;
+}
+
 template <class T>
 void read_floating(reader& r, T& out) {
+    if (read_plain_decimal(r, out)) return;
     number_token token;
     std::string holder;
     if (!number_at<T>(r, token, holder)) return;
@@ -598,10 +638,32 @@ void read_enum(reader& r, E& out) {
 
 // ---- constraints ---------------------------------------------------------------------------
 
+// The bytes that do not continue a UTF-8 sequence (not 10xxxxxx), eight at a time.
 inline std::size_t code_points(std::string_view s) noexcept {
-    std::size_t n = 0;
-    for (char c : s) n += (static_cast<unsigned char>(c) & 0xC0) != 0x80;
-    return n;
+    const char* p = s.data();
+    const std::size_t size = s.size();
+    std::size_t continuation = 0, i = 0;
+    for (; i + 8 <= size; i += 8) {
+        std::uint64_t w;
+        std::memcpy(&w, p + i, 8);
+        // The top bit of each byte that is 10xxxxxx, moved to its low bit, summed by a multiply.
+        const std::uint64_t marks = (w & ~(w << 1) & 0x8080808080808080ull) >> 7;
+        continuation += static_cast<std::size_t>((marks * 0x0101010101010101ull) >> 56);
+    }
+    for (; i != size; ++i) continuation += (static_cast<unsigned char>(p[i]) & 0xC0) == 0x80;
+    return size - continuation;
+}
+
+// Whether s has at least N code points: a short minimum is decided by the first bytes.
+template <std::size_t N>
+bool at_least_code_points(std::string_view s) noexcept {
+    if constexpr (N > 16) {
+        return code_points(s) >= N;
+    } else {
+        std::size_t left = N;
+        for (std::size_t i = 0; i != s.size() && left != 0; ++i) left -= (static_cast<unsigned char>(s[i]) & 0xC0) != 0x80;
+        return left == 0;
+    }
 }
 
 /// Steps of the pattern engine a search may take before it gives up (no catastrophic
@@ -697,10 +759,14 @@ void check_string_constraint(reader& r, const std::string& v) {
     const auto characters = [](std::size_t n) {
         return std::to_string(n) + (n == 1 ? " character long" : " characters long");
     };
+    // A string has at most as many code points as bytes: most lengths are decided without
+    // counting them.
     if constexpr (k == constraint_keyword::min_length) {
-        if (code_points(v) < C::value) r.error(error_kind::min_length, "must be at least " + characters(C::value));
+        if (v.size() < C::value || !at_least_code_points<C::value>(v))
+            r.error(error_kind::min_length, "must be at least " + characters(C::value));
     } else if constexpr (k == constraint_keyword::max_length) {
-        if (code_points(v) > C::value) r.error(error_kind::max_length, "must be at most " + characters(C::value));
+        if (v.size() > C::value && code_points(v) > C::value)
+            r.error(error_kind::max_length, "must be at most " + characters(C::value));
     } else if constexpr (k == constraint_keyword::pattern) {
         const auto& compiled = compiled_pattern<fixed_string<C::value.size()>(C::value)>();
         const regex::match_result m = compiled ? compiled->search_bounded(v, pattern_step_limit)
@@ -781,7 +847,8 @@ void read_constrained(reader& r, T& out, reflect::type_list<C...>) {
         sent.text = agentry::detail::trim(content);
     }
     if constexpr (std::is_arithmetic_v<T>) {
-        if constexpr (std::is_floating_point_v<T>)
+        // A double read is already the nearest double to the text; a float is not.
+        if constexpr (std::is_floating_point_v<T> && !std::is_same_v<T, double>)
             read_double(sent.text, sent.number);
         else sent.number = double(out);
     }
@@ -1222,6 +1289,10 @@ AGENTRY_JSON_INLINE bool at_member_name(cursor& in) noexcept {
         if (std::size_t(in.end - in.p) < n + 3 || in.p[0] != '"' || in.p[n + 1] != '"' ||
             std::memcmp(in.p + 1, Access::names[I].data(), n) != 0)
             return false;
+        if (in.p[n + 2] == ':') {
+            in.p += n + 3;
+            return true;
+        }
         cursor after = in;
         after.p += n + 2;
         if (!after.consume(':')) return false;
