@@ -418,9 +418,9 @@ AGENTRY_JSON_INLINE bool read_plain_integer(reader& r, T& out) noexcept {
     return true;
 }
 
+// Any other integer text (read_value tries read_plain_integer first).
 template <class T>
 void read_integer(reader& r, T& out) {
-    if (read_plain_integer(r, out)) return;
     number_token token;
     std::string holder;
     if (!number_at<T>(r, token, holder)) return;
@@ -567,9 +567,9 @@ AGENTRY_JSON_INLINE bool read_plain_decimal(reader& r, T& out) noexcept {
     return true;
 }
 
+// Any other number text (read_value tries read_plain_decimal first).
 template <class T>
 void read_floating(reader& r, T& out) {
-    if (read_plain_decimal(r, out)) return;
     number_token token;
     std::string holder;
     if (!number_at<T>(r, token, holder)) return;
@@ -1310,12 +1310,17 @@ enum class fast_state : unsigned char { reading, more, closed, stopped };
 template <class Access, std::size_t I>
 AGENTRY_JSON_INLINE void read_in_order(reader& r, typename Access::storage& out, std::uint64_t& seen, fast_state& state) {
     if (state != fast_state::reading) return;
-    r.in.skip_ws();
+    // Whitespace is looked for only where the expected text is not.
     if (!at_member_name<Access, I>(r.in)) {
-        state = fast_state::more;
-        return;
+        r.in.skip_ws();
+        if (!at_member_name<Access, I>(r.in)) {
+            state = fast_state::more;
+            return;
+        }
     }
-    r.in.skip_ws();
+    // read_value skips the whitespace before a value; an optional member looks at the value
+    // (for null) before.
+    if constexpr (is_optional_member<member_type<Access, I>>) r.in.skip_ws();
     seen |= std::uint64_t(1) << I;
     r.push_key(Access::names[I]);
     read_member<Access, I>(r, out);
@@ -1635,7 +1640,13 @@ void read_value(reader& r, T& out) {
     r.in.skip_ws();
     constexpr kind k = kind_of<T>();
     if constexpr (k == kind::boolean) {
-        if (r.in.peek() == 't') {
+        if (r.in.end - r.in.p >= 4 && std::memcmp(r.in.p, "true", 4) == 0) {
+            r.in.p += 4;
+            out = true;
+        } else if (r.in.end - r.in.p >= 5 && std::memcmp(r.in.p, "false", 5) == 0) {
+            r.in.p += 5;
+            out = false;
+        } else if (r.in.peek() == 't') {
             if (read_literal(r, "true")) out = true;
         } else if (r.in.peek() == 'f') {
             if (read_literal(r, "false")) out = false;
@@ -1643,9 +1654,9 @@ void read_value(reader& r, T& out) {
             type_error<T>(r);
         }
     } else if constexpr (k == kind::integer) {
-        read_integer(r, out);
+        if (!read_plain_integer(r, out)) read_integer(r, out);
     } else if constexpr (k == kind::number) {
-        read_floating(r, out);
+        if (!read_plain_decimal(r, out)) read_floating(r, out);
     } else if constexpr (k == kind::string) {
         if (r.in.peek() != '"') return type_error<T>(r);
         if constexpr (std::is_same_v<T, std::string_view>) read_view(r, out);
