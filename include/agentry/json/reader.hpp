@@ -86,12 +86,12 @@ using storage_t = typename storage_of<P>::type;
 
 // Trivially default-constructible (no std::string_view member), so that the reader's path
 // array is left unwritten when a reader is made: only its first path_size_ entries are read.
-// A key is key_size bytes at key_data; an index has is_index set.
+// Two words, written with two stores: a key is `value >> 1` bytes at key_data (the low bit of
+// `value` clear); an index is `value >> 1` with the low bit set.
 struct path_segment {
     const char* key_data;
-    std::size_t key_size;
-    std::size_t index;
-    bool is_index;
+    std::size_t value;
+    bool is_index() const noexcept { return (value & 1) != 0; }
 };
 static_assert(std::is_trivially_default_constructible_v<path_segment>);
 
@@ -120,8 +120,8 @@ public:
     /// While probing an alternative of a variant, errors are counted but not recorded.
     bool quiet() const noexcept { return quiet_; }
 
-    void push_key(std::string_view key) noexcept { push({key.data(), key.size(), 0, false}); }
-    void push_index(std::size_t index) noexcept { push({nullptr, 0, index, true}); }
+    void push_key(std::string_view key) noexcept { push({key.data(), key.size() << 1}); }
+    void push_index(std::size_t index) noexcept { push({nullptr, index << 1 | 1}); }
     void pop() noexcept { --path_size_; }
 
     /// The JSON Pointer of the value being read.
@@ -130,10 +130,10 @@ public:
         const std::size_t shown = path_size_ < max_path ? path_size_ : max_path;
         for (std::size_t i = 0; i != shown; ++i) {
             out.push_back('/');
-            if (path_[i].is_index) {
-                out += std::to_string(path_[i].index);
+            if (path_[i].is_index()) {
+                out += std::to_string(path_[i].value >> 1);
             } else {
-                for (char c : std::string_view(path_[i].key_data, path_[i].key_size)) {
+                for (char c : std::string_view(path_[i].key_data, path_[i].value >> 1)) {
                     if (c == '~') out += "~0";
                     else if (c == '/') out += "~1";
                     else out.push_back(c);
@@ -694,9 +694,14 @@ struct sent_value {
     double number = 0;
 };
 
-template <class C>
-std::string bound_text() {
-    return std::string(C::value.view());
+// "must be at least 3" and the like: a broken bound, out of line.
+AGENTRY_JSON_COLD void bound_error(reader& r, error_kind kind, std::string_view what, std::string_view bound) {
+    r.error(kind, std::string(what) + std::string(bound));
+}
+
+// "must be at least 3 characters long" and the like, out of line.
+AGENTRY_JSON_COLD void length_error(reader& r, error_kind kind, std::string_view what, std::size_t n) {
+    r.error(kind, std::string(what) + std::to_string(n) + (n == 1 ? " character long" : " characters long"));
 }
 
 // minimum, maximum, their exclusive forms, multipleOf. Integers against integral bounds compare
@@ -716,7 +721,7 @@ void check_number_constraint(reader& r, T& v, const sent_value& sent) {
             const double q = sent.number / bound_as_double<C>;
             multiple = std::isfinite(q) && q == std::floor(q);
         }
-        if (!multiple) r.error(error_kind::multiple_of, "must be a multiple of " + bound_text<C>());
+        if (!multiple) bound_error(r, error_kind::multiple_of, "must be a multiple of ", C::value.view());
         return;
     }
     int order = 0;  // sign of v - bound
@@ -734,18 +739,18 @@ void check_number_constraint(reader& r, T& v, const sent_value& sent) {
         if (order == 0) order = decimal_compare(sent.text, bound.view());
     }
     if constexpr (k == constraint_keyword::minimum) {
-        if (order < 0) r.error(error_kind::minimum, "must be at least " + bound_text<C>());
+        if (order < 0) bound_error(r, error_kind::minimum, "must be at least ", C::value.view());
     } else if constexpr (k == constraint_keyword::exclusive_minimum) {
-        if (order <= 0) r.error(error_kind::exclusive_minimum, "must be greater than " + bound_text<C>());
+        if (order <= 0) bound_error(r, error_kind::exclusive_minimum, "must be greater than ", C::value.view());
         else if constexpr (std::is_same_v<T, double>) {
             // Above the bound, but rounded onto it (0.1000000000000000001 > 0.1): the next
             // double up, so that the tool sees a value its bound admits.
             if (v <= bound_as_double<C>) v = std::nextafter(bound_as_double<C>, HUGE_VAL);
         }
     } else if constexpr (k == constraint_keyword::maximum) {
-        if (order > 0) r.error(error_kind::maximum, "must be at most " + bound_text<C>());
+        if (order > 0) bound_error(r, error_kind::maximum, "must be at most ", C::value.view());
     } else {
-        if (order >= 0) r.error(error_kind::exclusive_maximum, "must be less than " + bound_text<C>());
+        if (order >= 0) bound_error(r, error_kind::exclusive_maximum, "must be less than ", C::value.view());
         else if constexpr (std::is_same_v<T, double>) {
             if (v >= bound_as_double<C>) v = std::nextafter(bound_as_double<C>, -HUGE_VAL);
         }
@@ -756,17 +761,14 @@ void check_number_constraint(reader& r, T& v, const sent_value& sent) {
 template <class C>
 void check_string_constraint(reader& r, const std::string& v) {
     constexpr constraint_keyword k = C::keyword;
-    const auto characters = [](std::size_t n) {
-        return std::to_string(n) + (n == 1 ? " character long" : " characters long");
-    };
     // A string has at most as many code points as bytes: most lengths are decided without
     // counting them.
     if constexpr (k == constraint_keyword::min_length) {
         if (v.size() < C::value || !at_least_code_points<C::value>(v))
-            r.error(error_kind::min_length, "must be at least " + characters(C::value));
+            length_error(r, error_kind::min_length, "must be at least ", C::value);
     } else if constexpr (k == constraint_keyword::max_length) {
         if (v.size() > C::value && code_points(v) > C::value)
-            r.error(error_kind::max_length, "must be at most " + characters(C::value));
+            length_error(r, error_kind::max_length, "must be at most ", C::value);
     } else if constexpr (k == constraint_keyword::pattern) {
         const auto& compiled = compiled_pattern<fixed_string<C::value.size()>(C::value)>();
         const regex::match_result m = compiled ? compiled->search_bounded(v, pattern_step_limit)
