@@ -312,16 +312,9 @@ inline bool read_literal(reader& r, std::string_view word) {
     return true;
 }
 
-// A string value, cursor on the opening quote: a view of the input when it has no escape,
-// else of `scratch`, which holds it decoded.
-inline bool read_string_view(reader& r, std::string& scratch, std::string_view& view) {
+// read_string_view for any string (escapes, bytes beyond ASCII, errors).
+inline bool read_string_view_general(reader& r, std::string& scratch, std::string_view& view) {
     const char* start = r.in.p + 1;
-    // Printable ASCII up to the closing quote: nothing to check or decode.
-    if (const char* close = skip_plain(start, r.in.end); close != r.in.end && *close == '"') {
-        view = std::string_view(start, std::size_t(close - start));
-        r.in.p = close + 1;
-        return true;
-    }
     bool escaped = false;
     if (!read_string(r.in, nullptr, &escaped)) {
         r.syntax_error();
@@ -337,6 +330,19 @@ inline bool read_string_view(reader& r, std::string& scratch, std::string_view& 
     read_string(again, &scratch);
     view = scratch;
     return true;
+}
+
+// A string value, cursor on the opening quote: a view of the input when it has no escape,
+// else of `scratch`, which holds it decoded.
+AGENTRY_JSON_INLINE bool read_string_view(reader& r, std::string& scratch, std::string_view& view) {
+    const char* start = r.in.p + 1;
+    // Printable ASCII up to the closing quote: nothing to check or decode.
+    if (const char* close = skip_plain(start, r.in.end); close != r.in.end && *close == '"') {
+        view = std::string_view(start, std::size_t(close - start));
+        r.in.p = close + 1;
+        return true;
+    }
+    return read_string_view_general(r, scratch, view);
 }
 
 // A string value into `out`, cursor on the opening quote.
