@@ -62,9 +62,12 @@
 // max_size is smaller than the marker, the marker alone is appended. Work is bounded by the
 // cap as well: a long string or container is not written in full only to be cut.
 //
-// Cost: the text is appended straight into `out`; nothing is reserved ahead and no temporary
-// string is made. Strings are copied in runs of bytes that need no escaping, eight bytes
-// tested at a time. Field keys are compile-time text, appended in one piece per field.
+// Cost: the text is gathered in a 256-byte buffer on the stack and appended to `out` in blocks
+// (a result of up to 256 bytes in one append); nothing is reserved ahead. Strings are copied in
+// runs of bytes that need no escaping, eight bytes tested at a time. Field keys are compile-time
+// text, copied in one piece per field. A double is written as std::to_chars writes it, byte for
+// byte; one that equals a short decimal n / 10^k (n < 2^50, k <= 22) is written without
+// calling it (one multiplication and division per decimal place; see short_decimal_text).
 //
 // Exceptions: none are thrown by the writer itself. The only ones that can escape are those
 // std::string throws when it grows (std::bad_alloc, or std::length_error past max_size());
