@@ -272,6 +272,9 @@ inline constexpr double exact_powers_of_ten[] = {1e0,  1e1,  1e2,  1e3,  1e4,  1
                                                  1e8,  1e9,  1e10, 1e11, 1e12, 1e13, 1e14, 1e15,
                                                  1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22};
 
+// The room short_decimal_text needs: a sign, "0." and 21 zeros, 16 digits, with some to spare.
+inline constexpr std::size_t short_decimal_size = 48;
+
 // The text std::to_chars(value) writes (the shortest that reads back to `value`, fixed or
 // scientific, whichever has fewer characters, fixed on a tie), for a double that is a short
 // decimal: n / 10^k with n < 2^50, k <= 22 and |value| >= 1e-6, into `text` (at least
@@ -285,8 +288,6 @@ inline constexpr double exact_powers_of_ten[] = {1e0,  1e1,  1e2,  1e3,  1e4,  1
 // m * 10^-k) finds it if it exists. Trying k = 0, 1, 2, ... finds the coarsest power of ten
 // with a multiple that reads back, which is the shortest text: m has no trailing zero for
 // k > 0 (else k - 1 had one), and for k = 0 the trailing zeros are the exponent.
-inline constexpr std::size_t short_decimal_size = 48;
-
 inline char* short_decimal_text(char* text, double value) noexcept {
     const double a = value < 0 ? -value : value;
     if (!(a >= 1e-6)) return nullptr;
