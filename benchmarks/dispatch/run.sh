@@ -30,6 +30,8 @@
 #   SKIP_BUILD=1    reuse the builds in OUT
 #   GLAZE_DIR       include directory of a glaze checkout for C++20 (e.g. glaze 2.9.5): its
 #                   cases join agentry_dispatch_bench for every compiler
+#   GLAZE_COMPILER  compiler for the glaze cases of the Clang builds, which cannot build glaze
+#                   2.9.5 themselves (e.g. g++-12): the rest of that binary is still built by Clang
 #   GLAZE_CXX23_DIR include directory of a glaze that needs -std=c++2b (e.g. 6.4.0): with
 #                   g++, agentry_dispatch_bench_cxx23 is built and run too (agentry,
 #                   nlohmann::json and that glaze in one process)
@@ -50,6 +52,7 @@ JOBS=${JOBS:-$(nproc)}
 OUT=${OUT:-${TMPDIR:-/tmp}/agentry-dispatch-bench}
 GLAZE_DIR=${GLAZE_DIR:-}
 GLAZE_CXX23_DIR=${GLAZE_CXX23_DIR:-}
+GLAZE_COMPILER=${GLAZE_COMPILER:-}
 FLAGS="-O2 -DNDEBUG"
 ATTEMPTS=3
 RETRY_WAIT=60
@@ -71,6 +74,11 @@ headers_checksum() {
     (cd "$1" && find . -type f -print0 | LC_ALL=C sort -z | xargs -0 sha256sum | sha256sum | cut -c1-16)
 }
 
+# The glaze cases of a Clang build are built by GLAZE_COMPILER, when given.
+glaze_compiler() {
+    [[ "$1" == clang* ]] && echo "$GLAZE_COMPILER" || true
+}
+
 # The -std=c++2b glaze is built with g++ only.
 cxx23_glaze() {
     [[ "$1" == g++* ]] && echo "$GLAZE_CXX23_DIR" || true
@@ -89,6 +97,7 @@ build_all() {
             -DDISPATCH_TOOL_COUNTS="$counts" \
             -DDISPATCH_AGENTRY_INCLUDE_DIR="$headers" \
             -DAGENTRY_BENCH_GLAZE_DIR="$GLAZE_DIR" \
+            -DAGENTRY_BENCH_GLAZE_COMPILER="$(glaze_compiler "$cxx")" \
             -DAGENTRY_BENCH_GLAZE_CXX23_DIR="$(cxx23_glaze "$cxx")" >"$OUT/$cxx.configure.log" || return 1
         cmake --build "$build" -j "$JOBS" >"$OUT/$cxx.build.log" 2>&1 || {
             grep -m 5 -E "error" "$OUT/$cxx.build.log" >&2 || true

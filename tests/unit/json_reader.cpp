@@ -5,7 +5,12 @@
 
 #include <doctest/doctest.h>
 
+#include <charconv>
 #include <cmath>
+#include <cstdint>
+#include <limits>
+#include <system_error>
+#include <vector>
 #include <string>
 #include <string_view>
 #include <variant>
@@ -108,6 +113,53 @@ TEST_CASE("reader: integer-valued numbers are integers, fractions are not") {
     CHECK(errors_of<std::int64_t>(std::string(70, '7') + ".0") == "must be at most 9223372036854775807");
     CHECK(errors_of<std::int32_t>("1e-99999999999") == "expected an integer, got 1e-99999999999");
     CHECK(read<std::int32_t>("0e99999999999").value == 0);
+}
+
+// Integers and short decimals are read in one pass (read_plain_integer, read_plain_decimal);
+// the values and the errors are those of the general path.
+TEST_CASE("reader: integers of every length and short decimals read as from_chars reads them") {
+    std::string digits;
+    for (int length = 1; length <= 20; ++length) {
+        digits += char('0' + (length * 7) % 10);
+        if (digits[0] == '0') digits[0] = '9';
+        for (const std::string& text : {digits, "-" + digits, digits + " ", "[" + digits + "]"}) {
+            const std::string number = text.front() == '[' ? text.substr(1, text.size() - 2) : text;
+            long long expected = 0;
+            const std::string trimmed = number.back() == ' ' ? number.substr(0, number.size() - 1) : number;
+            const auto [end, ec] = std::from_chars(trimmed.data(), trimmed.data() + trimmed.size(), expected);
+            if (text.front() == '[') {
+                const auto r = read<std::vector<std::int64_t>>(text);
+                if (ec == std::errc{}) {
+                    REQUIRE(r.ok());
+                    CHECK(r.value[0] == expected);
+                } else {
+                    CHECK_FALSE(r.ok());
+                }
+            } else if (ec == std::errc{}) {
+                CHECK(read<std::int64_t>(text).value == expected);
+            } else {
+                CHECK(errors_of<std::int64_t>(text) == (trimmed[0] == '-' ? "must be at least -9223372036854775808"
+                                                                          : "must be at most 9223372036854775807"));
+            }
+        }
+    }
+    CHECK(read<std::int64_t>("12345678").value == 12345678);
+    CHECK(read<std::int64_t>("1234567890123456").value == 1234567890123456);
+    CHECK(read<std::int64_t>("123456789012345678").value == 123456789012345678);
+    CHECK(read<std::int64_t>("9223372036854775807").value == std::numeric_limits<std::int64_t>::max());
+    CHECK(errors_of<std::int32_t>("12345678901") == "must be at most 2147483647");
+    CHECK(errors_of<std::int32_t>("1234567a") == "invalid JSON at byte 7: unexpected content after the value");
+    CHECK(errors_of<std::int32_t>("12345678.5") == "expected an integer, got 12345678.5");
+    CHECK(read<std::int32_t>("12345678e0").value == 12345678);
+    CHECK(errors_of<std::int32_t>("0123") == "invalid JSON at byte 1: unexpected content after the value");
+    CHECK(read<double>("129.9").value == 129.9);
+    CHECK(read<double>("-0").value == 0.0);
+    CHECK(std::signbit(read<double>("-0").value));
+    CHECK(read<double>("123456789012.345").value == 123456789012.345);
+    CHECK(read<double>("1234567890123.456").value == 1234567890123.456);
+    CHECK(errors_of<double>("1.") == "invalid JSON at byte 2: invalid number");
+    CHECK(errors_of<double>("01.5") == "invalid JSON at byte 1: unexpected content after the value");
+    CHECK(read<float>("0.1").value == 0.1f);
 }
 
 TEST_CASE("reader: doubles are correctly rounded, overflow is an error") {

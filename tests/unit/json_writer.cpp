@@ -4,6 +4,8 @@
 #include <doctest/doctest.h>
 
 #include <array>
+#include <charconv>
+#include <cmath>
 #include <cstdint>
 #include <cstdlib>
 #include <cstring>
@@ -171,6 +173,85 @@ TEST_CASE("writer: doubles use the shortest round-trip text") {
         const double back = std::strtod(text.c_str(), nullptr);
         REQUIRE(std::memcmp(&back, &d, sizeof d) == 0);
     }
+}
+
+// The text of a double is std::to_chars's, byte for byte, whichever way it is made (a short
+// decimal n / 10^k is written without to_chars).
+namespace {
+std::string to_chars_text(double d) {
+    char buffer[64];
+    const std::to_chars_result r = std::to_chars(buffer, buffer + sizeof buffer, d);
+    return std::string(buffer, r.ptr);
+}
+} // namespace
+
+TEST_CASE("writer: doubles are written as std::to_chars writes them") {
+    using agentry::json::detail::emit::exact_powers_of_ten;
+    using agentry::json::detail::emit::short_decimal_text;
+    using agentry::json::detail::emit::short_decimal_size;
+    std::uint64_t state = 0x2545F4914F6CDD1Dull;
+    const auto next = [&state] {
+        state ^= state << 13, state ^= state >> 7, state ^= state << 17;
+        return state;
+    };
+    std::size_t mismatches = 0, short_decimals = 0;
+    const auto check = [&](double d) {
+        for (const double v : {d, -d}) {
+            if (!std::isfinite(v)) continue;
+            char scratch[short_decimal_size];
+            short_decimals += short_decimal_text(scratch, v) != nullptr ? 1 : 0;
+            if (to_json(v) != to_chars_text(v)) {
+                if (++mismatches <= 10) FAIL_CHECK("mismatch for " << to_chars_text(v) << ": " << to_json(v));
+            }
+        }
+    };
+    // Short decimals n / 10^k of 1 to 17 digits, their neighbours, and n * 10^k.
+    for (int i = 0; i != 200000; ++i) {
+        const std::size_t k = next() % 23;
+        std::uint64_t limit = 1;
+        for (std::uint64_t digits = 1 + next() % 17; digits != 0; --digits) limit *= 10;
+        const double n = static_cast<double>(next() % limit);
+        const double d = n / exact_powers_of_ten[k];
+        check(d);
+        check(std::nextafter(d, 0.0));
+        check(std::nextafter(d, 1e300));
+        check(n * exact_powers_of_ten[k]);
+    }
+    // Random bit patterns, and magnitudes spread evenly from 1e-7 to 1e16.
+    for (int i = 0; i != 200000; ++i) {
+        const std::uint64_t bits = next();
+        double d;
+        std::memcpy(&d, &bits, sizeof d);
+        check(d);
+        check(std::pow(10.0, -7.0 + 23.0 * static_cast<double>(next() >> 11) * 0x1p-53));
+    }
+    // Integers and near-integers around powers of two, multiples of powers of ten.
+    for (int e = 0; e != 60; ++e)
+        for (int delta = -300; delta <= 300; ++delta) {
+            check(std::ldexp(1.0, e) + delta);
+            check(std::ldexp(1.0, e) * (1.0 + delta * 1e-16));
+        }
+    for (int e = -30; e != 30; ++e) {
+        const double p = std::pow(10.0, e);
+        check(std::nextafter(p, 0.0));
+        check(std::nextafter(p, 1e300));
+        for (int m = 1; m != 100; ++m) check(m * p);
+    }
+    // Every decimal of up to 6 digits with up to 8 after the point.
+    for (std::uint64_t n = 0; n != 1000000; ++n)
+        for (std::size_t k = 0; k <= 8; k += 1 + (n % 3)) check(static_cast<double>(n) / exact_powers_of_ten[k]);
+    for (const double d : {0.0, 1e-6, std::nextafter(1e-6, 0.0), 0x1p50, std::nextafter(0x1p50, 0.0), 0x1p49 + 0.5,
+                           5e-324, 2.2250738585072014e-308, 1.7976931348623157e308, 1187.4, 1362.75, 124.5, 1e15,
+                           1e16, 1e5, 1e4, 1e-4, 1e-3, 1200000.0, 12000000.0})
+        check(d);
+    CHECK(mismatches == 0);
+    CHECK(short_decimals > 1000000); // the short path is taken, not only the fallback
+    char text[short_decimal_size];
+    const char* end = short_decimal_text(text, 1187.4);
+    REQUIRE(end != nullptr);
+    CHECK(std::string_view(text, static_cast<std::size_t>(end - text)) == "1187.4");
+    CHECK(short_decimal_text(text, 0.1 + 0.2) == nullptr);
+    CHECK(short_decimal_text(text, 1e300) == nullptr);
 }
 
 TEST_CASE("writer: strings of every string type") {

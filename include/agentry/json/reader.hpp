@@ -86,12 +86,12 @@ using storage_t = typename storage_of<P>::type;
 
 // Trivially default-constructible (no std::string_view member), so that the reader's path
 // array is left unwritten when a reader is made: only its first path_size_ entries are read.
-// A key is key_size bytes at key_data; an index has is_index set.
+// Two words, written with two stores: a key is `value >> 1` bytes at key_data (the low bit of
+// `value` clear); an index is `value >> 1` with the low bit set.
 struct path_segment {
     const char* key_data;
-    std::size_t key_size;
-    std::size_t index;
-    bool is_index;
+    std::size_t value;
+    bool is_index() const noexcept { return (value & 1) != 0; }
 };
 static_assert(std::is_trivially_default_constructible_v<path_segment>);
 
@@ -120,8 +120,8 @@ public:
     /// While probing an alternative of a variant, errors are counted but not recorded.
     bool quiet() const noexcept { return quiet_; }
 
-    void push_key(std::string_view key) noexcept { push({key.data(), key.size(), 0, false}); }
-    void push_index(std::size_t index) noexcept { push({nullptr, 0, index, true}); }
+    void push_key(std::string_view key) noexcept { push({key.data(), key.size() << 1}); }
+    void push_index(std::size_t index) noexcept { push({nullptr, index << 1 | 1}); }
     void pop() noexcept { --path_size_; }
 
     /// The JSON Pointer of the value being read.
@@ -130,10 +130,10 @@ public:
         const std::size_t shown = path_size_ < max_path ? path_size_ : max_path;
         for (std::size_t i = 0; i != shown; ++i) {
             out.push_back('/');
-            if (path_[i].is_index) {
-                out += std::to_string(path_[i].index);
+            if (path_[i].is_index()) {
+                out += std::to_string(path_[i].value >> 1);
             } else {
-                for (char c : std::string_view(path_[i].key_data, path_[i].key_size)) {
+                for (char c : std::string_view(path_[i].key_data, path_[i].value >> 1)) {
                     if (c == '~') out += "~0";
                     else if (c == '/') out += "~1";
                     else out.push_back(c);
@@ -312,16 +312,9 @@ inline bool read_literal(reader& r, std::string_view word) {
     return true;
 }
 
-// A string value, cursor on the opening quote: a view of the input when it has no escape,
-// else of `scratch`, which holds it decoded.
-inline bool read_string_view(reader& r, std::string& scratch, std::string_view& view) {
+// read_string_view for any string (escapes, bytes beyond ASCII, errors).
+inline bool read_string_view_general(reader& r, std::string& scratch, std::string_view& view) {
     const char* start = r.in.p + 1;
-    // Printable ASCII up to the closing quote: nothing to check or decode.
-    if (const char* close = skip_plain(start, r.in.end); close != r.in.end && *close == '"') {
-        view = std::string_view(start, std::size_t(close - start));
-        r.in.p = close + 1;
-        return true;
-    }
     bool escaped = false;
     if (!read_string(r.in, nullptr, &escaped)) {
         r.syntax_error();
@@ -339,11 +332,28 @@ inline bool read_string_view(reader& r, std::string& scratch, std::string_view& 
     return true;
 }
 
+// A string value, cursor on the opening quote: a view of the input when it has no escape,
+// else of `scratch`, which holds it decoded.
+AGENTRY_JSON_INLINE bool read_string_view(reader& r, std::string& scratch, std::string_view& view) {
+    const char* start = r.in.p + 1;
+    // Printable ASCII up to the closing quote: nothing to check or decode.
+    if (const char* close = skip_plain(start, r.in.end); close != r.in.end && *close == '"') {
+        view = std::string_view(start, std::size_t(close - start));
+        r.in.p = close + 1;
+        return true;
+    }
+    return read_string_view_general(r, scratch, view);
+}
+
 // A string value into `out`, cursor on the opening quote.
 inline bool read_string_value(reader& r, std::string& out) {
     std::string_view view;
     if (!read_string_view(r, out, view)) return false;
-    if (view.data() != out.data()) out.assign(view);
+    if (view.data() != out.data()) {
+        // Into an empty string, append costs less than assign's general path (same growth).
+        if (out.empty()) out.append(view.data(), view.size());
+        else out.assign(view);
+    }
     return true;
 }
 
@@ -414,9 +424,9 @@ AGENTRY_JSON_INLINE bool read_plain_integer(reader& r, T& out) noexcept {
     return true;
 }
 
+// Any other integer text (read_value tries read_plain_integer first).
 template <class T>
 void read_integer(reader& r, T& out) {
-    if (read_plain_integer(r, out)) return;
     number_token token;
     std::string holder;
     if (!number_at<T>(r, token, holder)) return;
@@ -528,6 +538,42 @@ inline std::from_chars_result read_double(std::string_view text, double& out) no
     return std::from_chars(text.data(), text.data() + text.size(), out);
 }
 
+// A number of at most 15 digits with no exponent, read in one pass: the digits as an integer,
+// exact in a double, divided by an exact power of ten, which is correctly rounded (as
+// read_short_decimal and from_chars read it). False, with the cursor where it was, for
+// anything else: the general path of read_floating decides those.
+template <class T>
+AGENTRY_JSON_INLINE bool read_plain_decimal(reader& r, T& out) noexcept {
+    static constexpr double powers[] = {1e0, 1e1, 1e2,  1e3,  1e4,  1e5,  1e6,  1e7,
+                                        1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15};
+    const char* p = r.in.p;
+    const char* const end = r.in.end;
+    const bool minus = p != end && *p == '-';
+    p += minus;
+    if (p == end || static_cast<unsigned char>(*p - '0') > 9) return false;
+    const char* const first = p;
+    std::uint64_t digits = 0;
+    if (*p == '0') {
+        ++p;
+    } else {
+        while (p != end && static_cast<unsigned char>(*p - '0') <= 9) digits = digits * 10 + unsigned(*p++ - '0');
+    }
+    std::size_t count = std::size_t(p - first), fraction = 0;
+    if (p != end && *p == '.') {
+        const char* const point = ++p;
+        while (p != end && static_cast<unsigned char>(*p - '0') <= 9) digits = digits * 10 + unsigned(*p++ - '0');
+        fraction = std::size_t(p - point);
+        if (fraction == 0) return false;
+        count += fraction;
+    }
+    if (count > 15 || (p != end && (*p == 'e' || *p == 'E'))) return false;
+    const double value = double(digits) / powers[fraction];
+    out = T(minus ? -value : value);
+    r.in.p = p;
+    return true;
+}
+
+// Any other number text (read_value tries read_plain_decimal first).
 template <class T>
 void read_floating(reader& r, T& out) {
     number_token token;
@@ -598,10 +644,32 @@ void read_enum(reader& r, E& out) {
 
 // ---- constraints ---------------------------------------------------------------------------
 
+// The bytes that do not continue a UTF-8 sequence (not 10xxxxxx), eight at a time.
 inline std::size_t code_points(std::string_view s) noexcept {
-    std::size_t n = 0;
-    for (char c : s) n += (static_cast<unsigned char>(c) & 0xC0) != 0x80;
-    return n;
+    const char* p = s.data();
+    const std::size_t size = s.size();
+    std::size_t continuation = 0, i = 0;
+    for (; i + 8 <= size; i += 8) {
+        std::uint64_t w;
+        std::memcpy(&w, p + i, 8);
+        // The top bit of each byte that is 10xxxxxx, moved to its low bit, summed by a multiply.
+        const std::uint64_t marks = (w & ~(w << 1) & 0x8080808080808080ull) >> 7;
+        continuation += static_cast<std::size_t>((marks * 0x0101010101010101ull) >> 56);
+    }
+    for (; i != size; ++i) continuation += (static_cast<unsigned char>(p[i]) & 0xC0) == 0x80;
+    return size - continuation;
+}
+
+// Whether s has at least N code points: a short minimum is decided by the first bytes.
+template <std::size_t N>
+bool at_least_code_points(std::string_view s) noexcept {
+    if constexpr (N > 16) {
+        return code_points(s) >= N;
+    } else {
+        std::size_t left = N;
+        for (std::size_t i = 0; i != s.size() && left != 0; ++i) left -= (static_cast<unsigned char>(s[i]) & 0xC0) != 0x80;
+        return left == 0;
+    }
 }
 
 /// Steps of the pattern engine a search may take before it gives up (no catastrophic
@@ -632,9 +700,14 @@ struct sent_value {
     double number = 0;
 };
 
-template <class C>
-std::string bound_text() {
-    return std::string(C::value.view());
+// "must be at least 3" and the like: a broken bound, out of line.
+AGENTRY_JSON_COLD void bound_error(reader& r, error_kind kind, std::string_view what, std::string_view bound) {
+    r.error(kind, std::string(what) + std::string(bound));
+}
+
+// "must be at least 3 characters long" and the like, out of line.
+AGENTRY_JSON_COLD void length_error(reader& r, error_kind kind, std::string_view what, std::size_t n) {
+    r.error(kind, std::string(what) + std::to_string(n) + (n == 1 ? " character long" : " characters long"));
 }
 
 // minimum, maximum, their exclusive forms, multipleOf. Integers against integral bounds compare
@@ -654,7 +727,7 @@ void check_number_constraint(reader& r, T& v, const sent_value& sent) {
             const double q = sent.number / bound_as_double<C>;
             multiple = std::isfinite(q) && q == std::floor(q);
         }
-        if (!multiple) r.error(error_kind::multiple_of, "must be a multiple of " + bound_text<C>());
+        if (!multiple) bound_error(r, error_kind::multiple_of, "must be a multiple of ", C::value.view());
         return;
     }
     int order = 0;  // sign of v - bound
@@ -672,18 +745,18 @@ void check_number_constraint(reader& r, T& v, const sent_value& sent) {
         if (order == 0) order = decimal_compare(sent.text, bound.view());
     }
     if constexpr (k == constraint_keyword::minimum) {
-        if (order < 0) r.error(error_kind::minimum, "must be at least " + bound_text<C>());
+        if (order < 0) bound_error(r, error_kind::minimum, "must be at least ", C::value.view());
     } else if constexpr (k == constraint_keyword::exclusive_minimum) {
-        if (order <= 0) r.error(error_kind::exclusive_minimum, "must be greater than " + bound_text<C>());
+        if (order <= 0) bound_error(r, error_kind::exclusive_minimum, "must be greater than ", C::value.view());
         else if constexpr (std::is_same_v<T, double>) {
             // Above the bound, but rounded onto it (0.1000000000000000001 > 0.1): the next
             // double up, so that the tool sees a value its bound admits.
             if (v <= bound_as_double<C>) v = std::nextafter(bound_as_double<C>, HUGE_VAL);
         }
     } else if constexpr (k == constraint_keyword::maximum) {
-        if (order > 0) r.error(error_kind::maximum, "must be at most " + bound_text<C>());
+        if (order > 0) bound_error(r, error_kind::maximum, "must be at most ", C::value.view());
     } else {
-        if (order >= 0) r.error(error_kind::exclusive_maximum, "must be less than " + bound_text<C>());
+        if (order >= 0) bound_error(r, error_kind::exclusive_maximum, "must be less than ", C::value.view());
         else if constexpr (std::is_same_v<T, double>) {
             if (v >= bound_as_double<C>) v = std::nextafter(bound_as_double<C>, -HUGE_VAL);
         }
@@ -694,13 +767,14 @@ void check_number_constraint(reader& r, T& v, const sent_value& sent) {
 template <class C>
 void check_string_constraint(reader& r, const std::string& v) {
     constexpr constraint_keyword k = C::keyword;
-    const auto characters = [](std::size_t n) {
-        return std::to_string(n) + (n == 1 ? " character long" : " characters long");
-    };
+    // A string has at most as many code points as bytes: most lengths are decided without
+    // counting them.
     if constexpr (k == constraint_keyword::min_length) {
-        if (code_points(v) < C::value) r.error(error_kind::min_length, "must be at least " + characters(C::value));
+        if (v.size() < C::value || !at_least_code_points<C::value>(v))
+            length_error(r, error_kind::min_length, "must be at least ", C::value);
     } else if constexpr (k == constraint_keyword::max_length) {
-        if (code_points(v) > C::value) r.error(error_kind::max_length, "must be at most " + characters(C::value));
+        if (v.size() > C::value && code_points(v) > C::value)
+            length_error(r, error_kind::max_length, "must be at most ", C::value);
     } else if constexpr (k == constraint_keyword::pattern) {
         const auto& compiled = compiled_pattern<fixed_string<C::value.size()>(C::value)>();
         const regex::match_result m = compiled ? compiled->search_bounded(v, pattern_step_limit)
@@ -781,7 +855,8 @@ void read_constrained(reader& r, T& out, reflect::type_list<C...>) {
         sent.text = agentry::detail::trim(content);
     }
     if constexpr (std::is_arithmetic_v<T>) {
-        if constexpr (std::is_floating_point_v<T>)
+        // A double read is already the nearest double to the text; a float is not.
+        if constexpr (std::is_floating_point_v<T> && !std::is_same_v<T, double>)
             read_double(sent.text, sent.number);
         else sent.number = double(out);
     }
@@ -1222,6 +1297,10 @@ AGENTRY_JSON_INLINE bool at_member_name(cursor& in) noexcept {
         if (std::size_t(in.end - in.p) < n + 3 || in.p[0] != '"' || in.p[n + 1] != '"' ||
             std::memcmp(in.p + 1, Access::names[I].data(), n) != 0)
             return false;
+        if (in.p[n + 2] == ':') {
+            in.p += n + 3;
+            return true;
+        }
         cursor after = in;
         after.p += n + 2;
         if (!after.consume(':')) return false;
@@ -1239,12 +1318,17 @@ enum class fast_state : unsigned char { reading, more, closed, stopped };
 template <class Access, std::size_t I>
 AGENTRY_JSON_INLINE void read_in_order(reader& r, typename Access::storage& out, std::uint64_t& seen, fast_state& state) {
     if (state != fast_state::reading) return;
-    r.in.skip_ws();
+    // Whitespace is looked for only where the expected text is not.
     if (!at_member_name<Access, I>(r.in)) {
-        state = fast_state::more;
-        return;
+        r.in.skip_ws();
+        if (!at_member_name<Access, I>(r.in)) {
+            state = fast_state::more;
+            return;
+        }
     }
-    r.in.skip_ws();
+    // read_value skips the whitespace before a value; an optional member looks at the value
+    // (for null) before.
+    if constexpr (is_optional_member<member_type<Access, I>>) r.in.skip_ws();
     seen |= std::uint64_t(1) << I;
     r.push_key(Access::names[I]);
     read_member<Access, I>(r, out);
@@ -1564,7 +1648,13 @@ void read_value(reader& r, T& out) {
     r.in.skip_ws();
     constexpr kind k = kind_of<T>();
     if constexpr (k == kind::boolean) {
-        if (r.in.peek() == 't') {
+        if (r.in.end - r.in.p >= 4 && std::memcmp(r.in.p, "true", 4) == 0) {
+            r.in.p += 4;
+            out = true;
+        } else if (r.in.end - r.in.p >= 5 && std::memcmp(r.in.p, "false", 5) == 0) {
+            r.in.p += 5;
+            out = false;
+        } else if (r.in.peek() == 't') {
             if (read_literal(r, "true")) out = true;
         } else if (r.in.peek() == 'f') {
             if (read_literal(r, "false")) out = false;
@@ -1572,9 +1662,9 @@ void read_value(reader& r, T& out) {
             type_error<T>(r);
         }
     } else if constexpr (k == kind::integer) {
-        read_integer(r, out);
+        if (!read_plain_integer(r, out)) read_integer(r, out);
     } else if constexpr (k == kind::number) {
-        read_floating(r, out);
+        if (!read_plain_decimal(r, out)) read_floating(r, out);
     } else if constexpr (k == kind::string) {
         if (r.in.peek() != '"') return type_error<T>(r);
         if constexpr (std::is_same_v<T, std::string_view>) read_view(r, out);

@@ -62,9 +62,12 @@
 // max_size is smaller than the marker, the marker alone is appended. Work is bounded by the
 // cap as well: a long string or container is not written in full only to be cut.
 //
-// Cost: the text is appended straight into `out`; nothing is reserved ahead and no temporary
-// string is made. Strings are copied in runs of bytes that need no escaping, eight bytes
-// tested at a time. Field keys are compile-time text, appended in one piece per field.
+// Cost: the text is gathered in a 256-byte buffer on the stack and appended to `out` in blocks
+// (a result of up to 256 bytes in one append); nothing is reserved ahead. Strings are copied in
+// runs of bytes that need no escaping, eight bytes tested at a time. Field keys are compile-time
+// text, copied in one piece per field. A double is written as std::to_chars writes it, byte for
+// byte; one that equals a short decimal n / 10^k (n < 2^50, k <= 22) is written without
+// calling it (one multiplication and division per decimal place; see short_decimal_text).
 //
 // Exceptions: none are thrown by the writer itself. The only ones that can escape are those
 // std::string throws when it grows (std::bad_alloc, or std::length_error past max_size());
@@ -168,44 +171,207 @@ struct no_json_writer_for {
                   "to one of those");
 };
 
-/// Where the text goes, and where the cap lies: out.size() > limit means the cap was passed.
-struct sink {
+/// Where the text goes, and where the cap lies: size() > limit means the cap was passed. Bytes
+/// are gathered in a buffer on the stack and appended to `out` in blocks (flush()): a byte
+/// costs a store, not a call into std::string.
+class sink {
+public:
+    sink(std::string& text, std::size_t cap_at, bool omit_empty) noexcept
+        : out(text), limit(cap_at), omit_empty_optionals(omit_empty) {}
+    sink(const sink&) = delete;
+    sink& operator=(const sink&) = delete;
+
     std::string& out;
     std::size_t limit;
-    bool omit_empty_optionals = false;
+    bool omit_empty_optionals;
 
-    bool full() const noexcept { return out.size() > limit; }
+    /// The length of the text so far: what `out` holds and what the buffer holds.
+    std::size_t size() const noexcept { return out.size() + used_; }
+    bool full() const noexcept { return size() > limit; }
     /// Bytes that can still be appended without passing the cap.
-    std::size_t room() const noexcept { return out.size() < limit ? limit - out.size() : 0; }
+    std::size_t room() const noexcept { return size() < limit ? limit - size() : 0; }
+
+    AGENTRY_JSON_INLINE void put(char c) {
+        if (used_ == capacity) flush();
+        buffer_[used_++] = c;
+    }
+    AGENTRY_JSON_INLINE void append(const char* data, std::size_t n) {
+        if (n > capacity - used_) [[unlikely]] {
+            append_long(data, n);
+            return;
+        }
+        std::memcpy(buffer_ + used_, data, n);
+        used_ += n;
+    }
+    /// Room for at least n (<= capacity) bytes written straight into the buffer, then commit().
+    char* reserve(std::size_t n) {
+        if (n > capacity - used_) flush();
+        return buffer_ + used_;
+    }
+    void commit(const char* end) noexcept { used_ = static_cast<std::size_t>(end - buffer_); }
+    void flush() {
+        out.append(buffer_, used_);
+        used_ = 0;
+    }
+    void append_long(const char* data, std::size_t n) {
+        flush();
+        if (n > capacity) out.append(data, n);
+        else {
+            std::memcpy(buffer_, data, n);
+            used_ = n;
+        }
+    }
+
+    static constexpr std::size_t capacity = 256;
+
+private:
+    char buffer_[capacity];
+    std::size_t used_ = 0;
 };
 
 // ---- scalars ------------------------------------------------------------------------------
 
 template <class I>
-inline void put_integer(std::string& out, I value) {
-    char buffer[48];
+inline void put_integer(sink& s, I value) {
+    char* const buffer = s.reserve(48);
     std::to_chars_result r;
     if constexpr (sizeof(I) <= sizeof(long long)) {
         using wide = std::conditional_t<std::is_signed_v<I>, long long, unsigned long long>;
-        r = std::to_chars(buffer, buffer + sizeof buffer, static_cast<wide>(value));
+        r = std::to_chars(buffer, buffer + 48, static_cast<wide>(value));
     } else {
-        r = std::to_chars(buffer, buffer + sizeof buffer, value);
+        r = std::to_chars(buffer, buffer + 48, value);
     }
-    out.append(buffer, static_cast<std::size_t>(r.ptr - buffer));
+    s.commit(r.ptr);
+}
+
+// Two decimal digits per entry, "00" to "99".
+inline constexpr char digit_pairs[] =
+    "00010203040506070809101112131415161718192021222324252627282930313233343536373839"
+    "40414243444546474849505152535455565758596061626364656667686970717273747576777879"
+    "8081828384858687888990919293949596979899";
+
+// Writes the decimal digits of n (n < 10^16) ending at `end`; returns where they start.
+inline char* put_digits_backwards(char* end, std::uint64_t n) noexcept {
+    while (n >= 100) {
+        const std::size_t pair = static_cast<std::size_t>(n % 100) * 2;
+        n /= 100;
+        *--end = digit_pairs[pair + 1];
+        *--end = digit_pairs[pair];
+    }
+    if (n >= 10) {
+        const std::size_t pair = static_cast<std::size_t>(n) * 2;
+        *--end = digit_pairs[pair + 1];
+        *--end = digit_pairs[pair];
+    } else {
+        *--end = static_cast<char>('0' + n);
+    }
+    return end;
+}
+
+inline constexpr double exact_powers_of_ten[] = {1e0,  1e1,  1e2,  1e3,  1e4,  1e5,  1e6,  1e7,
+                                                 1e8,  1e9,  1e10, 1e11, 1e12, 1e13, 1e14, 1e15,
+                                                 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22};
+
+// The room short_decimal_text needs: a sign, "0." and 21 zeros, 16 digits, with some to spare.
+inline constexpr std::size_t short_decimal_size = 48;
+
+// The text std::to_chars(value) writes (the shortest that reads back to `value`, fixed or
+// scientific, whichever has fewer characters, fixed on a tie), for a double that is a short
+// decimal: n / 10^k with n < 2^50, k <= 22 and |value| >= 1e-6, into `text` (at least
+// short_decimal_size bytes); returns the end of the text. Null for any other value.
+//
+// Why the text is right: x = |value| * 10^k rounded once is within x * 2^-53 < 1/8 of the
+// exact product, and the decimals that read back to `value` lie within half an ulp of it, at
+// most x * 2^-53 < 1/8 on the scale of 10^-k. So an integer m with m / 10^k reading back to
+// `value` is the one nearest to x, found as floor(x + 0.5), and it is the only one: the test
+// below (exact m and 10^k, one correctly rounded division, which is how from_chars reads
+// m * 10^-k) finds it if it exists. Trying k = 0, 1, 2, ... finds the coarsest power of ten
+// with a multiple that reads back, which is the shortest text: m has no trailing zero for
+// k > 0 (else k - 1 had one), and for k = 0 the trailing zeros are the exponent.
+inline char* short_decimal_text(char* text, double value) noexcept {
+    const double a = value < 0 ? -value : value;
+    if (!(a >= 1e-6)) return nullptr;
+    std::uint64_t digits = 0;
+    int exponent = 0; // value = digits * 10^exponent
+    for (int k = 0;; ++k) {
+        if (k > 22) return nullptr;
+        const double p = exact_powers_of_ten[k];
+        const double x = a * p;
+        if (!(x < 0x1p50)) return nullptr;
+        const std::int64_t m = static_cast<std::int64_t>(x + 0.5);
+        if (static_cast<double>(m) / p == a) {
+            digits = static_cast<std::uint64_t>(m);
+            exponent = -k;
+            break;
+        }
+    }
+    if (exponent == 0)
+        while (digits % 10 == 0) {
+            digits /= 10;
+            ++exponent;
+        }
+    char buffer[40];
+    char* const end = buffer + sizeof buffer;
+    char* const first = put_digits_backwards(end, digits);
+    const int count = static_cast<int>(end - first);
+    const int scientific_exponent = exponent + count - 1; // |.| <= 22: two digits
+    const int scientific_length = count + (count > 1 ? 1 : 0) + 4;
+    const int fixed_length = exponent >= 0 ? count + exponent : (count > -exponent ? count + 1 : 2 - exponent);
+    char* t = text;
+    if (value < 0) *t++ = '-';
+    if (fixed_length <= scientific_length) {
+        if (exponent >= 0) {
+            std::memcpy(t, first, static_cast<std::size_t>(count));
+            t += count;
+            for (int i = 0; i != exponent; ++i) *t++ = '0';
+        } else if (count > -exponent) {
+            const int whole = count + exponent;
+            std::memcpy(t, first, static_cast<std::size_t>(whole));
+            t += whole;
+            *t++ = '.';
+            std::memcpy(t, first + whole, static_cast<std::size_t>(-exponent));
+            t += -exponent;
+        } else {
+            *t++ = '0';
+            *t++ = '.';
+            for (int i = count; i != -exponent; ++i) *t++ = '0';
+            std::memcpy(t, first, static_cast<std::size_t>(count));
+            t += count;
+        }
+    } else {
+        *t++ = first[0];
+        if (count > 1) {
+            *t++ = '.';
+            std::memcpy(t, first + 1, static_cast<std::size_t>(count - 1));
+            t += count - 1;
+        }
+        *t++ = 'e';
+        *t++ = scientific_exponent < 0 ? '-' : '+';
+        const int e = scientific_exponent < 0 ? -scientific_exponent : scientific_exponent;
+        *t++ = static_cast<char>('0' + e / 10);
+        *t++ = static_cast<char>('0' + e % 10);
+    }
+    return t;
 }
 
 template <class F>
-inline void put_number(std::string& out, F value) {
+inline void put_number(sink& s, F value) {
     if (!std::isfinite(value)) {
-        out.append("null", 4);
+        s.append("null", 4);
         return;
     }
-    char buffer[64];
+    char* const buffer = s.reserve(64);
+    if constexpr (std::is_same_v<F, double>) {
+        if (char* const end = short_decimal_text(buffer, value)) {
+            s.commit(end);
+            return;
+        }
+    }
     // Without a format or precision, std::to_chars writes the shortest text that reads back
     // to the same value, in fixed or scientific notation, whichever is shorter.
-    const std::to_chars_result r = std::to_chars(buffer, buffer + sizeof buffer, value);
-    if (r.ec != std::errc{}) out.append("null", 4); // cannot happen with this buffer
-    else out.append(buffer, static_cast<std::size_t>(r.ptr - buffer));
+    const std::to_chars_result r = std::to_chars(buffer, buffer + 64, value);
+    if (r.ec != std::errc{}) s.append("null", 4); // cannot happen with this buffer
+    else s.commit(r.ptr);
 }
 
 // The name of an enumerator, as reflect::enum_name gives it, found by index when the named
@@ -264,7 +430,7 @@ inline std::size_t utf8_length(const unsigned char* p, std::size_t n, bool& vali
     return trail + 1;
 }
 
-inline void put_escape(std::string& out, unsigned char c) {
+inline void put_escape(sink& s, unsigned char c) {
     char text[6] = {'\\', 'u', '0', '0', 0, 0};
     switch (c) {
     case '"': text[1] = '"'; break;
@@ -277,10 +443,10 @@ inline void put_escape(std::string& out, unsigned char c) {
     default:
         text[4] = "0123456789abcdef"[c >> 4];
         text[5] = "0123456789abcdef"[c & 0xF];
-        out.append(text, 6);
+        s.append(text, 6);
         return;
     }
-    out.append(text, 2);
+    s.append(text, 2);
 }
 
 // A JSON string. Each input byte yields at least one output byte, so reading more than
@@ -288,11 +454,10 @@ inline void put_escape(std::string& out, unsigned char c) {
 // further (sequences are still checked against the whole input, so the text written stays a
 // prefix of the complete text).
 inline void put_string(sink& s, const char* data, std::size_t n) {
-    std::string& out = s.out;
     const auto* p = reinterpret_cast<const unsigned char*>(data);
     const std::size_t room = s.room();
     const std::size_t end = n <= room ? n : room + 1;
-    out.push_back('"');
+    s.put('"');
     std::size_t i = 0;
     std::size_t run = 0; // start of the bytes not yet copied
     for (;;) {
@@ -306,22 +471,22 @@ inline void put_string(sink& s, const char* data, std::size_t n) {
         if (i >= end) break;
         const unsigned char c = p[i];
         if (c < 0x80) {
-            out.append(data + run, i - run);
-            put_escape(out, c);
+            s.append(data + run, i - run);
+            put_escape(s, c);
             run = ++i;
         } else {
             bool valid;
             const std::size_t length = utf8_length(p + i, n - i, valid);
             if (!valid) {
-                out.append(data + run, i - run);
-                out.append("\xEF\xBF\xBD", 3);
+                s.append(data + run, i - run);
+                s.append("\xEF\xBF\xBD", 3);
                 run = i + length;
             }
             i += length;
         }
     }
-    out.append(data + run, i - run);
-    out.push_back('"');
+    s.append(data + run, i - run);
+    s.put('"');
 }
 
 // ---- dispatch on the kind of T ------------------------------------------------------------
@@ -332,53 +497,51 @@ void put(sink& s, const T& value);
 template <class C>
 void put_array(sink& s, const C& items) {
     using E = std::remove_cv_t<typename C::value_type>;
-    std::string& out = s.out;
-    out.push_back('[');
+    s.put('[');
     auto it = items.begin();
     const auto last = items.end();
     if (it != last) {
         put<E>(s, *it);
         while (++it != last && !s.full()) {
-            out.push_back(',');
+            s.put(',');
             put<E>(s, *it);
         }
     }
-    out.push_back(']');
+    s.put(']');
 }
 
 template <class M>
 void put_map(sink& s, const M& map) {
     using V = std::remove_cv_t<typename M::mapped_type>;
-    std::string& out = s.out;
-    out.push_back('{');
+    s.put('{');
     bool first = true;
     for (const auto& entry : map) {
         if (!first) {
             if (s.full()) break;
-            out.push_back(',');
+            s.put(',');
         }
         first = false;
         using K = std::remove_cv_t<typename M::key_type>;
         if constexpr (std::is_enum_v<K>) {
             const std::string_view name = enumerator_name(entry.first);
             if (name.empty()) {  // a value with no name: its integer, as the writer sends it
-                out.push_back('"');
-                put_integer(out, static_cast<std::underlying_type_t<K>>(entry.first));
-                out.push_back('"');
+                s.put('"');
+                put_integer(s, static_cast<std::underlying_type_t<K>>(entry.first));
+                s.put('"');
             } else {
                 put_string(s, name.data(), name.size());
             }
         } else if constexpr (std::is_integral_v<K>) {
-            out.push_back('"');
-            put_integer(out, entry.first);
-            out.push_back('"');
+            s.put('"');
+            put_integer(s, entry.first);
+            s.put('"');
         } else {
             put_string(s, entry.first.data(), entry.first.size());
         }
-        out.push_back(':');
+        s.put(':');
         put<V>(s, entry.second);
     }
-    out.push_back('}');
+    s.put('}');
 }
 
 template <std::size_t N>
@@ -409,7 +572,9 @@ bool put_field(sink& s, const T& object, bool& first) {
         if (s.omit_empty_optionals && !field.has_value()) return true;
     }
     constexpr auto& key = field_key<T, I>;
-    s.out.append(key.chars + (first ? 1 : 0), sizeof key.chars - (first ? 1 : 0));
+    // Two constant lengths: each copy is a few moves.
+    if (first) s.append(key.chars + 1, sizeof key.chars - 1);
+    else s.append(key.chars, sizeof key.chars);
     first = false;
     put<F>(s, field);
     return !s.full();
@@ -418,24 +583,24 @@ bool put_field(sink& s, const T& object, bool& first) {
 template <class T, std::size_t... I>
 void put_object(sink& s, const T& object, std::index_sequence<I...>) {
     if constexpr (sizeof...(I) == 0) {
-        s.out.append("{}", 2);
+        s.append("{}", 2);
     } else {
-        s.out.push_back('{');
+        s.put('{');
         bool first = true;
         // Stops after the first field that passes the cap.
         (void)(put_field<T, I>(s, object, first) && ...);
-        s.out.push_back('}');
+        s.put('}');
     }
 }
 
 template <class T, std::size_t... I>
 void put_tuple(sink& s, const T& tuple, std::index_sequence<I...>) {
-    s.out.push_back('[');
+    s.put('[');
     // Stops after the first element that passes the cap.
-    (void)(((I == 0 ? void() : s.out.push_back(',')),
+    (void)(((I == 0 ? void() : s.put(',')),
             put<std::remove_cv_t<std::tuple_element_t<I, T>>>(s, std::get<I>(tuple)), !s.full()) &&
            ...);
-    s.out.push_back(']');
+    s.put(']');
 }
 
 template <class V, std::size_t I>
@@ -450,14 +615,13 @@ void put_variant(sink& s, const V& variant, std::index_sequence<I...>) {
     static constexpr writer alternatives[] = {&put_alternative<V, I>...};
     const std::size_t index = variant.index(); // std::variant_npos when valueless
     if (index < sizeof...(I)) alternatives[index](s, variant);
-    else s.out.append("null", 4);
+    else s.append("null", 4);
 }
 
 template <class T>
 void put(sink& s, const T& value) {
-    std::string& out = s.out;
     if constexpr (is_char_pointer<T>) {
-        if (value == nullptr) out.append("null", 4);
+        if (value == nullptr) s.append("null", 4);
         else put_string(s, value, std::char_traits<char>::length(value));
     } else if constexpr (is_char_array<T>) {
         const void* nul = std::memchr(value, 0, sizeof value);
@@ -473,36 +637,36 @@ void put(sink& s, const T& value) {
         } else if constexpr (k == kind::tuple) {
             put_tuple(s, value, std::make_index_sequence<std::tuple_size_v<T>>{});
         } else if constexpr (k == kind::boolean) {
-            if (value) out.append("true", 4);
-            else out.append("false", 5);
+            if (value) s.append("true", 4);
+            else s.append("false", 5);
         } else if constexpr (k == kind::integer) {
-            put_integer(out, value);
+            put_integer(s, value);
         } else if constexpr (k == kind::number) {
-            put_number(out, value);
+            put_number(s, value);
         } else if constexpr (k == kind::string) {
             put_string(s, value.data(), value.size());
         } else if constexpr (k == kind::enumeration) {
             static_assert(schema::detail::enum_has_names<T>::value);
             const std::string_view name = enumerator_name(value);
-            if (name.empty()) put_integer(out, static_cast<std::underlying_type_t<T>>(value));
+            if (name.empty()) put_integer(s, static_cast<std::underlying_type_t<T>>(value));
             else put_string(s, name.data(), name.size());
         } else if constexpr (k == kind::constrained) {
             put<std::remove_cv_t<typename T::value_type>>(s, value.value);
         } else if constexpr (k == kind::any) {
             const std::string& text = value.text();
             if (text.empty()) {
-                out.append("null", 4);
+                s.append("null", 4);
             } else {
                 const std::size_t room = s.room();
-                out.append(text.data(), text.size() <= room ? text.size() : room + 1);
+                s.append(text.data(), text.size() <= room ? text.size() : room + 1);
             }
         } else if constexpr (k == kind::optional) {
             if (value.has_value()) put<std::remove_cv_t<typename T::value_type>>(s, *value);
-            else out.append("null", 4);
+            else s.append("null", 4);
         } else if constexpr (k == kind::variant) {
             put_variant(s, value, std::make_index_sequence<std::variant_size_v<T>>{});
         } else if constexpr (k == kind::null) {
-            out.append("null", 4);
+            s.append("null", 4);
         } else if constexpr (k == kind::fixed_array || k == kind::set || k == kind::array) {
             put_array(s, value);
         } else if constexpr (k == kind::map) {
@@ -571,12 +735,13 @@ bool write(std::string& out, const T& value, const write_options& options = {}) 
     const std::size_t start = out.size();
     const std::size_t cap = options.max_size;
     constexpr std::size_t unbounded = std::numeric_limits<std::size_t>::max();
-    detail::emit::sink s{out, cap == 0 || cap > unbounded - start ? unbounded : start + cap,
-                         options.omit_empty_optionals};
+    detail::emit::sink s(out, cap == 0 || cap > unbounded - start ? unbounded : start + cap,
+                         options.omit_empty_optionals);
 #if defined(__cpp_exceptions)
     try {
 #endif
         detail::emit::put<T>(s, value);
+        s.flush();
         if (!s.full()) return true;
         detail::emit::cut(out, start, cap);
         return false;

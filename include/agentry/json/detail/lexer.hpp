@@ -15,10 +15,14 @@
 
 // For the few small functions of the reader's hot path that compilers otherwise leave out of
 // line.
+// AGENTRY_JSON_COLD: the error paths of checks, kept out of line so that the checks that pass
+// stay small enough to inline.
 #if defined(__GNUC__) || defined(__clang__)
 #define AGENTRY_JSON_INLINE [[gnu::always_inline]] inline
+#define AGENTRY_JSON_COLD [[gnu::cold, gnu::noinline]] inline
 #else
 #define AGENTRY_JSON_INLINE inline
+#define AGENTRY_JSON_COLD inline
 #endif
 
 namespace agentry::json::detail {

@@ -1804,6 +1804,7 @@ struct simple_atom {
     std::uint32_t value;  // chr: code point; set: index into the sets
     std::uint32_t min;
     std::uint32_t max;
+    std::uint64_t ascii[2] = {0, 0};  // bit c: the atom accepts the ASCII character c
 };
 
 struct simple_sequence {
@@ -1825,7 +1826,10 @@ struct simple_sequence {
                 n = &t.nodes[n->kids[0]];
             }
             if (n->kind != node_kind::chr && n->kind != node_kind::any && n->kind != node_kind::set) return std::nullopt;
-            out.atoms.push_back({n->kind, n->value, min, max});
+            simple_atom atom{n->kind, n->value, min, max};
+            for (char32_t c = 0; c != 0x80; ++c)
+                if (accepts(atom, c, t.sets)) atom.ascii[c >> 6] |= std::uint64_t(1) << (c & 63);
+            out.atoms.push_back(atom);
         }
         for (std::size_t i = 0; i + 1 < out.atoms.size(); ++i) {
             const simple_atom& a = out.atoms[i];
@@ -1840,6 +1844,13 @@ struct simple_sequence {
         for (const simple_atom& a : atoms) {
             std::uint32_t count = 0;
             while (count < a.max && pos < text.size()) {
+                // An ASCII byte is its own code point: one bit of the atom's table decides it.
+                if (const auto b = static_cast<unsigned char>(text[pos]); b < 0x80) {
+                    if (((a.ascii[b >> 6] >> (b & 63)) & 1) == 0) break;
+                    ++pos;
+                    ++count;
+                    continue;
+                }
                 const decoded d = next_code_point(text, pos);
                 if (!accepts(a, d.cp, sets)) break;
                 pos += d.len;
