@@ -61,8 +61,28 @@ consteval std::string_view enum_name_from_element(std::string_view e) noexcept {
     return colon == std::string_view::npos ? e : e.substr(colon + 1);
 }
 
+// The end of element `at` when it is the cast of `value` to the enum, "(T)value", whose "(T)"
+// is `prefix` characters long: the position of the ',' or `close` after it, else npos. Most
+// scanned values have no name: this checks their element in a few steps instead of walking it.
+constexpr std::size_t cast_end(std::string_view pretty, std::size_t at, std::size_t prefix, long long value,
+                               char close) noexcept {
+    constexpr std::size_t npos = std::string_view::npos;
+    std::size_t i = at + prefix;
+    if (prefix == 0 || i >= pretty.size() || pretty[i - 1] != ')') return npos;
+    const bool negative = value < 0;
+    if (negative != (pretty[i] == '-')) return npos;
+    if (negative) ++i;
+    const unsigned long long magnitude = negative ? 0ull - (unsigned long long)value : (unsigned long long)value;
+    unsigned long long unit = 1;
+    while (magnitude / unit >= 10) unit *= 10;
+    for (; unit != 0; unit /= 10, ++i)
+        if (i >= pretty.size() || pretty[i] != char('0' + magnitude / unit % 10)) return npos;
+    return i < pretty.size() && (pretty[i] == ',' || pretty[i] == close) ? i : npos;
+}
+
+// The names of the N elements of the list, the values first, first + 1, ...: empty for a cast.
 template <std::size_t N>
-consteval std::array<std::string_view, N> enum_names_from_pack(std::string_view pretty) noexcept {
+consteval std::array<std::string_view, N> enum_names_from_pack(std::string_view pretty, long long first) noexcept {
     std::array<std::string_view, N> names{};
     std::size_t at = pretty.find("V = ");
     if (at == std::string_view::npos) return names;
@@ -70,18 +90,28 @@ consteval std::array<std::string_view, N> enum_names_from_pack(std::string_view 
     const char open = pretty[at];
     const char close = open == '{' ? '}' : '>';
     ++at;
-    std::size_t start = at, index = 0;
-    int depth = 0;
-    for (std::size_t i = at; i < pretty.size() && index < N; ++i) {
-        const char c = pretty[i];
-        if (depth == 0 && (c == ',' || c == close)) {
-            names[index++] = enum_name_from_element(pretty.substr(start, i - start));
-            start = i + 1;
-            if (c == close) break;
-            continue;
+    std::size_t prefix = 0;  // the length of "(T)" in a cast, once one is seen
+    for (std::size_t index = 0; index < N && at < pretty.size(); ++index) {
+        while (at < pretty.size() && pretty[at] == ' ') ++at;
+        std::size_t end = pretty[at] == '(' ? cast_end(pretty, at, prefix, first + (long long)index, close)
+                                            : std::string_view::npos;
+        if (end != std::string_view::npos) {
+            names[index] = {};  // assigned all the same: GCC 12 then copies the array in constant evaluation
+        } else {
+            int depth = 0;
+            for (end = at; end < pretty.size(); ++end) {
+                const char c = pretty[end];
+                if (depth == 0 && (c == ',' || c == close)) break;
+                if (c == '(' || c == '<' || c == '{' || c == '[') ++depth;
+                else if (c == ')' || c == '>' || c == '}' || c == ']') --depth;
+            }
+            const std::string_view element = pretty.substr(at, end - at);
+            names[index] = enum_name_from_element(element);
+            if (prefix == 0 && names[index].empty() && !element.empty() && element.front() == '(')
+                prefix = element.rfind(')') + 1;
         }
-        if (c == '(' || c == '<' || c == '{' || c == '[') ++depth;
-        else if (c == ')' || c == '>' || c == '}' || c == ']') --depth;
+        if (end >= pretty.size() || pretty[end] == close) break;
+        at = end + 1;
     }
     return names;
 }
@@ -109,8 +139,8 @@ inline constexpr std::size_t scan_size = scan_max<E>() >= scan_min<E>() ? std::s
 
 template <class E, std::size_t... I>
 consteval std::array<std::string_view, sizeof...(I)> scan_names(std::index_sequence<I...>) noexcept {
-    return enum_names_from_pack<sizeof...(I)>(
-        pretty_enum_pack<static_cast<E>(scan_min<E>() + (long long)I)...>());
+    return enum_names_from_pack<sizeof...(I)>(pretty_enum_pack<static_cast<E>(scan_min<E>() + (long long)I)...>(),
+                                              scan_min<E>());
 }
 
 template <class E>
