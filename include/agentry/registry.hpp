@@ -15,7 +15,10 @@
 // tools loop over arrays, and the duplicate check and the name table take O(N) steps of
 // constant evaluation, so the compilers' default limits do not bound N
 // (tests/static/registry_many_tools.cpp has 500). Per tool: its schemas, its definition entry
-// and its dispatch function call_at<I>, whose symbol holds the registry's type, O(N) long.
+// and, when call is used, its dispatch function detail::call_tool_at<Tool>, a template on the
+// tool alone (its symbol does not grow with N), and the tool's argument reader and result
+// writer, which are most of the object code. Only a few members (find, call, the table of
+// offsets) have the registry's O(N)-long type in their symbols.
 
 #include <agentry/call_scope.hpp>
 #include <agentry/detail/invoke.hpp>

@@ -6,10 +6,15 @@
 // else read from __PRETTY_FUNCTION__ of a function templated on each value.
 //
 // A described enum costs no scan and may have enumerators of any value; of two enumerators
-// with the same value, the first declared is used. For the others, the values scanned are enum_range<E>::min ..= enum_range<E>::max (default -128 ..= 127,
-// clipped to the underlying type). Enumerators outside that range are not seen: specialise
-// agentry::enum_range for such an enum. An enum with no named value in the range is a
-// compile error. Aliases (two names for one value) yield the first name the compiler prints.
+// with the same value, the first declared is used. For the others, the values scanned are
+// enum_range<E>::min ..= enum_range<E>::max (default -128 ..= 127, clipped to the underlying
+// type). Enumerators outside that range are not seen: specialise agentry::enum_range for such
+// an enum. An enum with no named value in the range is a compile error. Aliases (two names
+// for one value) yield the first name the compiler prints.
+//
+// Cost: one instantiation per enum for the whole range, then one pass over its
+// __PRETTY_FUNCTION__ in which a value without a name is recognised in a few steps (its
+// text is "(T)" and the number) and only the named ones are walked character by character.
 
 #include <agentry/reflect/detail/static_text.hpp>
 
