@@ -23,6 +23,10 @@
 #                  directory, removed at exit)
 #   SNAPSHOT_HEADERS=1  compile against a copy of <repo>/include taken at the start, so that
 #                  every point of one run sees the same headers (default: <repo>/include itself)
+#   MODE           "definitions" (default): `generate.py N`, every dialect's definitions;
+#                  "call": `generate.py N --call`, one dialect's definitions and registry::call
+#   GLAZE_INCLUDE  with MODE=call, a glaze 2.9.5 include directory: each N is also compiled as
+#                  `generate.py N --glaze` against it, and the table gives agentry / glaze
 #
 # A compile that fails is reported in the table (with its first error) and not repeated. The
 # headers may be edited while the benchmark runs: when the contents of <repo>/include change
@@ -42,6 +46,8 @@ NS=${NS:-"10 50 200"}
 REPS=${REPS:-3}
 FLAGS=${FLAGS:-"-std=c++20 -O1"}
 BOOST_INCLUDE=${BOOST_INCLUDE:-/usr/include}
+MODE=${MODE:-definitions}
+GLAZE_INCLUDE=${GLAZE_INCLUDE:-}
 ATTEMPTS=3
 RETRY_WAIT=60
 
@@ -73,12 +79,29 @@ if [[ "$BOOST_INCLUDE" != /usr/include ]]; then
 fi
 read -r -a flag_array <<<"$FLAGS"
 
+case $MODE in
+    definitions) mode_flags=() ;;
+    call) mode_flags=(--call) ;;
+    *) echo "run.sh: MODE is \"definitions\" or \"call\"" >&2; exit 1 ;;
+esac
+if [[ -n "$GLAZE_INCLUDE" && $MODE != call ]]; then
+    echo "run.sh: GLAZE_INCLUDE needs MODE=call" >&2
+    exit 1
+fi
+
 tus=(baseline)
 python3 "$script_dir/generate.py" --baseline -o "$work/baseline.cpp"
 for n in $NS; do
-    python3 "$script_dir/generate.py" "$n" -o "$work/tools_$n.cpp"
+    python3 "$script_dir/generate.py" "$n" "${mode_flags[@]}" -o "$work/tools_$n.cpp"
     tus+=("tools_$n")
 done
+glaze_tus=()
+if [[ -n "$GLAZE_INCLUDE" ]]; then
+    for n in $NS; do
+        python3 "$script_dir/generate.py" "$n" --glaze -o "$work/glaze_$n.cpp"
+        glaze_tus+=("glaze_$n")
+    done
+fi
 
 # A checksum of every file under the include directory.
 headers_fingerprint() {
@@ -110,12 +133,14 @@ declare -A wall peak cpu failure headers
 measure() {
     local cxx=$1 tu=$2 times=() mems=() cpus=() rep attempt
     local stats="$work/$tu.$cxx.time" log="$work/$tu.$cxx.log"
+    local tu_includes=("${include_flags[@]}")
+    [[ $tu == glaze_* ]] && tu_includes=(-I"$GLAZE_INCLUDE")
     for ((rep = 1; rep <= REPS; ++rep)); do
         for ((attempt = 1; attempt <= ATTEMPTS; ++attempt)); do
             local before after status=0
             before=$(headers_fingerprint)
             /usr/bin/time -f "%e %M %U %S" -o "$stats" \
-                "$cxx" "${flag_array[@]}" "${include_flags[@]}" -c "$work/$tu.cpp" -o "$work/$tu.$cxx.o" \
+                "$cxx" "${flag_array[@]}" "${tu_includes[@]}" -c "$work/$tu.cpp" -o "$work/$tu.$cxx.o" \
                 >"$log" 2>&1 || status=$?
             after=$(headers_fingerprint)
             local signalled=0
@@ -161,7 +186,7 @@ echo "headers: $include_dir, commit $(git -C "$repo" rev-parse --short HEAD 2>/d
      "checksum $(headers_fingerprint)" >&2
 for cxx in $COMPILERS; do
     echo "$cxx: $("$cxx" --version | head -n 1)" >&2
-    for tu in "${tus[@]}"; do
+    for tu in "${tus[@]}" "${glaze_tus[@]}"; do
         measure "$cxx" "$tu"
     done
 done
@@ -172,6 +197,7 @@ compilers_array=($COMPILERS)
 have() { [[ -n "${wall[$1,$2]:-}" ]]; }
 
 echo
+echo "Mode: ${MODE}$([[ $MODE == call ]] && echo " (one dialect's definitions and registry::call)")."
 echo "Flags: \`${FLAGS} -I<repo>/include -c <tu>.cpp -o <tu>.o\` (Boost from ${BOOST_INCLUDE});" \
      "median of ${REPS} runs of \`/usr/bin/time -f \"%e %M %U %S\"\` (wall s, peak RSS, CPU s = user + system)."
 all_headers=$(printf '%s\n' "${headers[@]}" | tr ' ' '\n' | sort -u | tr '\n' ' ')
@@ -267,14 +293,39 @@ if ((${#compilers_array[@]} >= 2)); then
     done
 fi
 
+if ((${#glaze_tus[@]})); then
+    echo
+    echo "glaze 2.9.5 (\`generate.py N --glaze\`, the same structs: a JSON Schema and a read_json each);" \
+         "ratio = agentry CPU s / glaze CPU s:"
+    echo
+    echo "| N | compiler | glaze wall s | glaze peak MB | glaze CPU s | agentry CPU s | ratio |"
+    echo "|--:|---|--:|--:|--:|--:|--:|"
+    for cxx in "${compilers_array[@]}"; do
+        for n in "${ns_array[@]}"; do
+            if ! have "$cxx" "glaze_$n"; then
+                echo "| $n | $cxx | ${failure[$cxx,glaze_$n]:-not measured} | | | | |"
+            elif have "$cxx" "tools_$n"; then
+                awk -v n="$n" -v c="$cxx" -v w="${wall[$cxx,glaze_$n]}" -v p="${peak[$cxx,glaze_$n]}" \
+                    -v g="${cpu[$cxx,glaze_$n]}" -v a="${cpu[$cxx,tools_$n]}" \
+                    'BEGIN { printf "| %s | %s | %.2f | %.1f | %.2f | %.2f | %.2f |\n", n, c, w, p, g, a, a / g }'
+            else
+                echo "| $n | $cxx | ${wall[$cxx,glaze_$n]} | ${peak[$cxx,glaze_$n]} | ${cpu[$cxx,glaze_$n]} | | |"
+            fi
+        done
+    done
+fi
+
 last_n=${ns_array[-1]}
 echo
-echo "Targets at N = ${last_n}: at most 10 s and 1.5 GB (1536 MB) per compiler."
+time_target=10
+[[ $MODE == call ]] && time_target=20
+echo "Targets at N = ${last_n}: at most ${time_target} s (CPU time, which other processes disturb less than" \
+     "wall time) and 1.5 GB (1536 MB) per compiler."
 echo
 for cxx in "${compilers_array[@]}"; do
     if have "$cxx" "tools_$last_n"; then
-        awk -v c="$cxx" -v w="${wall[$cxx,tools_$last_n]}" -v p="${peak[$cxx,tools_$last_n]}" 'BEGIN {
-            printf "- %s: %.2f s (time target %s), %.0f MB (memory target %s)\n", c, w, w <= 10 ? "met" : "NOT met",
+        awk -v c="$cxx" -v w="${cpu[$cxx,tools_$last_n]}" -v p="${peak[$cxx,tools_$last_n]}" -v t="$time_target" 'BEGIN {
+            printf "- %s: %.2f s CPU (time target %s), %.0f MB (memory target %s)\n", c, w, w <= t ? "met" : "NOT met",
                    p, p <= 1536 ? "met" : "NOT met" }'
     else
         echo "- $cxx: does not compile (${failure[$cxx,tools_$last_n]:-not measured}): targets NOT met"

@@ -15,7 +15,10 @@
 // tools loop over arrays, and the duplicate check and the name table take O(N) steps of
 // constant evaluation, so the compilers' default limits do not bound N
 // (tests/static/registry_many_tools.cpp has 500). Per tool: its schemas, its definition entry
-// and its dispatch function call_at<I>, whose symbol holds the registry's type, O(N) long.
+// and, when call is used, its dispatch function detail::call_tool_at<Tool>, a template on the
+// tool alone (its symbol does not grow with N), and the tool's argument reader and result
+// writer, which are most of the object code. Only a few members (find, call, the table of
+// offsets) have the registry's O(N)-long type in their symbols.
 
 #include <agentry/call_scope.hpp>
 #include <agentry/detail/invoke.hpp>
@@ -244,6 +247,30 @@ consteval bool check_request_limits() noexcept {
     return request_limits<D, sizeof...(Tools), optional, unions>::ok;
 }
 
+// One tool's call, given the tool's address: templates on the tool (and the registry's context
+// type) alone, so that neither their instantiation nor their symbol grows with the registry.
+
+/// A call without scope or context. Tools without injected parameters are called as they
+/// always were; the others get an empty scope.
+template <class Tool>
+tool_result call_tool_at(const void* tool, std::string_view arguments, const call_options& options) noexcept {
+    const Tool& t = *static_cast<const Tool*>(tool);
+    if constexpr (!Tool::injects) return invoke(t, arguments, options);
+    else if constexpr (std::is_void_v<typename Tool::context_type>)
+        return invoke(t, arguments, options, injection<void>{no_scope()});
+    else return tool_result{};  // not called: a call without a context does not compile here
+}
+
+template <class Tool, class Context>
+tool_result scoped_call_tool_at(const void* tool, std::string_view arguments, const call_options& options,
+                                const call_scope& scope, [[maybe_unused]] Context* ctx) noexcept {
+    const Tool& t = *static_cast<const Tool*>(tool);
+    if constexpr (!Tool::injects) return invoke(t, arguments, options);
+    else if constexpr (std::is_void_v<typename Tool::context_type>)
+        return invoke(t, arguments, options, injection<void>{scope});
+    else return invoke(t, arguments, options, injection<Context>{scope, ctx});
+}
+
 /// The answer to a call of a tool not among `names`: the name, the closest of `names`, and
 /// the list of them.
 template <class Names>
@@ -445,7 +472,7 @@ public:
     tool_result call_index(std::size_t index, std::string_view arguments) const noexcept {
         static_assert(context_optional());
         if (index >= sizeof...(Tools)) return unknown_tool(std::string_view{});
-        return dispatch_[index](*this, arguments, true);
+        return dispatch(index, arguments, true);
     }
 
     /// As call_index(index, arguments), with a context.
@@ -489,63 +516,45 @@ private:
     tool_result call_with(std::string_view name, std::string_view arguments, bool null_as_absent) const noexcept {
         const std::size_t index = find(name);
         if (index == sizeof...(Tools)) return unknown_tool(name);
-        return dispatch_[index](*this, arguments, null_as_absent);
+        return dispatch(index, arguments, null_as_absent);
+    }
+
+    tool_result dispatch(std::size_t index, std::string_view arguments, bool null_as_absent) const noexcept {
+        if (options_.arguments.null_as_absent == null_as_absent)
+            return dispatch_[index](tool_address(index), arguments, options_);
+        call_options options = options_;
+        options.arguments.null_as_absent = null_as_absent;
+        return dispatch_[index](tool_address(index), arguments, options);
     }
 
     tool_result call_scoped(std::size_t index, std::string_view name, std::string_view arguments,
                             bool null_as_absent, const call_scope& scope, context_pointer ctx) const noexcept {
         if (index >= sizeof...(Tools)) return unknown_tool(name);
-        return scoped_dispatch_[index](*this, arguments, null_as_absent, scope, ctx);
-    }
-
-    template <std::size_t I, class... Injection>
-    static tool_result run(const registry& self, std::string_view arguments, bool null_as_absent,
-                           const Injection&... in) noexcept {
-        if (self.options_.arguments.null_as_absent == null_as_absent)
-            return detail::invoke(boost::hana::at_c<I>(self.tools_), arguments, self.options_, in...);
-        call_options options = self.options_;
+        if (options_.arguments.null_as_absent == null_as_absent)
+            return scoped_dispatch_[index](tool_address(index), arguments, options_, scope, ctx);
+        call_options options = options_;
         options.arguments.null_as_absent = null_as_absent;
-        return detail::invoke(boost::hana::at_c<I>(self.tools_), arguments, options, in...);
+        return scoped_dispatch_[index](tool_address(index), arguments, options, scope, ctx);
     }
 
-    // A call without scope or context. Tools without injected parameters are called as they
-    // always were; the others get an empty scope.
-    template <std::size_t I>
-    static tool_result call_at(const registry& self, std::string_view arguments, bool null_as_absent) noexcept {
-        using tool = tool_at<I>;
-        if constexpr (!tool::injects) return run<I>(self, arguments, null_as_absent);
-        else if constexpr (std::is_void_v<typename tool::context_type>)
-            return run<I>(self, arguments, null_as_absent, detail::injection<void>{detail::no_scope()});
-        else return tool_result{};  // not called: a call without a context does not compile here
+    // The address of the tool at `index`. Where each tool lies in a registry is the same for
+    // every object of its type: the offsets are taken once, from the first object called.
+    const void* tool_address(std::size_t index) const noexcept {
+        using offsets_t = std::array<std::ptrdiff_t, sizeof...(Tools)>;
+        static const offsets_t offsets = [this]<std::size_t... I>(std::index_sequence<I...>) {
+            const char* base = reinterpret_cast<const char*>(this);
+            return offsets_t{(reinterpret_cast<const char*>(&boost::hana::at_c<I>(tools_)) - base)...};
+        }(std::index_sequence_for<Tools...>{});
+        return reinterpret_cast<const char*>(this) + offsets[index];
     }
 
-    template <std::size_t I>
-    static tool_result scoped_call_at(const registry& self, std::string_view arguments, bool null_as_absent,
-                                      const call_scope& scope, [[maybe_unused]] context_pointer ctx) noexcept {
-        using tool = tool_at<I>;
-        if constexpr (!tool::injects) return run<I>(self, arguments, null_as_absent);
-        else if constexpr (std::is_void_v<typename tool::context_type>)
-            return run<I>(self, arguments, null_as_absent, detail::injection<void>{scope});
-        else return run<I>(self, arguments, null_as_absent, detail::injection<context_type>{scope, ctx});
-    }
+    using dispatch_fn = tool_result (*)(const void*, std::string_view, const call_options&) noexcept;
+    static constexpr std::array<dispatch_fn, sizeof...(Tools)> dispatch_{&detail::call_tool_at<Tools>...};
 
-    using dispatch_fn = tool_result (*)(const registry&, std::string_view, bool) noexcept;
-    template <std::size_t... I>
-    static constexpr std::array<dispatch_fn, sizeof...(Tools)> dispatch_table(std::index_sequence<I...>) noexcept {
-        return {&call_at<I>...};
-    }
-    static constexpr std::array<dispatch_fn, sizeof...(Tools)> dispatch_ =
-        dispatch_table(std::index_sequence_for<Tools...>{});
-
-    using scoped_dispatch_fn = tool_result (*)(const registry&, std::string_view, bool, const call_scope&,
-                                               context_pointer) noexcept;
-    template <std::size_t... I>
-    static constexpr std::array<scoped_dispatch_fn, sizeof...(Tools)> scoped_dispatch_table(
-        std::index_sequence<I...>) noexcept {
-        return {&scoped_call_at<I>...};
-    }
-    static constexpr std::array<scoped_dispatch_fn, sizeof...(Tools)> scoped_dispatch_ =
-        scoped_dispatch_table(std::index_sequence_for<Tools...>{});
+    using scoped_dispatch_fn = tool_result (*)(const void*, std::string_view, const call_options&,
+                                               const call_scope&, context_pointer) noexcept;
+    static constexpr std::array<scoped_dispatch_fn, sizeof...(Tools)> scoped_dispatch_{
+        &detail::scoped_call_tool_at<Tools, context_type>...};
 
     static tool_result unknown_tool(std::string_view name) noexcept {
         tool_result result;

@@ -15,6 +15,10 @@ enum unscoped { first_value = -3, second_value = 100 };
 enum class small : std::uint8_t { lo = 0, hi = 200 };
 enum class wide : int { a = 1000, b = 1001 };
 
+struct holder {
+    enum class mode : long long { down = -100, off = 0, on = 1, same = 1, up = 127 };
+};
+
 } // namespace
 
 template <>
@@ -51,4 +55,18 @@ TEST_CASE("enum_range widens the scan") {
     CHECK(agentry::reflect::enum_name(small::hi) == "hi");
     CHECK(agentry::reflect::enum_count<wide> == 2);
     CHECK(agentry::reflect::enum_name(wide::b) == "b");
+}
+
+TEST_CASE("the values without a name are skipped whatever the enum's type prints as") {
+    // A nested enum in an anonymous namespace, with aliases: its casts print as
+    // "((anonymous namespace)::holder::mode)5" (Clang) or "(<unnamed>::holder::mode)5" (GCC).
+    using mode = holder::mode;
+    static_assert(agentry::reflect::enum_count<mode> == 4);
+    CHECK(agentry::reflect::enum_name(mode::down) == "down");
+    CHECK(agentry::reflect::enum_name(mode::off) == "off");
+    CHECK(agentry::reflect::enum_name(mode::on) == "on");
+    CHECK(agentry::reflect::enum_name(mode::up) == "up");
+    CHECK(int(agentry::reflect::enum_entries<mode>[3].first) == 127);
+    CHECK(agentry::reflect::enum_name(static_cast<mode>(-128)).empty());
+    CHECK(agentry::reflect::enum_name(static_cast<mode>(2)).empty());
 }

@@ -21,6 +21,7 @@
 #include <tuple>
 #include <type_traits>
 #include <utility>
+#include <vector>
 
 namespace agentry::detail {
 
@@ -37,6 +38,27 @@ inline std::string invalid_arguments_text(std::string_view tool, const std::vect
     text += tool;
     text += " again.";
     return text;
+}
+
+// The parts of a call that do not depend on the tool are functions, not parts of each tool's
+// instantiation of invoke.
+
+inline void set_invalid(tool_result& result, std::string_view tool, std::vector<json::read_error>& errors) {
+    result.status = tool_status::invalid_arguments;
+    result.content = invalid_arguments_text(tool, errors);
+    result.errors = std::move(errors);
+}
+
+// Called in a handler: the exception being handled, as the tool's failure.
+inline void set_thrown(tool_result& result, std::string_view tool) {
+    result.status = tool_status::tool_error;
+    try {
+        throw;
+    } catch (const std::exception& e) {
+        result.content = std::string(tool) + " failed: " + e.what();
+    } catch (...) {
+        result.content = std::string(tool) + " failed with an exception that is not a std::exception";
+    }
 }
 
 // Cuts text longer than `cap` bytes the way json::write cuts a result: at a UTF-8 character
@@ -179,9 +201,7 @@ tool_result invoke(const Tool& tool, std::string_view arguments, const call_opti
         auto parsed = json::read<typename Tool::parameters_type>(arguments, read);
         result.repairs = std::move(parsed.repairs);
         if (!parsed.ok()) {
-            result.status = tool_status::invalid_arguments;
-            result.content = invalid_arguments_text(Tool::name, parsed.errors);
-            result.errors = std::move(parsed.errors);
+            set_invalid(result, Tool::name, parsed.errors);
             return result;
         }
         using R = typename Tool::result_type;
@@ -192,12 +212,8 @@ tool_result invoke(const Tool& tool, std::string_view arguments, const call_opti
             decltype(auto) value = call_tool(tool, parsed.value, in...);
             set_content<Tool>(result, std::forward<decltype(value)>(value), options);
         }
-    } catch (const std::exception& e) {
-        result.status = tool_status::tool_error;
-        result.content = std::string(Tool::name) + " failed: " + e.what();
     } catch (...) {
-        result.status = tool_status::tool_error;
-        result.content = std::string(Tool::name) + " failed with an exception that is not a std::exception";
+        set_thrown(result, Tool::name);
     }
     return result;
 }

@@ -6,10 +6,15 @@
 // else read from __PRETTY_FUNCTION__ of a function templated on each value.
 //
 // A described enum costs no scan and may have enumerators of any value; of two enumerators
-// with the same value, the first declared is used. For the others, the values scanned are enum_range<E>::min ..= enum_range<E>::max (default -128 ..= 127,
-// clipped to the underlying type). Enumerators outside that range are not seen: specialise
-// agentry::enum_range for such an enum. An enum with no named value in the range is a
-// compile error. Aliases (two names for one value) yield the first name the compiler prints.
+// with the same value, the first declared is used. For the others, the values scanned are
+// enum_range<E>::min ..= enum_range<E>::max (default -128 ..= 127, clipped to the underlying
+// type). Enumerators outside that range are not seen: specialise agentry::enum_range for such
+// an enum. An enum with no named value in the range is a compile error. Aliases (two names
+// for one value) yield the first name the compiler prints.
+//
+// Cost: one instantiation per enum for the whole range, then one pass over its
+// __PRETTY_FUNCTION__ in which a value without a name is recognised in a few steps (its
+// text is "(T)" and the number) and only the named ones are walked character by character.
 
 #include <agentry/reflect/detail/static_text.hpp>
 
@@ -48,7 +53,7 @@ consteval std::string_view pretty_enum_pack() noexcept {
 }
 
 // The enumerator name in one element of the list, or an empty view for a cast.
-consteval std::string_view enum_name_from_element(std::string_view e) noexcept {
+constexpr std::string_view enum_name_from_element(std::string_view e) noexcept {
     while (!e.empty() && e.front() == ' ') e.remove_prefix(1);
     if (e.empty() || e.front() == '-' || (e.front() >= '0' && e.front() <= '9')) return {};
     const std::size_t paren = e.rfind(')');
@@ -61,29 +66,76 @@ consteval std::string_view enum_name_from_element(std::string_view e) noexcept {
     return colon == std::string_view::npos ? e : e.substr(colon + 1);
 }
 
+// The end of the element at `at` when it is the cast of `value` to the enum, "(T)value", whose
+// "(T)" is `prefix` characters long: the position of the ',' or `close` after it, else npos.
+// Most scanned values have no name: this checks their element in a few steps instead of
+// walking it. Reads through a pointer: string_view::operator[] costs a call per character in
+// constant evaluation.
+constexpr std::size_t cast_end(const char* p, std::size_t size, std::size_t at, std::size_t prefix, long long value,
+                               char close) noexcept {
+    constexpr std::size_t npos = std::string_view::npos;
+    std::size_t i = at + prefix;
+    if (prefix == 0 || i >= size || p[i - 1] != ')') return npos;
+    const bool negative = value < 0;
+    if (negative != (p[i] == '-')) return npos;
+    if (negative) ++i;
+    const unsigned long long magnitude = negative ? 0ull - (unsigned long long)value : (unsigned long long)value;
+    unsigned long long unit = 1;
+    while (magnitude / unit >= 10) unit *= 10;
+    for (; unit != 0; unit /= 10, ++i)
+        if (i >= size || p[i] != char('0' + magnitude / unit % 10)) return npos;
+    return i < size && (p[i] == ',' || p[i] == close) ? i : npos;
+}
+
+// The named values among N scanned ones: their offsets from the first value scanned and their
+// names, in ascending order of value (only the first `count` entries are set).
 template <std::size_t N>
-consteval std::array<std::string_view, N> enum_names_from_pack(std::string_view pretty) noexcept {
+struct scanned_names {
+    std::array<std::size_t, N> offsets{};
     std::array<std::string_view, N> names{};
+    std::size_t count = 0;
+    std::size_t total_size = 0;
+};
+
+// Reads the list of N elements, the values first, first + 1, ...
+template <std::size_t N>
+consteval scanned_names<N> enum_names_from_pack(std::string_view pretty, long long first) noexcept {
+    constexpr std::size_t npos = std::string_view::npos;
+    scanned_names<N> out{};
     std::size_t at = pretty.find("V = ");
-    if (at == std::string_view::npos) return names;
+    if (at == npos) return out;
+    const char* p = pretty.data();
+    const std::size_t size = pretty.size();
     at += 4;
-    const char open = pretty[at];
-    const char close = open == '{' ? '}' : '>';
+    const char close = p[at] == '{' ? '}' : '>';
     ++at;
-    std::size_t start = at, index = 0;
-    int depth = 0;
-    for (std::size_t i = at; i < pretty.size() && index < N; ++i) {
-        const char c = pretty[i];
-        if (depth == 0 && (c == ',' || c == close)) {
-            names[index++] = enum_name_from_element(pretty.substr(start, i - start));
-            start = i + 1;
-            if (c == close) break;
-            continue;
+    std::size_t prefix = 0;  // the length of "(T)" in a cast, once one is seen
+    for (std::size_t index = 0; index < N; ++index) {
+        while (at < size && p[at] == ' ') ++at;
+        if (at >= size) break;
+        std::size_t end = p[at] == '(' ? cast_end(p, size, at, prefix, first + (long long)index, close) : npos;
+        if (end == npos) {
+            int depth = 0;
+            for (end = at; end < size; ++end) {
+                const char c = p[end];
+                if (depth == 0 && (c == ',' || c == close)) break;
+                if (c == '(' || c == '<' || c == '{' || c == '[') ++depth;
+                else if (c == ')' || c == '>' || c == '}' || c == ']') --depth;
+            }
+            const std::string_view element = pretty.substr(at, end - at);
+            const std::string_view name = enum_name_from_element(element);
+            if (!name.empty()) {
+                out.offsets[out.count] = index;
+                out.names[out.count++] = name;
+                out.total_size += name.size();
+            } else if (prefix == 0 && p[at] == '(') {
+                prefix = element.rfind(')') + 1;
+            }
         }
-        if (c == '(' || c == '<' || c == '{' || c == '[') ++depth;
-        else if (c == ')' || c == '>' || c == '}' || c == ']') --depth;
+        if (end >= size || p[end] == close) break;
+        at = end + 1;
     }
-    return names;
+    return out;
 }
 
 template <class E>
@@ -108,25 +160,13 @@ template <class E>
 inline constexpr std::size_t scan_size = scan_max<E>() >= scan_min<E>() ? std::size_t(scan_max<E>() - scan_min<E>() + 1) : 0;
 
 template <class E, std::size_t... I>
-consteval std::array<std::string_view, sizeof...(I)> scan_names(std::index_sequence<I...>) noexcept {
-    return enum_names_from_pack<sizeof...(I)>(
-        pretty_enum_pack<static_cast<E>(scan_min<E>() + (long long)I)...>());
+consteval scanned_names<sizeof...(I)> scan_names(std::index_sequence<I...>) noexcept {
+    return enum_names_from_pack<sizeof...(I)>(pretty_enum_pack<static_cast<E>(scan_min<E>() + (long long)I)...>(),
+                                              scan_min<E>());
 }
 
 template <class E>
-struct enum_scan {
-    static constexpr auto names = scan_names<E>(std::make_index_sequence<scan_size<E>>{});
-    static constexpr std::size_t count = [] {
-        std::size_t n = 0;
-        for (auto name : names) n += !name.empty();
-        return n;
-    }();
-    static constexpr std::size_t total_size = [] {
-        std::size_t n = 0;
-        for (auto name : names) n += name.size();
-        return n;
-    }();
-};
+inline constexpr auto enum_scan = scan_names<E>(std::make_index_sequence<scan_size<E>>{});
 
 template <class E>
 concept described_enum = boost::describe::has_describe_enumerators<E>::value;
@@ -147,24 +187,23 @@ consteval auto described_entries(L<D...>*) noexcept {
 
 template <class E>
 struct enum_table {
-    using scan = enum_scan<E>;
-    static constexpr std::size_t count = scan::count;
+    static constexpr const auto& scan = enum_scan<E>;
+    static constexpr std::size_t count = scan.count;
     static constexpr auto text = [] {
-        std::array<char, scan::total_size + 1> chars{};
+        std::array<char, scan.total_size + 1> chars{};
         std::size_t at = 0;
-        for (auto name : scan::names)
-            for (char c : name) chars[at++] = c;
+        for (std::size_t i = 0; i != count; ++i)
+            for (char c : scan.names[i]) chars[at++] = c;
         return chars;
     }();
     static constexpr auto entries = [] {
-        std::array<std::pair<E, std::string_view>, scan::count> out{};
-        std::size_t at = 0, offset = 0;
-        for (std::size_t i = 0; i != scan::names.size(); ++i) {
-            const auto name = scan::names[i];
-            if (name.empty()) continue;
-            out[at++] = {static_cast<E>(scan_min<E>() + (long long)i),
-                         std::string_view(text.data() + offset, name.size())};
-            offset += name.size();
+        std::array<std::pair<E, std::string_view>, count> out{};
+        std::size_t offset = 0;
+        for (std::size_t i = 0; i != count; ++i) {
+            const std::size_t size = scan.names[i].size();
+            out[i] = {static_cast<E>(scan_min<E>() + (long long)scan.offsets[i]),
+                      std::string_view(text.data() + offset, size)};
+            offset += size;
         }
         return out;
     }();
