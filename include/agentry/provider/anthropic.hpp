@@ -16,6 +16,9 @@
 // (completion::incomplete_tool_call). Input token counts include cache reads and writes.
 // chat_request::output becomes output_config.format (structured outputs, generally available
 // without a beta header; it may be sent with tools, and the answer is the text of the reply).
+//
+// The definitions are in impl/anthropic.ipp, included at the end of this header unless the program
+// compiles the providers separately (detail/separate.hpp).
 
 #include <agentry/provider/detail/anthropic_wire.hpp>
 #include <agentry/provider/detail/separate.hpp>

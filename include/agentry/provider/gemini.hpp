@@ -19,6 +19,9 @@
 // "application/json" with responseSchema, the OpenAPI 3.0 subset dialect::gemini writes; Gemini 3
 // models take it together with function declarations, earlier models refuse the two together
 // (HTTP 400).
+//
+// The definitions are in impl/gemini.ipp, included at the end of this header unless the program
+// compiles the providers separately (detail/separate.hpp).
 
 #include <agentry/provider/detail/gemini_wire.hpp>
 #include <agentry/provider/detail/separate.hpp>

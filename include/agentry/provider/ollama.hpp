@@ -16,6 +16,9 @@
 // only that tool's definition, required sends them all and cannot force a call. Calls without
 // an id (older Ollama releases) are numbered "call_0", "call_1", ... in each turn.
 // chat_request::output becomes "format" (a JSON Schema: structured outputs), sent with the tools.
+//
+// The definitions are in impl/ollama.ipp, included at the end of this header unless the program
+// compiles the providers separately (detail/separate.hpp).
 
 #include <agentry/provider/detail/ollama_wire.hpp>
 #include <agentry/provider/detail/separate.hpp>

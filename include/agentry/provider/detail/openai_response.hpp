@@ -2,9 +2,10 @@
 #ifndef AGENTRY_PROVIDER_DETAIL_OPENAI_RESPONSE_HPP
 #define AGENTRY_PROVIDER_DETAIL_OPENAI_RESPONSE_HPP
 
-// Reading OpenAI's answers: a whole chat.completion (read_completion), and the parts of the
-// assembler of a streamed one (openai_stream, defined in provider/impl/openai.ipp). Tool calls follow the
-// rule of detail/tool_calls.hpp; errors in the body or stream are typed by openai_errors.hpp.
+// Reading OpenAI's answers: a whole chat.completion (read_completion), and the parts the
+// assembler of a streamed one uses (openai_stream, defined in provider/impl/openai.ipp). Tool
+// calls follow the rule of detail/tool_calls.hpp; errors in the body or stream are typed by
+// openai_errors.hpp.
 
 #include <agentry/json/reader.hpp>
 #include <agentry/provider/detail/openai_errors.hpp>
