@@ -42,9 +42,9 @@
 // The parts, one header each, as the other providers can be laid out too:
 //   detail/openai_wire.hpp       the wire format as reflected structs
 //   detail/openai_request.hpp    chat_request -> request body
-//   detail/openai_response.hpp   a whole response, and the stream assembler (openai::stream)
+//   detail/openai_response.hpp   a whole response, and what the stream assembler reads with
 //   detail/openai_errors.hpp     error bodies and events -> provider_error
-//   detail/openai_stream.hpp     the stream assembler's class
+//   detail/openai_stream.hpp     the stream assembler (openai::stream), declared
 //   impl/openai.ipp              the definitions that tie them together
 // This header declares agentry::openai; it includes impl/openai.ipp unless the program is built
 // with separate compilation (detail/separate.hpp).
