@@ -9,6 +9,7 @@
 //   // agentry_providers.cpp
 //   #include <agentry/provider/src.hpp>
 //
+// A program that uses only some providers may include only their impl/<name>.ipp there instead.
 // Header-only (the macro not defined) the provider headers define everything themselves and
 // this header adds nothing.
 
