@@ -24,6 +24,8 @@
 #   HEADERS       the agentry headers to copy          (default: <repo>/include)
 #   OUT           builds, results and report.md        (default: ${TMPDIR:-/tmp}/agentry-provider-bench)
 #   SKIP_BUILD=1  reuse the builds in OUT
+#   SEPARATE=1    build the providers once, in provider/provider_src.cpp, with
+#                 AGENTRY_SEPARATE_COMPILATION (default: header-only)
 #   AGENTRY_PROVIDER_STREAMS  the recorded OpenAI streams (default: ../shared/testdata/provider-streams/openai
 #                 beside the repository); without them the SSE cases are skipped with a message
 #
@@ -54,6 +56,10 @@ headers="$OUT/include"
 
 source_dir() { [[ $1 == provider ]] && echo "$script_dir" || echo "$repo/benchmarks/$1"; }
 include_var() { [[ $1 == provider ]] && echo PROVIDER_BENCH_AGENTRY_INCLUDE_DIR || echo LOOP_BENCH_AGENTRY_INCLUDE_DIR; }
+separate_var() { [[ $1 == provider ]] && echo PROVIDER_BENCH_SEPARATE_COMPILATION || echo LOOP_BENCH_SEPARATE_COMPILATION; }
+SEPARATE=${SEPARATE:-0}
+separate_value=OFF
+[[ "$SEPARATE" == 1 ]] && separate_value=ON
 binary() { echo "agentry_$1_bench"; }
 
 headers_checksum() {
@@ -71,7 +77,8 @@ if [[ "${SKIP_BUILD:-0}" != 1 ]]; then
                 -DCMAKE_CXX_COMPILER="$cxx" \
                 -DCMAKE_BUILD_TYPE=Release \
                 -DCMAKE_CXX_FLAGS_RELEASE="$FLAGS" \
-                -D"$(include_var "$b")"="$headers" >"$OUT/$b-$cxx.configure.log"
+                -D"$(include_var "$b")"="$headers" \
+                -D"$(separate_var "$b")"="$separate_value" >"$OUT/$b-$cxx.configure.log"
             rm -f "$build/$(binary "$b")"
             cmake --build "$build" -j "$JOBS" --target "$(binary "$b")" >"$OUT/$b-$cxx.build.log" 2>&1 || {
                 grep -m 5 error "$OUT/$b-$cxx.build.log" >&2 || true
@@ -115,7 +122,7 @@ done
     echo ""
     echo "Libraries: Google Benchmark $(dpkg-query -W -f '${Version}' libbenchmark-dev 2>/dev/null || echo '?'), nlohmann::json $(dpkg-query -W -f '${Version}' nlohmann-json3-dev 2>/dev/null || echo '?'), Boost $(sed -n 's/^#define BOOST_LIB_VERSION "\(.*\)"/\1/p' /usr/include/boost/version.hpp | tr _ .)"
     echo ""
-    echo "Flags: -std=c++20 $FLAGS (CMake Release), every translation unit"
+    echo "Flags: -std=c++20 $FLAGS (CMake Release), every translation unit; providers $([[ $separate_value == ON ]] && echo 'compiled once (AGENTRY_SEPARATE_COMPILATION)' || echo header-only)"
     echo ""
     echo "Headers: copy of $HEADERS in $headers, checksum $(headers_checksum "$headers")"
     echo ""

@@ -111,11 +111,13 @@ inline std::string cycle_text(const checked_plan& c, const std::vector<bool>& le
 }
 
 /// Reads the plan tool's arguments and checks the plan against the registry's tool names and
-/// the steps finished before; `errors` lists every problem found.
-inline checked_plan check_plan(std::string_view arguments, std::span<const std::string_view> tools,
-                               const finished_steps& finished, std::size_t max_steps) {
+/// the steps finished before; `errors` lists every problem found. A template so that the plan
+/// reader is compiled only where an agent plans.
+template <class Wire = plan_wire>
+checked_plan check_plan(std::string_view arguments, std::span<const std::string_view> tools,
+                        const finished_steps& finished, std::size_t max_steps) {
     checked_plan c;
-    auto read = json::read<plan_wire>(arguments);
+    auto read = json::read<Wire>(arguments);
     if (!read.ok()) {
         for (const json::read_error& e : read.errors) c.errors.push_back("the plan cannot be read: " + e.to_string());
         return c;

@@ -42,16 +42,17 @@
 // The parts, one header each, as the other providers can be laid out too:
 //   detail/openai_wire.hpp       the wire format as reflected structs
 //   detail/openai_request.hpp    chat_request -> request body
-//   detail/openai_response.hpp   a whole response, and the stream assembler (openai::stream)
+//   detail/openai_response.hpp   a whole response, and what the stream assembler reads with
 //   detail/openai_errors.hpp     error bodies and events -> provider_error
-// This header declares agentry::openai and ties them together.
+//   detail/openai_stream.hpp     the stream assembler (openai::stream), declared
+//   impl/openai.ipp              the definitions that tie them together
+// This header declares agentry::openai; it includes impl/openai.ipp unless the program is built
+// with separate compilation (detail/separate.hpp).
 //
 // Nothing here throws except std::bad_alloc.
 
-#include <agentry/provider/detail/openai_errors.hpp>
-#include <agentry/provider/detail/openai_request.hpp>
-#include <agentry/provider/detail/openai_response.hpp>
-#include <agentry/provider/detail/wire_common.hpp>
+#include <agentry/provider/detail/openai_stream.hpp>
+#include <agentry/provider/detail/separate.hpp>
 #include <agentry/provider/message.hpp>
 #include <agentry/provider/provider.hpp>
 #include <agentry/schema/dialect.hpp>
@@ -101,33 +102,10 @@ struct openai {
     stream start_stream(stream_events events) const;
 };
 
-inline http_request openai::request(const chat_request& r) const {
-    http_request http;
-    http.url = detail::join_url(base_url, "/chat/completions");
-    const std::string key = api_key.empty() ? detail::environment("OPENAI_API_KEY") : api_key;
-    http.headers = detail::merge_headers({{"Content-Type", "application/json"},
-                                          {"Accept", r.stream ? "text/event-stream" : "application/json"},
-                                          {"Authorization", key.empty() ? std::string{} : "Bearer " + key}},
-                                         headers);
-    http.body = detail::openai_impl::request_body(r, model, max_tokens_as == max_tokens_field::max_tokens);
-    http.connect_timeout = connect_timeout;
-    http.total_timeout = total_timeout;
-    http.cancel = r.cancel != nullptr ? r.cancel : cancel;
-    http.max_body = limits.max_body;
-    http.allow_plain_http_credentials = allow_plain_http_credentials;
-    return http;
-}
-
-inline turn_result openai::parse(const http_response& response) const {
-    if (response.status < 200 || response.status > 299)
-        return {std::nullopt, detail::openai_impl::http_failure(response)};
-    return detail::openai_impl::read_completion(response);
-}
-
-inline openai::stream openai::start_stream(stream_events events) const {
-    return stream(std::move(events), limits.max_event);
-}
-
 } // namespace agentry
+
+#if !defined(AGENTRY_SEPARATE_COMPILATION)
+#include <agentry/provider/impl/openai.ipp>
+#endif
 
 #endif

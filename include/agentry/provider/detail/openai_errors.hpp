@@ -15,6 +15,7 @@
 // "tokens", when it says which).
 
 #include <agentry/json/reader.hpp>
+#include <agentry/provider/detail/openai_stream.hpp>
 #include <agentry/provider/detail/openai_wire.hpp>
 #include <agentry/provider/detail/wire_common.hpp>
 #include <agentry/provider/message.hpp>
@@ -62,19 +63,6 @@ inline std::optional<std::chrono::milliseconds> parse_reset(std::string_view tex
     }
     return delay_from_seconds(total / 1000);
 }
-
-/// The error an OpenAI-style body carries, if any.
-struct error_fields {
-    bool present = false;
-    std::string message;
-    std::string type;
-    std::string code;
-    /// The code when it is a number (llama.cpp and vLLM put the HTTP status there).
-    int numeric_code = 0;
-
-    /// provider_error::type: the code when it is a word, else the type.
-    std::string label() const { return !code.empty() && numeric_code == 0 ? code : type; }
-};
 
 struct error_class {
     std::string_view name;

@@ -2,12 +2,14 @@
 #ifndef AGENTRY_PROVIDER_DETAIL_OPENAI_RESPONSE_HPP
 #define AGENTRY_PROVIDER_DETAIL_OPENAI_RESPONSE_HPP
 
-// Reading OpenAI's answers: a whole chat.completion (read_completion), and the assembler of a
-// streamed one (openai_stream, which agentry::openai::stream names). Tool calls follow the
-// rule of detail/tool_calls.hpp; errors in the body or stream are typed by openai_errors.hpp.
+// Reading OpenAI's answers: a whole chat.completion (read_completion), and the parts the
+// assembler of a streamed one uses (openai_stream, defined in provider/impl/openai.ipp). Tool
+// calls follow the rule of detail/tool_calls.hpp; errors in the body or stream are typed by
+// openai_errors.hpp.
 
 #include <agentry/json/reader.hpp>
 #include <agentry/provider/detail/openai_errors.hpp>
+#include <agentry/provider/detail/openai_stream.hpp>
 #include <agentry/provider/detail/openai_wire.hpp>
 #include <agentry/provider/detail/sse.hpp>
 #include <agentry/provider/detail/tool_calls.hpp>
@@ -104,190 +106,6 @@ inline turn_result read_completion(const http_response& r) {
 }
 
 } // namespace openai_impl
-
-/// The assembler of a streamed Chat Completion: feed() the body in any split, then finish().
-class openai_stream {
-public:
-    explicit openai_stream(stream_events events, std::size_t max_event = response_limits{}.max_event)
-        : parser_(max_event), events_(std::move(events)) {}
-
-    void feed(std::string_view bytes) {
-        if (stopped()) return;
-        parser_.feed(bytes, [this](const sse_event& e) { on_event(e); });
-    }
-
-    /// A line or an event passed max_event: nothing more is read (complete() stops the transfer).
-    bool overflowed() const noexcept { return parser_.overflowed(); }
-
-    turn_result finish(const http_response& head) {
-        namespace impl = openai_impl;
-        if (head.status != 0 && (head.status < 200 || head.status > 299))
-            return {std::nullopt, impl::http_failure(head)};
-        if (parser_.overflowed())
-            return {std::nullopt, too_large("an OpenAI stream event or line", parser_.max_event(), "max_event")};
-        if (!unreadable_.empty()) return {std::nullopt, malformed(std::move(unreadable_))};
-        if (error_) return {std::nullopt, impl::in_band_failure(head, *error_)};
-        if (!done_) {
-            std::string message = "agentry: OpenAI stream ended before [DONE]";
-            if (parser_.pending()) message += ", in the middle of an event";
-            if (!calls_.empty()) message += "; its tool calls were not returned";
-            return {std::nullopt, malformed(std::move(message))};
-        }
-        completion c;
-        c.reply.text = std::move(text_);
-        c.refusal = std::move(refusal_);
-        c.usage = usage_;
-        std::vector<tool_call> calls;
-        calls.reserve(calls_.size());
-        for (partial& p : calls_) calls.push_back({std::move(p.id), std::move(p.name), std::move(p.arguments), {}});
-        calls_.clear();
-        impl::conclude(c, finish_, std::move(calls));
-        if (auto bad = settle_tool_calls("OpenAI stream", c.reply.tool_calls))
-            return {std::nullopt, malformed(std::move(*bad))};
-        return {std::move(c), {}};
-    }
-
-private:
-    // How a server sends a call's arguments, once known: each delta the next piece, or the
-    // whole text so far.
-    enum class sending { unknown, pieces, whole };
-
-    struct partial {
-        std::optional<std::int64_t> index;
-        std::string id;
-        std::string name;
-        std::string arguments;
-        bool announced = false;
-        sending mode = sending::unknown;
-    };
-
-    bool stopped() const noexcept { return done_ || error_ || !unreadable_.empty() || parser_.overflowed(); }
-
-    void on_event(const sse_event& e) {
-        namespace wire = openai_wire;
-        namespace impl = openai_impl;
-        if (stopped()) return;
-        ++event_count_;
-        const std::string_view data = trim_space(e.data);
-        if (data == "[DONE]") {
-            done_ = true;
-            return;
-        }
-        if (data.empty()) return;
-        auto parsed = json::read<wire::body_in>(data, wire_read_options);
-        if (!parsed.ok()) {
-            if (e.name == "error") {
-                error_.emplace();
-                error_->present = true;
-                error_->message.assign(data);
-                return;
-            }
-            unreadable_ = "agentry: OpenAI stream: event " + std::to_string(event_count_) +
-                          " is not a chat completion chunk: " + first_error(parsed.errors);
-            return;
-        }
-        wire::body_in& chunk = parsed.value;
-        if (impl::error_fields f = impl::error_of(chunk, e.name == "error"); f.present) {
-            if (f.message.empty()) f.message.assign(data);
-            error_ = std::move(f);
-            return;
-        }
-        impl::add_usage(usage_, chunk.usage);
-        if (!chunk.choices) return;
-        for (wire::choice_in& choice : *chunk.choices) {
-            if (choice.index.value_or(0) != 0) continue;
-            if (choice.delta) on_delta(*choice.delta);
-            if (choice.finish_reason) finish_ = std::move(*choice.finish_reason);
-        }
-    }
-
-    void on_delta(openai_wire::message_in& d) {
-        if (d.content && !d.content->empty()) {
-            text_ += *d.content;
-            if (events_.on_text) events_.on_text(*d.content);
-        }
-        if (d.refusal) refusal_ += *d.refusal;
-        if (d.tool_calls)
-            for (auto& call : *d.tool_calls) {
-                std::string_view id = call.id ? std::string_view(*call.id) : std::string_view{};
-                std::string_view name;
-                std::string arguments;
-                if (call.function) {
-                    if (call.function->name) name = *call.function->name;
-                    arguments = plain_text(call.function->arguments);
-                }
-                merge(call.index, id, name, arguments);
-            }
-        if (d.function_call) {
-            const auto& name = d.function_call->name;
-            merge(std::nullopt, {}, name ? std::string_view(*name) : std::string_view{},
-                  plain_text(d.function_call->arguments));
-        }
-    }
-
-    // The call a delta belongs to, a new one when it starts one.
-    partial& target(std::optional<std::int64_t> index, std::string_view id, std::string_view name) {
-        partial* found = nullptr;
-        if (index) {
-            for (auto it = calls_.rbegin(); it != calls_.rend(); ++it)
-                if (it->index == index) {
-                    found = &*it;
-                    break;
-                }
-            if (found) {
-                const bool other_id = !id.empty() && !found->id.empty() && id != found->id && !name.empty();
-                const bool other_name = !name.empty() && !found->name.empty() && name != found->name;
-                if (other_id || other_name) found = nullptr;
-            }
-        } else {
-            if (!id.empty())
-                for (partial& p : calls_)
-                    if (p.id == id) found = &p;
-            if (!found && id.empty() && name.empty() && !calls_.empty()) found = &calls_.back();
-        }
-        if (found) return *found;
-        calls_.push_back({index, {}, {}, {}, false, sending::unknown});
-        return calls_.back();
-    }
-
-    void merge(std::optional<std::int64_t> index, std::string_view id, std::string_view name,
-               std::string_view arguments) {
-        partial& p = target(index, id, name);
-        if (p.id.empty()) p.id.assign(id);
-        if (p.name.empty()) p.name.assign(name);
-        if (!p.announced && !p.name.empty()) {
-            p.announced = true;
-            if (events_.on_tool_call) events_.on_tool_call(p.id, p.name);
-        }
-        if (arguments.empty()) return;
-        if (p.arguments.empty()) {
-            p.arguments.assign(arguments);
-        } else if (!arguments.starts_with(p.arguments)) {
-            p.arguments.append(arguments);
-            p.mode = sending::pieces;
-        } else if (p.mode != sending::pieces) {
-            // The whole arguments so far, sent again with more: keep the longer text.
-            p.arguments.assign(arguments);
-            p.mode = sending::whole;
-        } else if (arguments.size() != p.arguments.size()) {
-            // A server that sent pieces so far: a piece that repeats the text before it
-            // ({"a": then {"a":1}}), unless it is that text exactly (the whole call again).
-            p.arguments.append(arguments);
-        }
-    }
-
-    sse_parser parser_;
-    stream_events events_;
-    std::vector<partial> calls_;
-    std::string text_;
-    std::string refusal_;
-    std::string finish_;
-    token_usage usage_;
-    std::optional<openai_impl::error_fields> error_;
-    std::string unreadable_;
-    std::size_t event_count_ = 0;
-    bool done_ = false;
-};
 
 } // namespace agentry::detail
 

@@ -1,0 +1,28 @@
+// SPDX-License-Identifier: BSL-1.0
+#ifndef AGENTRY_PROVIDER_SRC_HPP
+#define AGENTRY_PROVIDER_SRC_HPP
+
+// The definitions of every provider, for separate compilation (detail/separate.hpp): with
+// AGENTRY_SEPARATE_COMPILATION defined in every file of the program, include this header in
+// exactly one of them, e.g. a file of its own:
+//
+//   // agentry_providers.cpp
+//   #include <agentry/provider/src.hpp>
+//
+// A program that uses only some providers may include only their impl/<name>.ipp there instead.
+// Header-only (the macro not defined) the provider headers define everything themselves and
+// this header adds nothing.
+
+#include <agentry/provider/anthropic.hpp>
+#include <agentry/provider/gemini.hpp>
+#include <agentry/provider/ollama.hpp>
+#include <agentry/provider/openai.hpp>
+
+#if defined(AGENTRY_SEPARATE_COMPILATION)
+#include <agentry/provider/impl/anthropic.ipp>
+#include <agentry/provider/impl/gemini.ipp>
+#include <agentry/provider/impl/ollama.ipp>
+#include <agentry/provider/impl/openai.ipp>
+#endif
+
+#endif
