@@ -43,6 +43,7 @@
 #include <memory>
 #include <optional>
 #include <set>
+#include <span>
 #include <string>
 #include <string_view>
 #include <tuple>
@@ -605,6 +606,41 @@ inline bool same_text(std::string_view a, std::string_view b) noexcept {
     return true;
 }
 
+// The names of E's enumerators, in the order of enum_entries<E>.
+template <class E>
+inline constexpr auto enum_names = [] {
+    std::array<std::string_view, reflect::enum_count<E>> names{};
+    for (std::size_t i = 0; i != names.size(); ++i) names[i] = reflect::enum_entries<E>[i].second;
+    return names;
+}();
+
+// `name` is none of `names` (count of them): the index of the one it matches ignoring case when
+// the enum_case repair is on (the repair noted), otherwise `count` and the error reported.
+AGENTRY_JSON_COLD std::size_t unknown_enum_name(reader& r, std::string_view name, const std::string_view* names,
+                                                std::size_t count) {
+    if (r.options().repairs.enum_case) {
+        for (std::size_t i = 0; i != count; ++i) {
+            if (agentry::detail::equal_ignoring_case(names[i], name)) {
+                r.repaired("\"" + std::string(name) + "\" was read as \"" + std::string(names[i]) + "\"");
+                return i;
+            }
+        }
+    }
+    std::string list = "[";
+    for (std::size_t i = 0; i != count; ++i) {
+        if (i != 0) list += ',';
+        list += '"';
+        list += names[i];
+        list += '"';
+    }
+    list += ']';
+    std::string message = "\"" + std::string(name) + "\" is not one of " + list;
+    const std::string_view guess = closest(name, std::span<const std::string_view>(names, count));
+    if (!guess.empty()) message += " (did you mean \"" + std::string(guess) + "\"?)";
+    r.error(error_kind::enum_value, std::move(message));
+    return count;
+}
+
 template <class E>
 void read_enum(reader& r, E& out) {
     if (r.in.peek() != '"') return type_error<E>(r);
@@ -617,29 +653,9 @@ void read_enum(reader& r, E& out) {
             return;
         }
     }
-    if (r.options().repairs.enum_case) {
-        for (const auto& [value, text] : reflect::enum_entries<E>) {
-            if (agentry::detail::equal_ignoring_case(text, name)) {
-                out = value;
-                r.repaired("\"" + std::string(name) + "\" was read as \"" + std::string(text) + "\"");
-                return;
-            }
-        }
-    }
-    std::array<std::string_view, reflect::enum_count<E>> names{};
-    std::string list = "[";
-    for (std::size_t i = 0; i != names.size(); ++i) {
-        names[i] = reflect::enum_entries<E>[i].second;
-        if (i != 0) list += ',';
-        list += '"';
-        list += names[i];
-        list += '"';
-    }
-    list += ']';
-    std::string message = "\"" + std::string(name) + "\" is not one of " + list;
-    const std::string_view guess = closest(name, names);
-    if (!guess.empty()) message += " (did you mean \"" + std::string(guess) + "\"?)";
-    r.error(error_kind::enum_value, std::move(message));
+    constexpr std::size_t count = reflect::enum_count<E>;
+    const std::size_t i = unknown_enum_name(r, name, enum_names<E>.data(), count);
+    if (i != count) out = reflect::enum_entries<E>[i].first;
 }
 
 // ---- constraints ---------------------------------------------------------------------------
