@@ -995,12 +995,11 @@ void read_members(reader& r, Member&& member) {
     read_members_at(r, std::forward<Member>(member));
 }
 
-// The cursor is on the container `open` starts; otherwise a type error, or (json_in_string
-// repair) a string holding such a container, read by `read_again`.
-template <class T, class Read>
-bool expect_container(reader& r, T& out, char open, Read&& read_again) {
-    if (open_container(r, open)) return true;
-    if (r.stopped()) return false;
+// The value at the cursor is not the container `open` starts. With the json_in_string repair,
+// a string holding such a container is read by read(inner, value) on a reader of its text;
+// true when that read gave no error (the repair noted), and `value` then holds the result.
+// Otherwise the cursor is restored and the type error reported.
+AGENTRY_JSON_COLD bool read_container_in_string(reader& r, char open, void (*read)(reader&, void*), void* value) {
     if (r.in.peek() == '"' && r.options().repairs.json_in_string) {
         cursor saved = r.in;
         std::string text;
@@ -1011,23 +1010,39 @@ bool expect_container(reader& r, T& out, char open, Read&& read_again) {
             std::vector<std::string> repairs;
             reader inner = r.nested(text, false, errors, repairs);
             inner.in.skip_ws();
-            T value{};
-            read_again(inner, value);
+            read(inner, value);
             inner.in.skip_ws();
             if (!inner.stopped() && !inner.in.at_end()) {
                 inner.in.fail(lex_error::unexpected_character);
                 inner.syntax_error();
             }
             if (errors.empty() && !inner.stopped()) {
-                out = std::move(value);
                 r.repaired(std::string(open == '{' ? "an object" : "an array") +
                            " sent as a JSON string was read as JSON");
-                return false;
+                return true;
             }
         }
         r.in = saved;
     }
     type_error_as(r, open == '{' ? "an object" : "an array");
+    return false;
+}
+
+// read_container_in_string for a T read by `Read`, a stateless callable.
+template <class T, class Read>
+[[gnu::noinline]] void read_container_in_string(reader& r, T& out, char open) {
+    T value{};
+    if (read_container_in_string(
+            r, open, [](reader& inner, void* v) { Read{}(inner, *static_cast<T*>(v)); }, &value))
+        out = std::move(value);
+}
+
+// The cursor is on the container `open` starts; otherwise a type error, or (json_in_string
+// repair) a string holding such a container, read by `read_again`.
+template <class T, class Read>
+AGENTRY_JSON_INLINE bool expect_container(reader& r, T& out, char open, Read&&) {
+    if (open_container(r, open)) return true;
+    if (!r.stopped()) read_container_in_string<T, std::remove_cvref_t<Read>>(r, out, open);
     return false;
 }
 
@@ -1353,6 +1368,46 @@ AGENTRY_JSON_INLINE void read_in_order(reader& r, typename Access::storage& out,
     else if (!next_member(r)) state = r.stopped() ? fast_state::stopped : fast_state::closed;
 }
 
+// A member of an object whose name is none of `names` (count of them): skipped, and reported
+// unless unknown properties are ignored.
+AGENTRY_JSON_COLD void unknown_member(reader& r, std::string_view key, const std::string_view* names,
+                                      std::size_t count) {
+    if (r.options().ignore_unknown_properties) {
+        r.skip();
+        return;
+    }
+    std::string message = "unknown property";
+    const std::string_view guess = closest(key, std::span<const std::string_view>(names, count));
+    if (!guess.empty()) {
+        message += "; did you mean \"" + std::string(guess) + "\"?";
+    } else {
+        message += "; allowed: ";
+        for (std::size_t i = 0; i != count; ++i) {
+            if (i != 0) message += ", ";
+            message += names[i];
+        }
+        if (count == 0) message += "none";
+    }
+    r.error(error_kind::unknown_property, std::move(message));
+    r.skip();
+}
+
+// A member read before: reported and skipped.
+AGENTRY_JSON_COLD void duplicate_member(reader& r) {
+    r.error(error_kind::duplicate_property, "duplicate property");
+    r.skip();
+}
+
+// The members whose bits are set in `missing` (of `names`), each reported at its own pointer.
+AGENTRY_JSON_COLD void missing_members(reader& r, std::uint64_t missing, const std::string_view* names) {
+    for (; missing != 0; missing &= missing - 1) {
+        const std::string_view name = names[std::countr_zero(missing)];
+        r.push_key(name);
+        r.error(error_kind::required, "missing required property");
+        r.pop();
+    }
+}
+
 template <class P>
 void read_object(reader& r, typename object_access<P>::storage& out) {
     using access = object_access<P>;
@@ -1379,33 +1434,9 @@ void read_object(reader& r, typename object_access<P>::storage& out) {
     if (state == fast_state::more) read_members_at(r, [&](std::string_view key) {
         const std::size_t index = find_member<access>(key, next);
         next = index + 1;
-        if (index == access::size) {
-            if (r.options().ignore_unknown_properties) {
-                r.skip();
-                return;
-            }
-            std::string message = "unknown property";
-            const std::string_view guess = closest(key, access::names);
-            if (!guess.empty()) {
-                message += "; did you mean \"" + std::string(guess) + "\"?";
-            } else {
-                message += "; allowed: ";
-                for (std::size_t i = 0; i != access::size; ++i) {
-                    if (i != 0) message += ", ";
-                    message += access::names[i];
-                }
-                if (access::size == 0) message += "none";
-            }
-            r.error(error_kind::unknown_property, std::move(message));
-            r.skip();
-            return;
-        }
+        if (index == access::size) return unknown_member(r, key, access::names.data(), access::size);
         const std::uint64_t bit = std::uint64_t(1) << index;
-        if (seen & bit) {
-            r.error(error_kind::duplicate_property, "duplicate property");
-            r.skip();
-            return;
-        }
+        if (seen & bit) return duplicate_member(r);
         seen |= bit;
         [&]<std::size_t... I>(std::index_sequence<I...>) {
             (void)((index == I ? (read_member<access, I>(r, out), true) : false) || ...);
@@ -1414,15 +1445,7 @@ void read_object(reader& r, typename object_access<P>::storage& out) {
     if (r.stopped()) return;
     constexpr std::uint64_t required = required_mask<access>();
     const std::uint64_t missing = required & ~seen;
-    if (missing != 0) {
-        for (std::size_t i = 0; i != access::size; ++i) {
-            if (missing & (std::uint64_t(1) << i)) {
-                r.push_key(access::names[i]);
-                r.error(error_kind::required, "missing required property");
-                r.pop();
-            }
-        }
-    }
+    if (missing != 0) missing_members(r, missing, access::names.data());
 }
 
 // ---- free-form JSON ------------------------------------------------------------------------
