@@ -944,10 +944,9 @@ AGENTRY_JSON_INLINE bool next_member(reader& r) {
     return false;
 }
 
-// Reads the members of an object from the one at the cursor on, calling member(key) with the
-// cursor on each value.
-template <class Member>
-void read_members_at(reader& r, Member&& member) {
+// Reads the members of an object from the one at the cursor on, calling member(context, key)
+// with the cursor on each value.
+AGENTRY_JSON_SHARED void read_members_at(reader& r, void (*member)(void*, std::string_view), void* context) {
     std::string decoded;
     for (;;) {
         r.in.skip_ws();
@@ -977,10 +976,17 @@ void read_members_at(reader& r, Member&& member) {
         }
         r.in.skip_ws();
         r.push_key(key);
-        member(key);
+        member(context, key);
         r.pop();
         if (r.stopped() || !next_member(r)) return;
     }
+}
+
+// read_members_at with a callable member(key).
+template <class Member>
+AGENTRY_JSON_INLINE void read_members_at(reader& r, Member&& member) {
+    using M = std::remove_reference_t<Member>;
+    read_members_at(r, [](void* m, std::string_view key) { (*static_cast<M*>(m))(key); }, &member);
 }
 
 // Reads the members of an object, calling member(key) with the cursor on each value.
@@ -992,7 +998,7 @@ void read_members(reader& r, Member&& member) {
         --r.depth;
         return;
     }
-    read_members_at(r, std::forward<Member>(member));
+    read_members_at(r, member);
 }
 
 // The value at the cursor is not the container `open` starts. With the json_in_string repair,
