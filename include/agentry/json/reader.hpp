@@ -1763,6 +1763,23 @@ consteval bool has_required_member() {
     else return required_mask<object_access<P>>() != 0;
 }
 
+// Arguments longer than the limit, reported unread.
+AGENTRY_JSON_COLD void too_large(std::vector<read_error>& errors, std::size_t size, std::size_t limit) {
+    errors.push_back({"", error_kind::too_large,
+                      "the arguments are " + std::to_string(size) + " bytes long, more than the limit of " +
+                          std::to_string(limit)});
+}
+
+// After the value read: only whitespace may follow.
+AGENTRY_JSON_SHARED void expect_end(reader& r) {
+    r.in.skip_ws();
+    if (!r.in.at_end()) {
+        r.in.fail(lex_error::unexpected_character);
+        r.error(error_kind::syntax,
+                "invalid JSON at byte " + std::to_string(r.in.offset()) + ": unexpected content after the value");
+    }
+}
+
 } // namespace detail
 
 /// Reads JSON `text` into a P (or, for agentry::named_parameters, a tuple of the named
@@ -1771,9 +1788,7 @@ template <class P>
 read_result<detail::storage_t<P>> read(std::string_view text, const read_options& options = {}) {
     read_result<detail::storage_t<P>> result;
     if (text.size() > options.max_size) {
-        result.errors.push_back({"", error_kind::too_large,
-                                 "the arguments are " + std::to_string(text.size()) +
-                                     " bytes long, more than the limit of " + std::to_string(options.max_size)});
+        detail::too_large(result.errors, text.size(), options.max_size);
         return result;
     }
     if (options.repairs.empty_as_object && text.find_first_not_of(" \t\r\n") == std::string_view::npos &&
@@ -1784,14 +1799,7 @@ read_result<detail::storage_t<P>> read(std::string_view text, const read_options
     detail::reader r(text, options, result.errors, result.repairs);
     r.owned_text = &result.owned_text;
     detail::read_parameters<P>(r, result.value);
-    if (!r.stopped()) {
-        r.in.skip_ws();
-        if (!r.in.at_end()) {
-            r.in.fail(detail::lex_error::unexpected_character);
-            r.error(error_kind::syntax,
-                    "invalid JSON at byte " + std::to_string(r.in.offset()) + ": unexpected content after the value");
-        }
-    }
+    if (!r.stopped()) detail::expect_end(r);
     return result;
 }
 
