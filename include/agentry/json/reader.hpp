@@ -43,6 +43,7 @@
 #include <memory>
 #include <optional>
 #include <set>
+#include <span>
 #include <string>
 #include <string_view>
 #include <tuple>
@@ -605,6 +606,41 @@ inline bool same_text(std::string_view a, std::string_view b) noexcept {
     return true;
 }
 
+// The names of E's enumerators, in the order of enum_entries<E>.
+template <class E>
+inline constexpr auto enum_names = [] {
+    std::array<std::string_view, reflect::enum_count<E>> names{};
+    for (std::size_t i = 0; i != names.size(); ++i) names[i] = reflect::enum_entries<E>[i].second;
+    return names;
+}();
+
+// `name` is none of `names` (count of them): the index of the one it matches ignoring case when
+// the enum_case repair is on (the repair noted), otherwise `count` and the error reported.
+AGENTRY_JSON_COLD std::size_t unknown_enum_name(reader& r, std::string_view name, const std::string_view* names,
+                                                std::size_t count) {
+    if (r.options().repairs.enum_case) {
+        for (std::size_t i = 0; i != count; ++i) {
+            if (agentry::detail::equal_ignoring_case(names[i], name)) {
+                r.repaired("\"" + std::string(name) + "\" was read as \"" + std::string(names[i]) + "\"");
+                return i;
+            }
+        }
+    }
+    std::string list = "[";
+    for (std::size_t i = 0; i != count; ++i) {
+        if (i != 0) list += ',';
+        list += '"';
+        list += names[i];
+        list += '"';
+    }
+    list += ']';
+    std::string message = "\"" + std::string(name) + "\" is not one of " + list;
+    const std::string_view guess = closest(name, std::span<const std::string_view>(names, count));
+    if (!guess.empty()) message += " (did you mean \"" + std::string(guess) + "\"?)";
+    r.error(error_kind::enum_value, std::move(message));
+    return count;
+}
+
 template <class E>
 void read_enum(reader& r, E& out) {
     if (r.in.peek() != '"') return type_error<E>(r);
@@ -617,29 +653,9 @@ void read_enum(reader& r, E& out) {
             return;
         }
     }
-    if (r.options().repairs.enum_case) {
-        for (const auto& [value, text] : reflect::enum_entries<E>) {
-            if (agentry::detail::equal_ignoring_case(text, name)) {
-                out = value;
-                r.repaired("\"" + std::string(name) + "\" was read as \"" + std::string(text) + "\"");
-                return;
-            }
-        }
-    }
-    std::array<std::string_view, reflect::enum_count<E>> names{};
-    std::string list = "[";
-    for (std::size_t i = 0; i != names.size(); ++i) {
-        names[i] = reflect::enum_entries<E>[i].second;
-        if (i != 0) list += ',';
-        list += '"';
-        list += names[i];
-        list += '"';
-    }
-    list += ']';
-    std::string message = "\"" + std::string(name) + "\" is not one of " + list;
-    const std::string_view guess = closest(name, names);
-    if (!guess.empty()) message += " (did you mean \"" + std::string(guess) + "\"?)";
-    r.error(error_kind::enum_value, std::move(message));
+    constexpr std::size_t count = reflect::enum_count<E>;
+    const std::size_t i = unknown_enum_name(r, name, enum_names<E>.data(), count);
+    if (i != count) out = reflect::enum_entries<E>[i].first;
 }
 
 // ---- constraints ---------------------------------------------------------------------------
@@ -928,10 +944,9 @@ AGENTRY_JSON_INLINE bool next_member(reader& r) {
     return false;
 }
 
-// Reads the members of an object from the one at the cursor on, calling member(key) with the
-// cursor on each value.
-template <class Member>
-void read_members_at(reader& r, Member&& member) {
+// Reads the members of an object from the one at the cursor on, calling member(context, key)
+// with the cursor on each value.
+AGENTRY_JSON_SHARED void read_members_at(reader& r, void (*member)(void*, std::string_view), void* context) {
     std::string decoded;
     for (;;) {
         r.in.skip_ws();
@@ -961,10 +976,17 @@ void read_members_at(reader& r, Member&& member) {
         }
         r.in.skip_ws();
         r.push_key(key);
-        member(key);
+        member(context, key);
         r.pop();
         if (r.stopped() || !next_member(r)) return;
     }
+}
+
+// read_members_at with a callable member(key).
+template <class Member>
+AGENTRY_JSON_INLINE void read_members_at(reader& r, Member&& member) {
+    using M = std::remove_reference_t<Member>;
+    read_members_at(r, [](void* m, std::string_view key) { (*static_cast<M*>(m))(key); }, &member);
 }
 
 // Reads the members of an object, calling member(key) with the cursor on each value.
@@ -976,15 +998,14 @@ void read_members(reader& r, Member&& member) {
         --r.depth;
         return;
     }
-    read_members_at(r, std::forward<Member>(member));
+    read_members_at(r, member);
 }
 
-// The cursor is on the container `open` starts; otherwise a type error, or (json_in_string
-// repair) a string holding such a container, read by `read_again`.
-template <class T, class Read>
-bool expect_container(reader& r, T& out, char open, Read&& read_again) {
-    if (open_container(r, open)) return true;
-    if (r.stopped()) return false;
+// The value at the cursor is not the container `open` starts. With the json_in_string repair,
+// a string holding such a container is read by read(inner, value) on a reader of its text;
+// true when that read gave no error (the repair noted), and `value` then holds the result.
+// Otherwise the cursor is restored and the type error reported.
+AGENTRY_JSON_COLD bool read_container_in_string(reader& r, char open, void (*read)(reader&, void*), void* value) {
     if (r.in.peek() == '"' && r.options().repairs.json_in_string) {
         cursor saved = r.in;
         std::string text;
@@ -995,23 +1016,39 @@ bool expect_container(reader& r, T& out, char open, Read&& read_again) {
             std::vector<std::string> repairs;
             reader inner = r.nested(text, false, errors, repairs);
             inner.in.skip_ws();
-            T value{};
-            read_again(inner, value);
+            read(inner, value);
             inner.in.skip_ws();
             if (!inner.stopped() && !inner.in.at_end()) {
                 inner.in.fail(lex_error::unexpected_character);
                 inner.syntax_error();
             }
             if (errors.empty() && !inner.stopped()) {
-                out = std::move(value);
                 r.repaired(std::string(open == '{' ? "an object" : "an array") +
                            " sent as a JSON string was read as JSON");
-                return false;
+                return true;
             }
         }
         r.in = saved;
     }
     type_error_as(r, open == '{' ? "an object" : "an array");
+    return false;
+}
+
+// read_container_in_string for a T read by `Read`, a stateless callable.
+template <class T, class Read>
+[[gnu::noinline]] void read_container_in_string(reader& r, T& out, char open) {
+    T value{};
+    if (read_container_in_string(
+            r, open, [](reader& inner, void* v) { Read{}(inner, *static_cast<T*>(v)); }, &value))
+        out = std::move(value);
+}
+
+// The cursor is on the container `open` starts; otherwise a type error, or (json_in_string
+// repair) a string holding such a container, read by `read_again`.
+template <class T, class Read>
+AGENTRY_JSON_INLINE bool expect_container(reader& r, T& out, char open, Read&&) {
+    if (open_container(r, open)) return true;
+    if (!r.stopped()) read_container_in_string<T, std::remove_cvref_t<Read>>(r, out, open);
     return false;
 }
 
@@ -1337,6 +1374,46 @@ AGENTRY_JSON_INLINE void read_in_order(reader& r, typename Access::storage& out,
     else if (!next_member(r)) state = r.stopped() ? fast_state::stopped : fast_state::closed;
 }
 
+// A member of an object whose name is none of `names` (count of them): skipped, and reported
+// unless unknown properties are ignored.
+AGENTRY_JSON_COLD void unknown_member(reader& r, std::string_view key, const std::string_view* names,
+                                      std::size_t count) {
+    if (r.options().ignore_unknown_properties) {
+        r.skip();
+        return;
+    }
+    std::string message = "unknown property";
+    const std::string_view guess = closest(key, std::span<const std::string_view>(names, count));
+    if (!guess.empty()) {
+        message += "; did you mean \"" + std::string(guess) + "\"?";
+    } else {
+        message += "; allowed: ";
+        for (std::size_t i = 0; i != count; ++i) {
+            if (i != 0) message += ", ";
+            message += names[i];
+        }
+        if (count == 0) message += "none";
+    }
+    r.error(error_kind::unknown_property, std::move(message));
+    r.skip();
+}
+
+// A member read before: reported and skipped.
+AGENTRY_JSON_COLD void duplicate_member(reader& r) {
+    r.error(error_kind::duplicate_property, "duplicate property");
+    r.skip();
+}
+
+// The members whose bits are set in `missing` (of `names`), each reported at its own pointer.
+AGENTRY_JSON_COLD void missing_members(reader& r, std::uint64_t missing, const std::string_view* names) {
+    for (; missing != 0; missing &= missing - 1) {
+        const std::string_view name = names[std::countr_zero(missing)];
+        r.push_key(name);
+        r.error(error_kind::required, "missing required property");
+        r.pop();
+    }
+}
+
 template <class P>
 void read_object(reader& r, typename object_access<P>::storage& out) {
     using access = object_access<P>;
@@ -1363,33 +1440,9 @@ void read_object(reader& r, typename object_access<P>::storage& out) {
     if (state == fast_state::more) read_members_at(r, [&](std::string_view key) {
         const std::size_t index = find_member<access>(key, next);
         next = index + 1;
-        if (index == access::size) {
-            if (r.options().ignore_unknown_properties) {
-                r.skip();
-                return;
-            }
-            std::string message = "unknown property";
-            const std::string_view guess = closest(key, access::names);
-            if (!guess.empty()) {
-                message += "; did you mean \"" + std::string(guess) + "\"?";
-            } else {
-                message += "; allowed: ";
-                for (std::size_t i = 0; i != access::size; ++i) {
-                    if (i != 0) message += ", ";
-                    message += access::names[i];
-                }
-                if (access::size == 0) message += "none";
-            }
-            r.error(error_kind::unknown_property, std::move(message));
-            r.skip();
-            return;
-        }
+        if (index == access::size) return unknown_member(r, key, access::names.data(), access::size);
         const std::uint64_t bit = std::uint64_t(1) << index;
-        if (seen & bit) {
-            r.error(error_kind::duplicate_property, "duplicate property");
-            r.skip();
-            return;
-        }
+        if (seen & bit) return duplicate_member(r);
         seen |= bit;
         [&]<std::size_t... I>(std::index_sequence<I...>) {
             (void)((index == I ? (read_member<access, I>(r, out), true) : false) || ...);
@@ -1398,15 +1451,7 @@ void read_object(reader& r, typename object_access<P>::storage& out) {
     if (r.stopped()) return;
     constexpr std::uint64_t required = required_mask<access>();
     const std::uint64_t missing = required & ~seen;
-    if (missing != 0) {
-        for (std::size_t i = 0; i != access::size; ++i) {
-            if (missing & (std::uint64_t(1) << i)) {
-                r.push_key(access::names[i]);
-                r.error(error_kind::required, "missing required property");
-                r.pop();
-            }
-        }
-    }
+    if (missing != 0) missing_members(r, missing, access::names.data());
 }
 
 // ---- free-form JSON ------------------------------------------------------------------------
@@ -1718,6 +1763,23 @@ consteval bool has_required_member() {
     else return required_mask<object_access<P>>() != 0;
 }
 
+// Arguments longer than the limit, reported unread.
+AGENTRY_JSON_COLD void too_large(std::vector<read_error>& errors, std::size_t size, std::size_t limit) {
+    errors.push_back({"", error_kind::too_large,
+                      "the arguments are " + std::to_string(size) + " bytes long, more than the limit of " +
+                          std::to_string(limit)});
+}
+
+// After the value read: only whitespace may follow.
+AGENTRY_JSON_SHARED void expect_end(reader& r) {
+    r.in.skip_ws();
+    if (!r.in.at_end()) {
+        r.in.fail(lex_error::unexpected_character);
+        r.error(error_kind::syntax,
+                "invalid JSON at byte " + std::to_string(r.in.offset()) + ": unexpected content after the value");
+    }
+}
+
 } // namespace detail
 
 /// Reads JSON `text` into a P (or, for agentry::named_parameters, a tuple of the named
@@ -1726,9 +1788,7 @@ template <class P>
 read_result<detail::storage_t<P>> read(std::string_view text, const read_options& options = {}) {
     read_result<detail::storage_t<P>> result;
     if (text.size() > options.max_size) {
-        result.errors.push_back({"", error_kind::too_large,
-                                 "the arguments are " + std::to_string(text.size()) +
-                                     " bytes long, more than the limit of " + std::to_string(options.max_size)});
+        detail::too_large(result.errors, text.size(), options.max_size);
         return result;
     }
     if (options.repairs.empty_as_object && text.find_first_not_of(" \t\r\n") == std::string_view::npos &&
@@ -1739,14 +1799,7 @@ read_result<detail::storage_t<P>> read(std::string_view text, const read_options
     detail::reader r(text, options, result.errors, result.repairs);
     r.owned_text = &result.owned_text;
     detail::read_parameters<P>(r, result.value);
-    if (!r.stopped()) {
-        r.in.skip_ws();
-        if (!r.in.at_end()) {
-            r.in.fail(detail::lex_error::unexpected_character);
-            r.error(error_kind::syntax,
-                    "invalid JSON at byte " + std::to_string(r.in.offset()) + ": unexpected content after the value");
-        }
-    }
+    if (!r.stopped()) detail::expect_end(r);
     return result;
 }
 

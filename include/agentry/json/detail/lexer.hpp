@@ -17,12 +17,16 @@
 // line.
 // AGENTRY_JSON_COLD: the error paths of checks, kept out of line so that the checks that pass
 // stay small enough to inline.
+// AGENTRY_JSON_SHARED: code shared by every type read, compiled once instead of inlined into
+// each type's reader.
 #if defined(__GNUC__) || defined(__clang__)
 #define AGENTRY_JSON_INLINE [[gnu::always_inline]] inline
 #define AGENTRY_JSON_COLD [[gnu::cold, gnu::noinline]] inline
+#define AGENTRY_JSON_SHARED [[gnu::noinline]] inline
 #else
 #define AGENTRY_JSON_INLINE inline
 #define AGENTRY_JSON_COLD inline
+#define AGENTRY_JSON_SHARED inline
 #endif
 
 namespace agentry::json::detail {
