@@ -108,23 +108,18 @@ def chunks(n, dialect):
     return ranges
 
 
-def tool_source(i, describe=False):
-    """Declarations and the function of tool i."""
-    lines = []
-    enumerators = pick(ENUMERATORS, i)
-    lines.append(f"enum class kind_{i} {{ {', '.join(enumerators)} }};")
-    if describe:
-        lines.append(f"BOOST_DESCRIBE_ENUM(kind_{i}, {', '.join(enumerators)})")
+STANDARD_HEADERS = ["cstddef", "cstdint", "cstdio", "optional", "string", "string_view", "vector"]
 
+
+def parameter_source(i, text_type, count_type):
+    """Tool i's enum, nested struct (every 5th tool) and parameter struct, with the given
+    types of its text and count members."""
+    lines = [f"enum class kind_{i} {{ {', '.join(pick(ENUMERATORS, i))} }};"]
     nested = is_nested(i)
     if nested:
         lines.append(f"struct nested_{i} {{ std::string label; bool enabled; std::optional<int> level; }};")
-
-    text_type = "agentry::sized_string<1, 64>" if i % 3 == 1 else "std::string"
-    count_type = "agentry::in_range<int, 0, 100>" if i % 4 == 2 else pick(INT_TYPES, i)
     list_type = f"nested_{i}" if nested else "std::vector<std::string>"
     list_name = "options" if nested else pick(LIST_NAMES, i)
-
     lines.append(f"struct args_{i} {{")
     lines.append(f"    {text_type} {pick(TEXT_NAMES, i)};")
     lines.append(f"    {count_type} {pick(COUNT_NAMES, i + 1)};")
@@ -132,9 +127,27 @@ def tool_source(i, describe=False):
     lines.append(f"    {list_type} {list_name};")
     lines.append(f"    kind_{i} {pick(MODE_NAMES, i + 3)};")
     lines.append("};")
+    return lines
+
+
+def tool_source(i, describe=False):
+    """Declarations and the function of tool i."""
+    text_type = "agentry::sized_string<1, 64>" if i % 3 == 1 else "std::string"
+    count_type = "agentry::in_range<int, 0, 100>" if i % 4 == 2 else pick(INT_TYPES, i)
+    lines = parameter_source(i, text_type, count_type)
+    if describe:
+        lines.insert(1, f"BOOST_DESCRIBE_ENUM(kind_{i}, {', '.join(pick(ENUMERATORS, i))})")
     lines.append(f"struct args_{i}_result {{ std::string summary; int code; }};")
     lines.append(f"inline args_{i}_result f{i}(const args_{i}&) {{ return {{\"ok\", {i}}}; }}")
     return "\n".join(lines)
+
+
+def registry_source(name, tools):
+    """A constexpr agentry::registry of the tools numbered in `tools`."""
+    return [f"constexpr agentry::registry {name}{{",
+            ",\n".join(f"    {tool_expression(i)}" for i in tools),
+            "};",
+            ""]
 
 
 def tool_expression(i):
@@ -156,28 +169,16 @@ def translation_unit(n, split=True, describe=False):
     if describe:
         out.append("#include <boost/describe/enum.hpp>")
         out.append("")
-    out.append("#include <cstddef>")
-    out.append("#include <cstdint>")
-    out.append("#include <cstdio>")
-    out.append("#include <optional>")
-    out.append("#include <string>")
-    out.append("#include <string_view>")
-    out.append("#include <vector>")
+    out.extend(f"#include <{h}>" for h in STANDARD_HEADERS)
     out.append("")
     out.append("namespace bench {")
     out.append("")
     for i in range(n):
         out.append(tool_source(i, describe))
         out.append("")
-    out.append("constexpr agentry::registry tools{")
-    out.append(",\n".join(f"    {tool_expression(i)}" for i in range(n)))
-    out.append("};")
-    out.append("")
+    out.extend(registry_source("tools", range(n)))
     for b, e in parts:
-        out.append(f"constexpr agentry::registry tools_{b}_{e - 1}{{")
-        out.append(",\n".join(f"    {tool_expression(i)}" for i in range(b, e)))
-        out.append("};")
-        out.append("")
+        out.extend(registry_source(f"tools_{b}_{e - 1}", range(b, e)))
     out.append("} // namespace bench")
     out.append("")
     out.append(f"static_assert(bench::tools.size() == {n});")
@@ -208,18 +209,14 @@ def call_unit(n, dialect):
                f"registry, the {dialect} definitions and registry::call.")
     out.append("#include <agentry/agentry.hpp>")
     out.append("")
-    for h in ["cstddef", "cstdint", "cstdio", "optional", "string", "string_view", "vector"]:
-        out.append(f"#include <{h}>")
+    out.extend(f"#include <{h}>" for h in STANDARD_HEADERS)
     out.append("")
     out.append("namespace bench {")
     out.append("")
     for i in range(n):
         out.append(tool_source(i))
         out.append("")
-    out.append("constexpr agentry::registry tools{")
-    out.append(",\n".join(f"    {tool_expression(i)}" for i in range(n)))
-    out.append("};")
-    out.append("")
+    out.extend(registry_source("tools", range(n)))
     out.append("} // namespace bench")
     out.append("")
     out.append(f"static_assert(bench::tools.size() == {n});")
@@ -236,24 +233,10 @@ def call_unit(n, dialect):
 
 
 def glaze_source(i):
-    """Tool i's parameter struct as a plain struct, and the glz::meta of its enum."""
-    lines = []
-    enumerators = pick(ENUMERATORS, i)
-    lines.append(f"enum class kind_{i} {{ {', '.join(enumerators)} }};")
-    nested = is_nested(i)
-    if nested:
-        lines.append(f"struct nested_{i} {{ std::string label; bool enabled; std::optional<int> level; }};")
+    """Tool i's parameter struct as a plain struct (std::string and int for the constrained
+    members)."""
     count_type = "int" if i % 4 == 2 else pick(INT_TYPES, i)
-    list_type = f"nested_{i}" if nested else "std::vector<std::string>"
-    list_name = "options" if nested else pick(LIST_NAMES, i)
-    lines.append(f"struct args_{i} {{")
-    lines.append(f"    std::string {pick(TEXT_NAMES, i)};")
-    lines.append(f"    {count_type} {pick(COUNT_NAMES, i + 1)};")
-    lines.append(f"    std::optional<double> {pick(RATIO_NAMES, i + 2)};")
-    lines.append(f"    {list_type} {list_name};")
-    lines.append(f"    kind_{i} {pick(MODE_NAMES, i + 3)};")
-    lines.append("};")
-    return "\n".join(lines)
+    return "\n".join(parameter_source(i, "std::string", count_type))
 
 
 def glaze_meta(i):
@@ -270,8 +253,7 @@ def glaze_unit(n):
     out.append("#include <glaze/glaze.hpp>")
     out.append("#include <glaze/json/schema.hpp>")
     out.append("")
-    for h in ["cstddef", "cstdint", "cstdio", "optional", "string", "string_view", "vector"]:
-        out.append(f"#include <{h}>")
+    out.extend(f"#include <{h}>" for h in STANDARD_HEADERS)
     out.append("")
     out.append("namespace bench {")
     out.append("")
