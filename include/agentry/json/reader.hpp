@@ -392,26 +392,43 @@ bool number_at(reader& r, number_token& token, std::string& holder) {
     return true;
 }
 
+// The sign and the integer digits that start a number: an optional minus, then a lone 0 or
+// digits that do not start with 0. `value` wraps past 19 digits; the callers bound `count`.
+struct integer_part {
+    const char* end = nullptr;
+    std::uint64_t value = 0;
+    std::size_t count = 0;
+    bool minus = false;
+};
+
+// False when no digit follows the optional minus.
+AGENTRY_JSON_INLINE bool scan_integer_part(const char* p, const char* end, integer_part& out) noexcept {
+    out.minus = p != end && *p == '-';
+    p += out.minus;
+    if (p == end || static_cast<unsigned char>(*p - '0') > 9) return false;
+    const char* const first = p;
+    std::uint64_t value = 0;
+    if (*p == '0') ++p;
+    else
+        while (p != end && static_cast<unsigned char>(*p - '0') <= 9) value = value * 10 + unsigned(*p++ - '0');
+    out.end = p;
+    out.value = value;
+    out.count = std::size_t(p - first);
+    return true;
+}
+
 // An integer of at most 18 digits with no fraction or exponent, parsed and range-checked in
 // one pass. False, with the cursor where it was, for anything else (other spellings, values out
 // of range, text that is no number): the general path of read_integer decides those.
 template <class T>
 AGENTRY_JSON_INLINE bool read_plain_integer(reader& r, T& out) noexcept {
-    const char* p = r.in.p;
     const char* const end = r.in.end;
-    const bool minus = p != end && *p == '-';
-    p += minus;
-    if (p == end || static_cast<unsigned char>(*p - '0') > 9) return false;
-    const char* const first = p;
-    std::uint64_t magnitude = 0;
-    if (*p == '0') {
-        ++p;
-    } else {
-        while (p != end && static_cast<unsigned char>(*p - '0') <= 9) magnitude = magnitude * 10 + unsigned(*p++ - '0');
-        if (p - first > 18) return false;
-    }
+    integer_part digits;
+    if (!scan_integer_part(r.in.p, end, digits) || digits.count > 18) return false;
+    const char* const p = digits.end;
     if (p != end && (*p == '.' || *p == 'e' || *p == 'E')) return false;
-    const bool negative = minus && magnitude != 0;
+    const std::uint64_t magnitude = digits.value;
+    const bool negative = digits.minus && magnitude != 0;
     if constexpr (std::is_signed_v<T>) {
         const std::uint64_t limit = negative ? std::uint64_t(0) - std::uint64_t(std::int64_t(std::numeric_limits<T>::min()))
                                              : std::uint64_t(std::numeric_limits<T>::max());
@@ -547,19 +564,13 @@ template <class T>
 AGENTRY_JSON_INLINE bool read_plain_decimal(reader& r, T& out) noexcept {
     static constexpr double powers[] = {1e0, 1e1, 1e2,  1e3,  1e4,  1e5,  1e6,  1e7,
                                         1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15};
-    const char* p = r.in.p;
     const char* const end = r.in.end;
-    const bool minus = p != end && *p == '-';
-    p += minus;
-    if (p == end || static_cast<unsigned char>(*p - '0') > 9) return false;
-    const char* const first = p;
-    std::uint64_t digits = 0;
-    if (*p == '0') {
-        ++p;
-    } else {
-        while (p != end && static_cast<unsigned char>(*p - '0') <= 9) digits = digits * 10 + unsigned(*p++ - '0');
-    }
-    std::size_t count = std::size_t(p - first), fraction = 0;
+    integer_part integer;
+    if (!scan_integer_part(r.in.p, end, integer)) return false;
+    const char* p = integer.end;
+    const bool minus = integer.minus;
+    std::uint64_t digits = integer.value;
+    std::size_t count = integer.count, fraction = 0;
     if (p != end && *p == '.') {
         const char* const point = ++p;
         while (p != end && static_cast<unsigned char>(*p - '0') <= 9) digits = digits * 10 + unsigned(*p++ - '0');
