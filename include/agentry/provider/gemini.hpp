@@ -24,7 +24,7 @@
 // compiles the providers separately (detail/separate.hpp).
 
 #include <agentry/provider/detail/gemini_wire.hpp>
-#include <agentry/provider/detail/separate.hpp>
+#include <agentry/detail/separate.hpp>
 #include <agentry/provider/detail/sse.hpp>
 #include <agentry/provider/message.hpp>
 #include <agentry/provider/provider.hpp>

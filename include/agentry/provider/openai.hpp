@@ -52,7 +52,7 @@
 // Nothing here throws except std::bad_alloc.
 
 #include <agentry/provider/detail/openai_stream.hpp>
-#include <agentry/provider/detail/separate.hpp>
+#include <agentry/detail/separate.hpp>
 #include <agentry/provider/message.hpp>
 #include <agentry/provider/provider.hpp>
 #include <agentry/schema/dialect.hpp>

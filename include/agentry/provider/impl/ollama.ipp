@@ -8,7 +8,7 @@
 #include <agentry/json/reader.hpp>
 #include <agentry/json/writer.hpp>
 #include <agentry/provider/detail/ollama_wire.hpp>
-#include <agentry/provider/detail/separate.hpp>
+#include <agentry/detail/separate.hpp>
 #include <agentry/provider/detail/sse.hpp>
 #include <agentry/provider/detail/tool_calls.hpp>
 #include <agentry/provider/detail/wire_common.hpp>

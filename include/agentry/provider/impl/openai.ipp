@@ -11,7 +11,7 @@
 #include <agentry/provider/detail/openai_response.hpp>
 #include <agentry/provider/detail/openai_stream.hpp>
 #include <agentry/provider/detail/openai_wire.hpp>
-#include <agentry/provider/detail/separate.hpp>
+#include <agentry/detail/separate.hpp>
 #include <agentry/provider/detail/sse.hpp>
 #include <agentry/provider/detail/tool_calls.hpp>
 #include <agentry/provider/detail/wire_common.hpp>

@@ -1,0 +1,17 @@
+// SPDX-License-Identifier: BSL-1.0
+#ifndef AGENTRY_SRC_HPP
+#define AGENTRY_SRC_HPP
+
+// Everything agentry compiles once, for separate compilation (detail/separate.hpp): with
+// AGENTRY_SEPARATE_COMPILATION defined in every file of the program, include this header in
+// exactly one of them, e.g. a file of its own:
+//
+//   // agentry_src.cpp
+//   #include <agentry/src.hpp>
+//
+// Header-only (the macro not defined) every header defines what it declares and this header
+// adds nothing.
+
+#include <agentry/provider/src.hpp>
+
+#endif
