@@ -87,6 +87,13 @@ class AgentryConan(ConanFile):
         core.bindirs = []
         core.libdirs = []
         core.requires = ["boost::headers"]
+        separate = self.cpp_info.components["separate_compilation"]
+        separate.set_property("cmake_target_name", "agentry::separate_compilation")
+        separate.set_property("pkg_config_name", "agentry-separate-compilation")
+        separate.bindirs = []
+        separate.libdirs = []
+        separate.requires = ["core"]
+        separate.defines = ["AGENTRY_SEPARATE_COMPILATION"]
         mcp = self.cpp_info.components["mcp"]
         mcp.set_property("cmake_target_name", "agentry::mcp")
         mcp.set_property("pkg_config_name", "agentry-mcp")

@@ -6,7 +6,8 @@
 #   targets' SPDX_LICENSE and the pkg-config files'), and LICENSE is the Boost Software License;
 # - one minimum Boost in CMakeLists.txt, cmake/agentryConfig.cmake.in and cmake/agentry.pc.in,
 #   and Conan's Boost no older;
-# - vcpkg's boost-* dependencies are exactly the Boost libraries the headers include.
+# - vcpkg's boost-* dependencies are exactly the Boost libraries the headers include;
+# - conanfile.py declares a component for every target CMakeLists.txt exports.
 # Input: AGENTRY_SOURCE, VERSION (the CMake project's).
 set(src ${AGENTRY_SOURCE})
 set(failures "")
@@ -88,6 +89,25 @@ if(conan_boost VERSION_LESS boost_min)
     list(APPEND failures "conanfile.py requires boost/${conan_boost}, older than ${boost_min}")
 endif()
 
+file(READ ${src}/CMakeLists.txt cmake_lists)
+file(READ ${src}/conanfile.py recipe)
+string(REGEX MATCHALL "agentry_component\\([a-z_]+ [a-z_]+\\)" components "${cmake_lists}")
+set(exported "")
+foreach(component IN LISTS components)
+    string(REGEX REPLACE "agentry_component\\([a-z_]+ ([a-z_]+)\\)" "\\1" name "${component}")
+    list(APPEND exported ${name})
+    # Named in full, or as an entry ("name", ...) of the loop that names them f"agentry::{name}".
+    string(FIND "${recipe}" "\"cmake_target_name\", \"agentry::${name}\"" at)
+    string(FIND "${recipe}" "(\"${name}\", self.options." in_loop)
+    string(FIND "${recipe}" "\"cmake_target_name\", f\"agentry::{name}\"" loop)
+    if(at EQUAL -1 AND (in_loop EQUAL -1 OR loop EQUAL -1))
+        list(APPEND failures "conanfile.py declares no component for agentry::${name}")
+    endif()
+endforeach()
+if(NOT exported)
+    message(FATAL_ERROR "CMakeLists.txt: no agentry_component() found")
+endif()
+
 file(GLOB_RECURSE headers ${src}/include/*.hpp)
 set(included "")
 foreach(header IN LISTS headers)
@@ -113,5 +133,6 @@ if(failures)
     message(FATAL_ERROR "package metadata disagree:\n  ${text}")
 endif()
 list(JOIN included ", " included)
+list(JOIN exported ", " exported)
 message("package metadata: version ${VERSION}, licence BSL-1.0, Boost ${boost_min} or newer (Conan: ${conan_boost}), "
-        "vcpkg dependencies ${included}")
+        "vcpkg dependencies ${included}, Conan components for ${exported}")
