@@ -19,6 +19,7 @@
 #include <agentry/provider/openai.hpp>
 
 #if defined(AGENTRY_SEPARATE_COMPILATION)
+#include <agentry/json/impl/src.ipp>
 #include <agentry/provider/impl/anthropic.ipp>
 #include <agentry/provider/impl/gemini.ipp>
 #include <agentry/provider/impl/ollama.ipp>
