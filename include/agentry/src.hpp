@@ -12,6 +12,7 @@
 // Header-only (the macro not defined) every header defines what it declares and this header
 // adds nothing.
 
+#include <agentry/json/impl/src.ipp>
 #include <agentry/provider/src.hpp>
 
 #endif

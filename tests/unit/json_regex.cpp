@@ -328,6 +328,22 @@ TEST_CASE("regex: well-formed patterns compile") {
     }
 }
 
+TEST_CASE("regex: a copy matches as the original, and outlives it") {
+    std::optional<regex> original = regex::compile("^(a|ab)(c|bcd)(d*)$");  // not a simple sequence
+    std::optional<regex> simple = regex::compile("^[a-z]{2,4}-[0-9]+$");   // a simple sequence
+    REQUIRE(original.has_value());
+    REQUIRE(simple.has_value());
+    const regex copy = *original;
+    regex simple_copy = *simple;
+    simple_copy = *original;
+    original.reset();
+    CHECK(copy.search("abcd"));
+    CHECK_FALSE(copy.search("abce"));
+    CHECK(simple_copy.search("acd"));
+    CHECK(simple->search("ab-12"));
+    CHECK_FALSE(simple->search("ab-"));
+}
+
 TEST_CASE("regex: search is unanchored unless ^ or $ anchor it") {
     check_searches({
         {"a+", "xxaayy", true},

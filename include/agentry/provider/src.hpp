@@ -9,7 +9,8 @@
 //   // agentry_providers.cpp
 //   #include <agentry/provider/src.hpp>
 //
-// A program that uses only some providers may include only their impl/<name>.ipp there instead.
+// A program that uses only some providers may include only their impl/<name>.ipp there instead,
+// with <agentry/json/impl/src.ipp> (the JSON reader's definitions, which the providers use).
 // Header-only (the macro not defined) the provider headers define everything themselves and
 // this header adds nothing.
 
@@ -19,6 +20,7 @@
 #include <agentry/provider/openai.hpp>
 
 #if defined(AGENTRY_SEPARATE_COMPILATION)
+#include <agentry/json/impl/src.ipp>
 #include <agentry/provider/impl/anthropic.ipp>
 #include <agentry/provider/impl/gemini.ipp>
 #include <agentry/provider/impl/ollama.ipp>
