@@ -9,8 +9,8 @@
 //   // agentry_providers.cpp
 //   #include <agentry/provider/src.hpp>
 //
-// A program that uses only some providers may include only their impl/<name>.ipp there instead,
-// with <agentry/json/impl/src.ipp> (the JSON reader's definitions, which the providers use).
+// A program that uses only some providers may include only their impl/<name>.ipp there instead
+// (each brings the JSON layer's definitions, json/impl/src.ipp, which the providers use).
 // Header-only (the macro not defined) the provider headers define everything themselves and
 // this header adds nothing.
 

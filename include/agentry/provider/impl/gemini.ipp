@@ -5,6 +5,7 @@
 // The definitions of agentry::gemini and its stream reader: included by provider/gemini.hpp
 // (header-only) or by provider/src.hpp (separate compilation).
 
+#include <agentry/json/impl/src.ipp>
 #include <agentry/json/reader.hpp>
 #include <agentry/json/writer.hpp>
 #include <agentry/provider/detail/gemini_wire.hpp>

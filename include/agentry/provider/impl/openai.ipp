@@ -5,6 +5,7 @@
 // The definitions of agentry::openai and its stream assembler: included by provider/openai.hpp
 // (header-only) or by provider/src.hpp (separate compilation).
 
+#include <agentry/json/impl/src.ipp>
 #include <agentry/json/reader.hpp>
 #include <agentry/provider/detail/openai_errors.hpp>
 #include <agentry/provider/detail/openai_request.hpp>
