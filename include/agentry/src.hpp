@@ -14,4 +14,19 @@
 
 #include <agentry/provider/src.hpp>
 
+#if defined(AGENTRY_SEPARATE_COMPILATION)
+#include <agentry/loop/impl/agent.ipp>
+#include <agentry/loop/impl/context.ipp>
+#include <agentry/loop/impl/detect.ipp>
+#include <agentry/loop/impl/dynamic_tools.ipp>
+#include <agentry/loop/impl/json_pointer.ipp>
+#include <agentry/loop/impl/nested.ipp>
+#include <agentry/loop/impl/output.ipp>
+#include <agentry/loop/impl/plan.ipp>
+#include <agentry/loop/impl/replay.ipp>
+#include <agentry/loop/impl/summary.ipp>
+#include <agentry/policy/impl/approval.ipp>
+#include <agentry/policy/impl/token_bucket.ipp>
+#endif
+
 #endif

@@ -14,10 +14,20 @@
 //
 // AGENTRY_DECL marks those definitions: `inline` header-only, nothing in the one file.
 
+//
+// AGENTRY_TEMPLATE_DECL (on the declaration) and AGENTRY_TEMPLATE_DEF (on the definition) mark
+// those only templates call (the agent's loop): header-only they are function templates with a
+// defaulted parameter no call names, compiled only in a file that instantiates their callers;
+// in the one file, plain functions as the others.
+
 #if defined(AGENTRY_SEPARATE_COMPILATION)
 #define AGENTRY_DECL
+#define AGENTRY_TEMPLATE_DECL
+#define AGENTRY_TEMPLATE_DEF
 #else
 #define AGENTRY_DECL inline
+#define AGENTRY_TEMPLATE_DECL template <class = void>
+#define AGENTRY_TEMPLATE_DEF template <class>
 #endif
 
 #endif

@@ -16,6 +16,7 @@
 //   agentry::typed_result<trip_plan> r = planner.run("Plan three days in Lyon.");
 //   if (r.output) use(r.output->city);
 
+#include <agentry/detail/separate.hpp>
 #include <agentry/json/reader.hpp>
 #include <agentry/loop/result.hpp>
 #include <agentry/provider/message.hpp>
@@ -59,14 +60,7 @@ inline constexpr std::string_view output_schema_name = "final_answer";
 /// What to do with a model answer: keep it, ask the model again, or stop the run.
 enum class output_verdict { accepted, repair, exhausted };
 
-inline std::string output_errors_text(const std::vector<json::read_error>& errors) {
-    std::string text;
-    for (std::size_t i = 0; i != errors.size(); ++i) {
-        if (i != 0) text += "; ";
-        text += errors[i].to_string();
-    }
-    return text;
-}
+AGENTRY_DECL std::string output_errors_text(const std::vector<json::read_error>& errors);
 
 /// The output of an agent: its schema and how it is read, and the answer of the run in progress.
 template <class Output>
@@ -183,5 +177,9 @@ using result_of_runs = std::conditional_t<std::is_void_v<Output>, run_result, ty
 } // namespace detail
 
 } // namespace agentry
+
+#if !defined(AGENTRY_SEPARATE_COMPILATION)
+#include <agentry/loop/impl/output.ipp>
+#endif
 
 #endif
