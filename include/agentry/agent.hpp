@@ -21,6 +21,7 @@
 
 #include <agentry/call_scope.hpp>
 #include <agentry/config.hpp>
+#include <agentry/detail/separate.hpp>
 #include <agentry/detail/text.hpp>
 #include <agentry/loop/checkpoint.hpp>
 #include <agentry/loop/detail/nested.hpp>
@@ -52,23 +53,19 @@
 #include <algorithm>
 #include <atomic>
 #include <chrono>
-#include <condition_variable>
 #include <cstdint>
 #include <exception>
 #include <functional>
-#include <future>
 #include <map>
 #include <memory>
 #include <mutex>
 #include <numeric>
 #include <optional>
-#include <random>
 #include <span>
 #include <stdexcept>
 #include <stop_token>
 #include <string>
 #include <string_view>
-#include <thread>
 #include <type_traits>
 #include <utility>
 #include <vector>
@@ -90,21 +87,9 @@ namespace detail {
 
 /// Sleeps for `delay` unless `cancel` becomes true first; false when cancelled. Any delay is
 /// safe: one past the clock's range sleeps until cancelled, a negative one not at all.
-inline bool sleep_unless(std::chrono::milliseconds delay, const std::atomic<bool>& cancel) {
-    using clock = std::chrono::steady_clock;
-    const clock::time_point until = deadline_after(clock::now(), delay);
-    for (;;) {
-        if (cancel.load()) return false;
-        const clock::time_point now = clock::now();
-        if (now >= until) return true;
-        std::this_thread::sleep_for(std::min<clock::duration>(std::chrono::milliseconds(20), until - now));
-    }
-}
+AGENTRY_DECL bool sleep_unless(std::chrono::milliseconds delay, const std::atomic<bool>& cancel);
 
-inline std::string excerpt(std::string_view text, std::size_t n = 200) {
-    if (text.size() <= n) return std::string(text);
-    return std::string(text.substr(0, utf8_cut(text, n))) + "...";
-}
+AGENTRY_DECL std::string excerpt(std::string_view text, std::size_t n = 200);
 
 /// A user callback (an agent_events member or the token estimator) threw; the run stops with
 /// stop_reason::callback_error and this message.
@@ -129,39 +114,30 @@ decltype(auto) invoke_callback(std::string_view name, const F& f, A&&... args) {
 /// system refusing a thread (std::thread's constructor throws std::system_error then).
 inline std::atomic<void (*)()> before_thread_start{nullptr};
 
-/// A thread running `f`, or nothing when one cannot be started.
-template <class F>
-std::optional<std::thread> try_start_thread(F&& f) noexcept {
-    try {
-        if (void (*hook)() = before_thread_start.load()) hook();
-        return std::optional<std::thread>(std::in_place, std::forward<F>(f));
-    } catch (...) {
-        return std::nullopt;
-    }
-}
-
 /// Tool calls running on their own thread (those with a timeout), so that the agent can wait
 /// for the abandoned ones before the objects they use go away.
-class running_calls {
-public:
-    void enter() {
-        std::lock_guard lock(mutex_);
-        ++count_;
-    }
-    void leave() {
-        std::lock_guard lock(mutex_);
-        if (--count_ == 0) idle_.notify_all();
-    }
-    void wait_idle() {
-        std::unique_lock lock(mutex_);
-        idle_.wait(lock, [this] { return count_ == 0; });
-    }
+class running_calls;
 
-private:
-    std::mutex mutex_;
-    std::condition_variable idle_;
-    std::size_t count_ = 0;
-};
+/// A new running_calls, with no call running.
+AGENTRY_TEMPLATE_DECL
+std::shared_ptr<running_calls> make_running_calls();
+
+/// Waits until no call of `calls` runs.
+AGENTRY_DECL void wait_idle(running_calls& calls);
+
+/// Runs `call` on a thread of its own, counted in `running`, with a stop token signalled by
+/// `run` and at `timeout` after `t0`; its result, or a tool_error when the timeout passes first
+/// (`timed_out` is then set and the call is abandoned) or no thread can be started.
+AGENTRY_TEMPLATE_DECL
+tool_result call_on_thread(std::function<tool_result(std::stop_token)> call, const std::string& name,
+                           const std::stop_token& run, std::chrono::steady_clock::time_point t0,
+                           fixed_duration timeout, const std::shared_ptr<running_calls>& running,
+                           bool& timed_out);
+
+/// Runs `worker` on `threads` threads, this one included, and waits for them; a thread that
+/// cannot start leaves the work to those that did (at least this one).
+AGENTRY_TEMPLATE_DECL
+void run_workers(std::size_t threads, const std::function<void()>& worker);
 
 template <class>
 inline constexpr bool no_default_transport = false;
@@ -185,16 +161,18 @@ struct policy_state {
     }
 };
 
+/// Moves `messages` into `history` right after its message `at`.
+AGENTRY_TEMPLATE_DECL
+void insert_after(std::vector<message>& history, std::size_t at, std::vector<message> messages);
+
+/// The wait before retry `retry` (from 0): doubling from `initial` up to `ceiling`, with
+/// jitter of +-50 %.
+AGENTRY_DECL std::chrono::milliseconds jittered_backoff(std::int64_t initial, std::int64_t ceiling,
+                                                        std::uint32_t retry);
+
 /// The wait before retry `retry` (from 0) of a tool: doubling from initial_backoff up to
 /// max_backoff, with jitter of +-50 %.
-inline std::chrono::milliseconds tool_backoff(const tool_retry& rule, std::uint32_t retry) {
-    const std::int64_t ceiling = rule.max_backoff.ms;
-    std::int64_t base = std::min(rule.initial_backoff.ms, ceiling);
-    for (std::uint32_t i = 0; i != retry && base < ceiling; ++i) base = base > ceiling / 2 ? ceiling : base * 2;
-    std::uniform_real_distribution<double> spread(0.5, 1.5);
-    std::mt19937 jitter(std::random_device{}());  // made only when a retry happens
-    return std::chrono::milliseconds(static_cast<std::int64_t>(static_cast<double>(base) * spread(jitter)));
-}
+AGENTRY_DECL std::chrono::milliseconds tool_backoff(const tool_retry& rule, std::uint32_t retry);
 
 /// What the model is told about a failure of `kind`, in parentheses after the tool's message.
 constexpr std::string_view failure_advice(failure_kind kind) noexcept {
@@ -303,7 +281,7 @@ public:
     agent& operator=(const agent&) = delete;
 
     /// Waits for tool calls abandoned at loop_config::tool_timeout to end.
-    ~agent() { running_->wait_idle(); }
+    ~agent() { detail::wait_idle(*running_); }
 
     /// Runs the model on `input` (a new user message) until it answers or a limit stops it.
     /// Never throws: errors end the run with their stop_reason. While calls wait for a decision
@@ -655,12 +633,7 @@ private:
     // The wait before retry `attempt` (from 0): exponential backoff with jitter, or the
     // provider's hint when longer, capped by retry_policy::max_server_delay.
     static std::chrono::milliseconds retry_delay(std::uint32_t attempt, const provider_error& error) {
-        const std::int64_t ceiling = config_.retry.max_backoff.ms;
-        std::int64_t base = std::min(config_.retry.initial_backoff.ms, ceiling);
-        for (std::uint32_t i = 0; i != attempt && base < ceiling; ++i) base = base > ceiling / 2 ? ceiling : base * 2;
-        std::uniform_real_distribution<double> spread(0.5, 1.5);
-        std::mt19937 jitter(std::random_device{}());  // made only when a retry happens
-        auto delay = std::chrono::milliseconds(static_cast<std::int64_t>(static_cast<double>(base) * spread(jitter)));
+        auto delay = detail::jittered_backoff(config_.retry.initial_backoff.ms, config_.retry.max_backoff.ms, attempt);
         if (error.retry_after) {
             const auto hint = std::clamp(*error.retry_after, std::chrono::milliseconds::zero(),
                                          config_.retry.max_server_delay.get());
@@ -795,33 +768,16 @@ private:
                          bool& timed_out) const {
         if (timeout.is_zero()) return call_(name, arguments, call_scope{run_token_, {}}, ctx_);
         const auto t0 = clock::now();
-        // The call's own stop source, signalled at its timeout and by cancel().
-        std::stop_source stop;
-        const std::stop_callback cancelled(run_token_, [&stop] { stop.request_stop(); });
-        // The thread owns everything the call needs, so that an abandoned call can finish on its
-        // own after the run has moved on; running_ lets the destructor wait for it.
-        auto task = std::make_shared<std::packaged_task<tool_result()>>(
-            [fn = call_, name, arguments, token = stop.get_token(), ctx = ctx_,
-             nested = detail::current_nested_call() ? *detail::current_nested_call() : detail::nested_call{}] {
+        // The call owns everything it needs, so that an abandoned call can finish on its own
+        // after the run has moved on.
+        return detail::call_on_thread(
+            [fn = call_, name, arguments, ctx = ctx_,
+             nested = detail::current_nested_call() ? *detail::current_nested_call() : detail::nested_call{}](
+                std::stop_token token) {
                 const detail::nested_call_guard in_call(nested.runs ? &nested : nullptr);
-                return fn(name, arguments, call_scope{token, {}}, ctx);
-            });
-        std::future<tool_result> done = task->get_future();
-        running_->enter();
-        std::optional<std::thread> thread = detail::try_start_thread([task, running = running_] {
-            (*task)();
-            running->leave();
-        });
-        if (!thread) {
-            running_->leave();
-            return tool_error("agentry: could not start a thread to run " + name + "; it was not run. Try again later.");
-        }
-        thread->detach();
-        if (done.wait_until(detail::deadline_after(t0, timeout.get())) == std::future_status::ready) return done.get();
-        stop.request_stop();
-        timed_out = true;
-        return tool_error(name + " did not finish within " + std::to_string(timeout.ms) +
-                          " ms; it was abandoned. Try a narrower request or another tool.");
+                return fn(name, arguments, call_scope{std::move(token), {}}, ctx);
+            },
+            name, run_token_, t0, timeout, running_, timed_out);
     }
 
     // Tool `name` with the retries of its policy: a transient failure or a timeout of an
@@ -983,18 +939,10 @@ private:
             return out;
         }
         std::atomic<std::size_t> next{0};
-        const auto worker = [&] {
+        detail::run_workers(threads, [&] {
             for (std::size_t i; !cancel_.load() && !failed.load() && (i = next.fetch_add(1)) < calls.size();)
                 one(i, true);
-        };
-        std::vector<std::thread> pool;
-        pool.reserve(threads - 1);
-        // A thread that cannot start leaves the work to those that did (at least this one).
-        for (std::size_t t = 1; t < threads; ++t)
-            if (std::optional<std::thread> started = detail::try_start_thread(worker)) pool.push_back(std::move(*started));
-            else break;
-        worker();
-        for (std::thread& t : pool) t.join();
+        });
         return out;
     }
 
@@ -1194,8 +1142,7 @@ private:
             else if (tr.ok()) invalid_this_round.try_emplace(call.name, false);
             looping = loops.record(call.name, call.arguments) || looping;
         }
-        history_.insert(history_.begin() + static_cast<std::ptrdiff_t>(open.reply + 1),
-                        std::make_move_iterator(results.begin()), std::make_move_iterator(results.end()));
+        detail::insert_after(history_, open.reply, std::move(results));
         if (done.failure) std::rethrow_exception(done.failure);
         if (checkpoint_) checkpoint_->state(history_, result);
         if (stopped_at_tool(result, calls, done)) return false;
@@ -1357,7 +1304,7 @@ private:
     clock::time_point started_{};  // of the run in progress, for the tool retries' time limit
     std::shared_ptr<detail::policy_state> policy_;  // null when no tool declares a policy
     approver approver_;
-    std::shared_ptr<detail::running_calls> running_ = std::make_shared<detail::running_calls>();
+    std::shared_ptr<detail::running_calls> running_ = detail::make_running_calls();
     checkpointer* checkpoint_ = nullptr;
     stop_condition stop_condition_;
     std::vector<std::string> stop_tools_;  // added by stop_at_tool
@@ -1366,5 +1313,9 @@ private:
 };
 
 } // namespace agentry
+
+#if !defined(AGENTRY_SEPARATE_COMPILATION)
+#include <agentry/loop/impl/agent.ipp>
+#endif
 
 #endif

@@ -15,4 +15,8 @@
 #include <agentry/json/impl/src.ipp>
 #include <agentry/provider/src.hpp>
 
+#if defined(AGENTRY_SEPARATE_COMPILATION)
+#include <agentry/loop/impl/src.ipp>
+#endif
+
 #endif

@@ -8,6 +8,7 @@
 // loop/summary.hpp replaces old turns in it by a summary instead (context_compression::summary),
 // and this trimming still applies after it, and in its place when the summary fails.
 
+#include <agentry/detail/separate.hpp>
 #include <agentry/provider/message.hpp>
 
 #include <cstddef>
@@ -21,11 +22,7 @@ namespace agentry {
 /// arguments, plus 4 per message.
 using token_estimator = std::function<std::size_t(const message&)>;
 
-inline std::size_t estimate_tokens(const message& m) {
-    std::size_t bytes = m.text.size() + m.tool_call_id.size() + m.tool_name.size();
-    for (const tool_call& c : m.tool_calls) bytes += c.id.size() + c.name.size() + c.arguments.size();
-    return 4 + (bytes + 3) / 4;
-}
+AGENTRY_DECL std::size_t estimate_tokens(const message& m);
 
 namespace detail {
 
@@ -35,55 +32,15 @@ struct trimmed_history {
     std::size_t removed = 0;
 };
 
-inline trimmed_history trim_history(std::span<const message> history, std::size_t budget,
-                                    const token_estimator& estimate) {
-    trimmed_history out;
-    std::size_t total = 0;
-    std::vector<std::size_t> cost(history.size());
-    for (std::size_t i = 0; i != history.size(); ++i) total += cost[i] = estimate(history[i]);
-    if (budget == 0 || total <= budget) {
-        out.messages.assign(history.begin(), history.end());
-        return out;
-    }
-    // Kept whatever the budget: leading system messages, the latest user message and the last
-    // group. A group is a message, or an assistant message with tool calls and the results
-    // after it; the others are left out whole, oldest first.
-    std::size_t first = 0;
-    while (first != history.size() && history[first].role == role::system) ++first;
-    struct group {
-        std::size_t begin, end;
-        bool keep;
-    };
-    std::vector<group> groups;
-    for (std::size_t i = first; i != history.size();) {
-        std::size_t end = i + 1;
-        while (end != history.size() && history[end].role == role::tool) ++end;
-        groups.push_back({i, end, false});
-        i = end;
-    }
-    if (!groups.empty()) groups.back().keep = true;
-    for (std::size_t g = groups.size(); g-- > 0;)
-        if (history[groups[g].begin].role == role::user) {
-            groups[g].keep = true;
-            break;
-        }
-    std::vector<bool> dropped(history.size(), false);
-    for (group& g : groups) {
-        if (total <= budget) break;
-        if (g.keep) continue;
-        for (std::size_t i = g.begin; i != g.end; ++i) {
-            total -= cost[i];
-            dropped[i] = true;
-            ++out.removed;
-        }
-    }
-    for (std::size_t i = 0; i != history.size(); ++i)
-        if (!dropped[i]) out.messages.push_back(history[i]);
-    return out;
-}
+AGENTRY_DECL trimmed_history trim_history(std::span<const message> history, std::size_t budget,
+                                          const token_estimator& estimate);
 
 } // namespace detail
 
 } // namespace agentry
+
+#if !defined(AGENTRY_SEPARATE_COMPILATION)
+#include <agentry/loop/impl/context.ipp>
+#endif
 
 #endif

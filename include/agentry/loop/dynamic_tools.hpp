@@ -15,6 +15,7 @@
 
 #include <agentry/call_scope.hpp>
 #include <agentry/detail/invoke.hpp>
+#include <agentry/detail/separate.hpp>
 #include <agentry/detail/text.hpp>
 #include <agentry/outcome.hpp>
 #include <agentry/policy/token_bucket.hpp>
@@ -113,62 +114,46 @@ struct dynamic_state {
     /// Some tool's policy needs approval.
     bool any_approval = false;
 
-    const dynamic_policy* policy_of(std::string_view name) const noexcept {
-        const auto found = policies.find(name);
-        return found == policies.end() ? nullptr : &found->second;
-    }
+    const dynamic_policy* policy_of(std::string_view name) const noexcept;
 };
 
 /// What is wrong with `p` as the policy of a tool added at run time (a sentence naming the
 /// field and the fix), or empty.
-inline std::string dynamic_policy_problem(const tool_policy& p) {
-    if (!p.fallback.empty())
-        return "its policy has a fallback chain, which only registry tools can have (checked at compile time); "
-               "leave tool_policy::fallback empty";
-    if (p.rate.calls != 0 && p.rate.per_ms <= 0)
-        return "its policy's rate_limit::per_ms is " + std::to_string(p.rate.per_ms) +
-               "; it must be positive when rate_limit::calls is set";
-    if (!valid_config_time(p.timeout) || !valid_config_time(p.retry.initial_backoff) ||
-        !valid_config_time(p.retry.max_backoff))
-        return "its policy's timeout, retry.initial_backoff and retry.max_backoff must be between 0 and 100 years";
-    if (p.retry.attempts == 0)
-        return "its policy's retry.attempts is 0; it counts every try, the first included, so it must be at least 1 "
-               "(1: no retry)";
-    if (p.retry.attempts > 1 && !p.idempotent)
-        return "its policy has retry.attempts " + std::to_string(p.retry.attempts) +
-               " without idempotent = true (a retried call may run twice); declare the tool idempotent or leave "
-               "retries out";
-    return {};
-}
+AGENTRY_DECL std::string dynamic_policy_problem(const tool_policy& p);
 
 /// Why a tool with policy `p` (none: destructive, no approval) cannot join an agent whose
 /// loop_config::max_permission is `ceiling`, or empty.
-inline std::string above_ceiling(const std::optional<tool_policy>& p, permission ceiling) {
-    const permission level = p ? p->level : permission::destructive;
-    if (level <= ceiling || (p && p->needs_approval)) return {};
-    return "its permission level, " + std::string(to_string(level)) + (p ? "" : " (it has no policy)") +
-           ", is above loop_config::max_permission, " + std::string(to_string(ceiling)) +
-           ", and it needs no approval; give it a policy with needs_approval = true or a lower level, or raise the "
-           "ceiling";
-}
+AGENTRY_DECL std::string above_ceiling(const std::optional<tool_policy>& p, permission ceiling);
 
 /// `payload` (a definitions<D>() array) with `tools` appended.
-inline std::string append_definitions(dialect_kind kind, std::string_view payload, const std::vector<dynamic_tool>& tools) {
-    std::string out(payload);
-    const std::string_view tail = kind == dialect_kind::gemini ? "]}]" : "]";
-    if (out.size() < tail.size() || std::string_view(out).substr(out.size() - tail.size()) != tail)
-        out = kind == dialect_kind::gemini ? "[{\"functionDeclarations\":[]}]" : "[]";
-    std::string added;
-    for (const dynamic_tool& t : tools) {
-        if (!added.empty()) added += ',';
-        added += t.definition;
-    }
-    if (added.empty()) return out;
-    std::size_t at = out.size() - tail.size();
-    const std::size_t before = out.find_last_not_of(" \n\t\r", at - 1);
-    out.insert(at, out[before] == '[' ? added : "," + added);
-    return out;
-}
+AGENTRY_DECL std::string append_definitions(dialect_kind kind, std::string_view payload,
+                                            const std::vector<dynamic_tool>& tools);
+
+/// What add_dynamic_tools installs once the source's tools passed the checks: the next state
+/// (names, policies, payload), the tools, and the names of all the agent's tools.
+struct dynamic_addition {
+    std::shared_ptr<dynamic_state> next;
+    std::shared_ptr<const std::vector<dynamic_tool>> tools;
+    std::shared_ptr<const std::vector<std::string>> names;
+};
+
+/// The first part of add_dynamic_tools: asks `source` for its tools and checks them against
+/// `context` and the tools added before (`state`); `added` is set when they pass.
+AGENTRY_TEMPLATE_DECL
+outcome<void> collect_dynamic_tools(const dynamic_tool_source& source, const dynamic_context& context,
+                                    std::string_view payload, const std::shared_ptr<dynamic_state>& state,
+                                    dynamic_addition& added);
+
+/// A call of `name` when one of `tools` has that name: true, and `out` its result, cut at
+/// `cap`, or the failure it threw as a tool_error; false for another name.
+AGENTRY_TEMPLATE_DECL
+bool call_dynamic_tool(const std::vector<dynamic_tool>& tools, std::string_view name,
+                       std::string_view arguments, std::stop_token stop, std::size_t cap,
+                       tool_result& out);
+
+/// The registry's answer `out` for `name`, with the unknown-tool text naming all `names`.
+AGENTRY_TEMPLATE_DECL
+void name_unknown_tool(tool_result& out, std::string_view name, const std::vector<std::string>& names);
 
 /// agent::add_tools: asks `source` for its tools, checks their policies and the permission
 /// ceiling, appends their definitions to the payload and routes calls of their names to them
@@ -177,85 +162,28 @@ inline std::string append_definitions(dialect_kind kind, std::string_view payloa
 template <class CallFn>
 outcome<void> add_dynamic_tools(const dynamic_tool_source& source, const dynamic_context& context,
                                 std::string_view& payload, std::shared_ptr<dynamic_state>& state, CallFn& call) {
-    if (!source) return fail(failure_kind::invalid_input, "agentry: agent::add_tools: the tool source is empty");
-    auto next = std::make_shared<dynamic_state>(state ? *state : dynamic_state{});
-    dynamic_tools_target target;
-    target.kind = context.kind;
-    target.rules = context.rules;
-    target.taken = [&context, &next](std::string_view name) {
-        if (context.has_static && context.has_static(name)) return true;
-        for (const std::string& n : next->names)
-            if (n == name) return true;
-        return false;
-    };
-    target.max_permission = context.ceiling;
-    outcome<std::vector<dynamic_tool>> tools = source(target);
-    if (!tools) return std::move(tools).error();
-    for (const dynamic_tool& t : *tools) {
-        if (target.taken(t.name))
-            return fail(failure_kind::invalid_input, "agentry: agent::add_tools: the agent already has a tool named \"" +
-                                                         t.name + "\"; give the source a prefix for its names");
-        if (!t.call) return fail(failure_kind::invalid_input, "agentry: agent::add_tools: " + t.name + " has no call");
-        std::string problem = t.policy ? dynamic_policy_problem(*t.policy) : std::string();
-        if (problem.empty()) problem = above_ceiling(t.policy, context.ceiling);
-        if (!problem.empty())
-            return fail(failure_kind::invalid_input,
-                        "agentry: agent::add_tools: tool \"" + t.name + "\": " + problem + "; nothing was added");
-        next->names.push_back(t.name);
-        if (t.policy) {
-            dynamic_policy& p = next->policies[t.name];
-            p.policy = *t.policy;
-            if (p.policy.rate.limited()) p.limits = std::make_shared<rate_limiter>(std::span(&p.policy, 1));
-            next->any_approval = next->any_approval || p.policy.needs_approval;
-        }
-    }
-    const std::size_t total = context.static_count + next->names.size();
-    if (total > context.rules.max_tools)
-        return fail(failure_kind::invalid_input,
-                    "agentry: agent::add_tools: " + std::to_string(total) + " tools, more than the " +
-                        std::to_string(context.rules.max_tools) + " the " + std::string(context.rules.name) +
-                        " dialect allows in one request; leave some out");
-    next->payload = append_definitions(context.kind, payload, *tools);
-    auto added = std::make_shared<const std::vector<dynamic_tool>>(std::move(*tools));
-    auto names = std::make_shared<std::vector<std::string>>(context.static_names.begin(), context.static_names.end());
-    names->insert(names->end(), next->names.begin(), next->names.end());
+    dynamic_addition added;
+    if (outcome<void> checked = collect_dynamic_tools(source, context, payload, state, added); !checked) return checked;
     // The rest of the call's arguments (the agent's scope and context) go to the registry.
-    call = [previous = std::move(call), added, names = std::shared_ptr<const std::vector<std::string>>(std::move(names)),
+    call = [previous = std::move(call), tools = added.tools, names = added.names,
             cap = context.max_result_size](std::string_view name, std::string_view arguments,
                                            auto&&... rest) -> tool_result {
-        for (const dynamic_tool& t : *added) {
-            if (t.name != name) continue;
-            try {
-                tool_result out = t.call(arguments, stop_of(rest...));
-                if (cut_text(out.content, cap)) out.truncated = true;
-                return out;
-            } catch (const std::exception& e) {
-                tool_result out;
-                out.status = tool_status::tool_error;
-                out.content = t.name + " failed: " + e.what();
-                return out;
-            } catch (...) {
-                tool_result out;
-                out.status = tool_status::tool_error;
-                out.content = t.name + " failed with an unknown exception";
-                return out;
-            }
-        }
+        tool_result found;
+        if (call_dynamic_tool(*tools, name, arguments, stop_of(rest...), cap, found)) return found;
         tool_result out = previous(name, arguments, rest...);
-        if (out.status == tool_status::unknown_tool) {
-            try {
-                out.content = unknown_tool_text(name, *names);
-            } catch (...) {  // the registry's answer stays
-            }
-        }
+        if (out.status == tool_status::unknown_tool) name_unknown_tool(out, name, *names);
         return out;
     };
-    state = std::move(next);
+    state = std::move(added.next);
     payload = state->payload;
     return {};
 }
 
 } // namespace detail
 } // namespace agentry
+
+#if !defined(AGENTRY_SEPARATE_COMPILATION)
+#include <agentry/loop/impl/dynamic_tools.ipp>
+#endif
 
 #endif

@@ -16,6 +16,7 @@
 //   agentry::typed_result<trip_plan> r = planner.run("Plan three days in Lyon.");
 //   if (r.output) use(r.output->city);
 
+#include <agentry/detail/separate.hpp>
 #include <agentry/json/reader.hpp>
 #include <agentry/loop/result.hpp>
 #include <agentry/provider/message.hpp>
@@ -59,14 +60,17 @@ inline constexpr std::string_view output_schema_name = "final_answer";
 /// What to do with a model answer: keep it, ask the model again, or stop the run.
 enum class output_verdict { accepted, repair, exhausted };
 
-inline std::string output_errors_text(const std::vector<json::read_error>& errors) {
-    std::string text;
-    for (std::size_t i = 0; i != errors.size(); ++i) {
-        if (i != 0) text += "; ";
-        text += errors[i].to_string();
-    }
-    return text;
-}
+AGENTRY_DECL std::string output_errors_text(const std::vector<json::read_error>& errors);
+
+/// judge() for an answer that is not a valid Output (`errors`): a repair request appended to
+/// `history` while repairs are left, else the run's stop.
+AGENTRY_TEMPLATE_DECL
+output_verdict output_refused(const std::string& errors, std::uint32_t& repairs, std::uint32_t max_repairs,
+                              std::vector<message>& history, run_result& result);
+
+/// `result` moved into the run_result part of a typed result.
+AGENTRY_TEMPLATE_DECL
+void move_result(run_result& to, run_result&& result) noexcept;
 
 /// The output of an agent: its schema and how it is read, and the answer of the run in progress.
 template <class Output>
@@ -109,18 +113,7 @@ public:
             value_ = std::move(read.value);
             return output_verdict::accepted;
         }
-        const std::string errors = output_errors_text(read.errors);
-        if (repairs < max_repairs) {
-            ++repairs;
-            history.push_back(message::user(
-                "Your answer does not match the required JSON output format: " + errors +
-                ". Answer again with the whole JSON object, corrected, and nothing else."));
-            return output_verdict::repair;
-        }
-        result.stop = stop_reason::invalid_output_exhausted;
-        result.text = "The model's answer did not match the output type after " + std::to_string(repairs) +
-                      (repairs == 1 ? " repair: " : " repairs: ") + errors;
-        return output_verdict::exhausted;
+        return output_refused(output_errors_text(read.errors), repairs, max_repairs, history, result);
     }
 
     /// The run's result with its output: the answer kept by judge(), or, for a completed run
@@ -129,7 +122,7 @@ public:
     /// stop_reason::invalid_output_exhausted.
     typed_result<Output> finish(run_result result) noexcept {
         typed_result<Output> out;
-        static_cast<run_result&>(out) = std::move(result);
+        move_result(out, std::move(result));
         std::optional<Output> value = std::exchange(value_, std::nullopt);
         if (out.stop != stop_reason::completed) return out;
         if (value) {
@@ -183,5 +176,9 @@ using result_of_runs = std::conditional_t<std::is_void_v<Output>, run_result, ty
 } // namespace detail
 
 } // namespace agentry
+
+#if !defined(AGENTRY_SEPARATE_COMPILATION)
+#include <agentry/loop/impl/output.ipp>
+#endif
 
 #endif

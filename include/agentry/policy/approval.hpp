@@ -8,10 +8,8 @@
 // (pending_call), and agent::resume takes the decisions (approval_decision), each bound to the
 // exact arguments it was made for.
 
-#include <agentry/json/detail/canonical.hpp>
-#include <agentry/json/reader.hpp>
+#include <agentry/detail/separate.hpp>
 #include <agentry/policy/tool_policy.hpp>
-#include <agentry/schema/raw_json.hpp>
 
 #include <functional>
 #include <optional>
@@ -78,18 +76,14 @@ namespace detail {
 
 /// The canonical text of JSON `text`, or nothing when it is not one JSON value within the
 /// reader's default size and depth limits.
-inline std::optional<std::string> canonical_json(std::string_view text) {
-    if (!json::read<raw_json>(text).ok()) return std::nullopt;
-    json::detail::cursor in;
-    in.begin = in.p = text.data();
-    in.end = text.data() + text.size();
-    std::string out;
-    if (!json::detail::canonical_value(in, out)) return std::nullopt;
-    return out;
-}
+AGENTRY_DECL std::optional<std::string> canonical_json(std::string_view text);
 
 } // namespace detail
 
 } // namespace agentry
+
+#if !defined(AGENTRY_SEPARATE_COMPILATION)
+#include <agentry/policy/impl/approval.ipp>
+#endif
 
 #endif

@@ -7,6 +7,7 @@
 // step id and the run's nested_runs, where a sub-run takes its token allowance and leaves its
 // result; the agent moves those results into its run_result after the turn's calls.
 
+#include <agentry/detail/separate.hpp>
 #include <agentry/loop/result.hpp>
 
 #include <cstdint>
@@ -30,29 +31,11 @@ struct nested_runs {
     /// Sub-runs that ended and are not in the run_result yet.
     std::vector<sub_run> ended;
 
-    void set_tokens_left(std::uint64_t n) {
-        std::lock_guard lock(mutex);
-        tokens_left = n;
-    }
-    std::uint64_t left() {
-        std::lock_guard lock(mutex);
-        return tokens_left;
-    }
-    void add(sub_run r) {
-        std::lock_guard lock(mutex);
-        const std::uint64_t used = r.result.usage.input_tokens + r.result.usage.output_tokens;
-        if (tokens_left != unlimited) tokens_left = used >= tokens_left ? 0 : tokens_left - used;
-        ended.push_back(std::move(r));
-    }
+    void set_tokens_left(std::uint64_t n);
+    std::uint64_t left();
+    void add(sub_run r);
     /// Moves the ended sub-runs into `result`, their usage into its usage.
-    void collect(run_result& result) {
-        std::lock_guard lock(mutex);
-        for (sub_run& r : ended) {
-            result.usage += r.result.usage;
-            result.sub_runs.push_back(std::move(r));
-        }
-        ended.clear();
-    }
+    void collect(run_result& result);
 };
 
 /// The tool call a thread is running for an agent.
@@ -63,10 +46,7 @@ struct nested_call {
 };
 
 /// The call of the innermost agent on this thread, or null outside a tool call of an agent.
-inline const nested_call*& current_nested_call() noexcept {
-    thread_local const nested_call* current = nullptr;
-    return current;
-}
+AGENTRY_DECL const nested_call*& current_nested_call() noexcept;
 
 /// Makes `call` the current one on this thread for the guard's life.
 class nested_call_guard {
@@ -83,5 +63,9 @@ private:
 };
 
 } // namespace agentry::detail
+
+#if !defined(AGENTRY_SEPARATE_COMPILATION)
+#include <agentry/loop/impl/nested.ipp>
+#endif
 
 #endif
