@@ -1367,44 +1367,48 @@ AGENTRY_JSON_INLINE std::size_t find_member(std::string_view key, std::size_t ex
     return find_member(key, expected, Access::names.data(), name_signatures<Access>.data(), Access::size);
 }
 
-// The quoted name `name` (plain, n bytes), then ':', at the cursor, allowing whitespace before
-// the name and before the ':': the cursor moves past the ':' and true is returned. Otherwise
-// false, the cursor past the whitespace before the name, if any.
+// The quoted name `name` (plain, n bytes), whitespace, then ':' at the cursor: the cursor
+// moves past the ':' and true is returned; otherwise false, the cursor where it was.
 AGENTRY_JSON_SHARED bool at_member_name_spaced(cursor& in, const char* name, std::size_t n) noexcept {
-    const auto at_name = [&]() noexcept {
-        if (std::size_t(in.end - in.p) < n + 3 || in.p[0] != '"' || in.p[n + 1] != '"' ||
-            std::memcmp(in.p + 1, name, n) != 0)
-            return false;
-        cursor after = in;
-        after.p += n + 2;
-        if (!after.consume(':')) return false;
-        in.p = after.p;
-        return true;
-    };
-    if (at_name()) return true;
-    in.skip_ws();
-    return at_name();
+    if (std::size_t(in.end - in.p) < n + 3 || in.p[0] != '"' || in.p[n + 1] != '"' ||
+        std::memcmp(in.p + 1, name, n) != 0)
+        return false;
+    cursor after = in;
+    after.p += n + 2;
+    if (!after.consume(':')) return false;
+    in.p = after.p;
+    return true;
 }
 
 // The quoted name of member I, then ':', at the cursor (after whitespace): the cursor moves past
 // the ':' and true is returned. Anything else (another name, escapes, a syntax error) leaves
-// the cursor where it was, or past whitespace, for the general path. The compact spelling is
-// matched inline, any other by at_member_name_spaced.
+// the cursor where it was, or past whitespace, for the general path. The name followed at
+// once by ':' is matched inline; whitespace before the ':' is left to at_member_name_spaced.
 template <class Access, std::size_t I>
 inline constexpr bool plain_member_name = plain_name(Access::names[I]);
+
+template <class Access, std::size_t I>
+AGENTRY_JSON_INLINE bool at_compact_member_name(cursor& in) noexcept {
+    constexpr std::size_t n = Access::names[I].size();
+    if (std::size_t(in.end - in.p) < n + 3 || in.p[0] != '"' || in.p[n + 1] != '"' || in.p[n + 2] != ':' ||
+        std::memcmp(in.p + 1, Access::names[I].data(), n) != 0)
+        return false;
+    in.p += n + 3;
+    return true;
+}
 
 template <class Access, std::size_t I>
 AGENTRY_JSON_INLINE bool at_member_name(cursor& in) noexcept {
     if constexpr (!plain_member_name<Access, I>) {
         return false;
     } else {
-        constexpr std::size_t n = Access::names[I].size();
-        if (std::size_t(in.end - in.p) >= n + 3 && in.p[0] == '"' && in.p[n + 1] == '"' && in.p[n + 2] == ':' &&
-            std::memcmp(in.p + 1, Access::names[I].data(), n) == 0) {
-            in.p += n + 3;
-            return true;
+        if (at_compact_member_name<Access, I>(in)) return true;
+        // Whitespace is looked for only where the expected text is not.
+        if (in.p != in.end && static_cast<unsigned char>(*in.p) <= ' ') {
+            in.skip_ws_run();
+            if (at_compact_member_name<Access, I>(in)) return true;
         }
-        return at_member_name_spaced(in, Access::names[I].data(), n);
+        return at_member_name_spaced(in, Access::names[I].data(), Access::names[I].size());
     }
 }
 
