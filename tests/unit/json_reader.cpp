@@ -222,6 +222,18 @@ TEST_CASE("reader: enum names, with a suggestion when one is close") {
           "/unit: \"celsuis\" is not one of [\"celsius\",\"fahrenheit\"] (did you mean \"celsius\"?)");
 }
 
+TEST_CASE("reader: enum names with escapes read as their text, a value that is no string is a type error") {
+    const auto r = read<fixtures::weather_query>(R"({"city":"a","unit":"fahr\u0065nheit"})");
+    REQUIRE(r.ok());
+    CHECK(r.value.unit == fixtures::temperature_unit::fahrenheit);
+    CHECK(errors_of<fixtures::weather_query>(R"({"city":"a","unit":"kel\u0076in"})") ==
+          "/unit: \"kelvin\" is not one of [\"celsius\",\"fahrenheit\"]");
+    CHECK(errors_of<fixtures::weather_query>(R"({"city":"a","unit":5})") ==
+          "/unit: expected a string, got a number 5");
+    CHECK(errors_of<fixtures::weather_query>(R"({"city":"a","unit":"celsius)") ==
+          "/unit: invalid JSON at byte 27: unexpected end of input");
+}
+
 TEST_CASE("reader: numeric constraints, inclusive and exclusive, multipleOf on decimals") {
     CHECK(errors_of<fixtures::numeric_constraints>(
               R"({"count":0,"probability":1,"latitude":-90.5,"step":7,"price":0.015})") ==

@@ -652,20 +652,40 @@ AGENTRY_JSON_COLD std::size_t unknown_enum_name(reader& r, std::string_view name
     return count;
 }
 
-template <class E>
-void read_enum(reader& r, E& out) {
-    if (r.in.peek() != '"') return type_error<E>(r);
+// The index among `names` (count of them) of the enumerator name at the cursor; `count` after
+// reporting why there is none.
+AGENTRY_JSON_SHARED std::size_t read_enum_index(reader& r, const std::string_view* names, std::size_t count) {
+    if (r.in.peek() != '"') {
+        type_error_as(r, "a string");
+        return count;
+    }
     std::string scratch;
     std::string_view name;
-    if (!read_string_view(r, scratch, name)) return;
-    for (const auto& [value, text] : reflect::enum_entries<E>) {
-        if (same_text(text, name)) {
-            out = value;
-            return;
+    if (!read_string_view(r, scratch, name)) return count;
+    for (std::size_t i = 0; i != count; ++i)
+        if (same_text(names[i], name)) return i;
+    return unknown_enum_name(r, name, names, count);
+}
+
+template <class E>
+void read_enum(reader& r, E& out) {
+    // A name of printable ASCII is matched here; any other text, and a name that matches none,
+    // by read_enum_index.
+    if (r.in.peek() == '"') {
+        const char* const start = r.in.p + 1;
+        if (const char* close = skip_plain(start, r.in.end); close != r.in.end && *close == '"') {
+            const std::string_view name(start, std::size_t(close - start));
+            for (const auto& [value, text] : reflect::enum_entries<E>) {
+                if (same_text(text, name)) {
+                    out = value;
+                    r.in.p = close + 1;
+                    return;
+                }
+            }
         }
     }
     constexpr std::size_t count = reflect::enum_count<E>;
-    const std::size_t i = unknown_enum_name(r, name, enum_names<E>.data(), count);
+    const std::size_t i = read_enum_index(r, enum_names<E>.data(), count);
     if (i != count) out = reflect::enum_entries<E>[i].first;
 }
 
@@ -892,13 +912,16 @@ void read_constrained(reader& r, T& out, reflect::type_list<C...>) {
 
 // ---- containers ----------------------------------------------------------------------------
 
+// A container one level deeper than read_options::max_depth: a syntax error (false).
+AGENTRY_JSON_COLD bool too_deep(reader& r) {
+    r.in.fail(lex_error::too_deep);
+    r.syntax_error();
+    return false;
+}
+
 inline bool open_container(reader& r, char open) {
     if (r.in.peek() != open) return false;
-    if (r.depth + 1 > r.options().max_depth) {
-        r.in.fail(lex_error::too_deep);
-        r.syntax_error();
-        return false;
-    }
+    if (r.depth + 1 > r.options().max_depth) return too_deep(r);
     ++r.in.p;
     ++r.depth;
     return true;
@@ -937,6 +960,13 @@ void read_elements(reader& r, Element&& element) {
     }
 }
 
+// No ',' or closing bracket where one must be: a syntax error (false).
+AGENTRY_JSON_COLD bool unexpected_at_cursor(reader& r) {
+    r.in.fail(r.in.at_end() ? lex_error::end_of_input : lex_error::unexpected_character);
+    r.syntax_error();
+    return false;
+}
+
 // After a member's value: past the ',' (true: another member follows) or the closing '}'
 // (false, the object read); a syntax error otherwise (false).
 AGENTRY_JSON_INLINE bool next_member(reader& r) {
@@ -950,9 +980,7 @@ AGENTRY_JSON_INLINE bool next_member(reader& r) {
         --r.depth;
         return false;
     }
-    r.in.fail(r.in.at_end() ? lex_error::end_of_input : lex_error::unexpected_character);
-    r.syntax_error();
-    return false;
+    return unexpected_at_cursor(r);
 }
 
 // Reads the members of an object from the one at the cursor on, calling member(context, key)
@@ -1254,6 +1282,17 @@ consteval bool admits_null() noexcept {
     else return false;
 }
 
+// null for an optional member whose schema does not admit null: reported and skipped, or read
+// as absent (read_options::null_as_absent).
+AGENTRY_JSON_COLD void null_member(reader& r, std::string_view expected) {
+    if (!r.options().null_as_absent) {
+        r.error(error_kind::null_value, "must not be null; leave the property out, or give " + std::string(expected));
+        r.skip();
+        return;
+    }
+    read_literal(r, "null");
+}
+
 template <class Access, std::size_t I>
 void read_member(reader& r, typename Access::storage& out) {
     auto& member = Access::template member<I>(out);
@@ -1270,14 +1309,7 @@ void read_member(reader& r, typename Access::storage& out) {
             return;
         }
         if (r.in.peek() == 'n') {
-            if (!r.options().null_as_absent) {
-                r.error(error_kind::null_value,
-                        "must not be null; leave the property out, or give " +
-                            std::string(expected_name<typename M::value_type>()));
-                r.skip();
-                return;
-            }
-            read_literal(r, "null");
+            null_member(r, expected_name<typename M::value_type>());
             return;
         }
         if (!member.has_value()) member.emplace();
@@ -1321,39 +1353,62 @@ inline constexpr auto name_signatures = [] {
 
 // The index of the member named `key` (Access::size when none is): `expected` first, as
 // members mostly come in declaration order, then by the table of signatures.
-template <class Access>
-std::size_t find_member(std::string_view key, std::size_t expected) noexcept {
-    if (expected < Access::size && same_text(Access::names[expected], key)) return expected;
+AGENTRY_JSON_SHARED std::size_t find_member(std::string_view key, std::size_t expected, const std::string_view* names,
+                                            const std::uint32_t* signatures, std::size_t size) noexcept {
+    if (expected < size && same_text(names[expected], key)) return expected;
     const std::uint32_t signature = name_signature(key);
-    for (std::size_t i = 0; i != Access::size; ++i)
-        if (name_signatures<Access>[i] == signature && same_text(Access::names[i], key)) return i;
-    return Access::size;
+    for (std::size_t i = 0; i != size; ++i)
+        if (signatures[i] == signature && same_text(names[i], key)) return i;
+    return size;
+}
+
+template <class Access>
+AGENTRY_JSON_INLINE std::size_t find_member(std::string_view key, std::size_t expected) noexcept {
+    return find_member(key, expected, Access::names.data(), name_signatures<Access>.data(), Access::size);
+}
+
+// The quoted name `name` (plain, n bytes), whitespace, then ':' at the cursor: the cursor
+// moves past the ':' and true is returned; otherwise false, the cursor where it was.
+AGENTRY_JSON_SHARED bool at_member_name_spaced(cursor& in, const char* name, std::size_t n) noexcept {
+    if (std::size_t(in.end - in.p) < n + 3 || in.p[0] != '"' || in.p[n + 1] != '"' ||
+        std::memcmp(in.p + 1, name, n) != 0)
+        return false;
+    cursor after = in;
+    after.p += n + 2;
+    if (!after.consume(':')) return false;
+    in.p = after.p;
+    return true;
 }
 
 // The quoted name of member I, then ':', at the cursor (after whitespace): the cursor moves past
 // the ':' and true is returned. Anything else (another name, escapes, a syntax error) leaves
-// the cursor where it was for the general path.
+// the cursor where it was, or past whitespace, for the general path. The name followed at
+// once by ':' is matched inline; whitespace before the ':' is left to at_member_name_spaced.
 template <class Access, std::size_t I>
 inline constexpr bool plain_member_name = plain_name(Access::names[I]);
+
+template <class Access, std::size_t I>
+AGENTRY_JSON_INLINE bool at_compact_member_name(cursor& in) noexcept {
+    constexpr std::size_t n = Access::names[I].size();
+    if (std::size_t(in.end - in.p) < n + 3 || in.p[0] != '"' || in.p[n + 1] != '"' || in.p[n + 2] != ':' ||
+        std::memcmp(in.p + 1, Access::names[I].data(), n) != 0)
+        return false;
+    in.p += n + 3;
+    return true;
+}
 
 template <class Access, std::size_t I>
 AGENTRY_JSON_INLINE bool at_member_name(cursor& in) noexcept {
     if constexpr (!plain_member_name<Access, I>) {
         return false;
     } else {
-        constexpr std::size_t n = Access::names[I].size();
-        if (std::size_t(in.end - in.p) < n + 3 || in.p[0] != '"' || in.p[n + 1] != '"' ||
-            std::memcmp(in.p + 1, Access::names[I].data(), n) != 0)
-            return false;
-        if (in.p[n + 2] == ':') {
-            in.p += n + 3;
-            return true;
+        if (at_compact_member_name<Access, I>(in)) return true;
+        // Whitespace is looked for only where the expected text is not.
+        if (in.p != in.end && static_cast<unsigned char>(*in.p) <= ' ') {
+            in.skip_ws_run();
+            if (at_compact_member_name<Access, I>(in)) return true;
         }
-        cursor after = in;
-        after.p += n + 2;
-        if (!after.consume(':')) return false;
-        in.p = after.p;
-        return true;
+        return at_member_name_spaced(in, Access::names[I].data(), Access::names[I].size());
     }
 }
 
@@ -1366,13 +1421,9 @@ enum class fast_state : unsigned char { reading, more, closed, stopped };
 template <class Access, std::size_t I>
 AGENTRY_JSON_INLINE void read_in_order(reader& r, typename Access::storage& out, std::uint64_t& seen, fast_state& state) {
     if (state != fast_state::reading) return;
-    // Whitespace is looked for only where the expected text is not.
     if (!at_member_name<Access, I>(r.in)) {
-        r.in.skip_ws();
-        if (!at_member_name<Access, I>(r.in)) {
-            state = fast_state::more;
-            return;
-        }
+        state = fast_state::more;
+        return;
     }
     // read_value skips the whitespace before a value; an optional member looks at the value
     // (for null) before.
@@ -1781,6 +1832,13 @@ AGENTRY_JSON_COLD void too_large(std::vector<read_error>& errors, std::size_t si
                           std::to_string(limit)});
 }
 
+// The empty_as_object repair: true, the repair noted, when `text` is only whitespace.
+AGENTRY_JSON_SHARED bool read_empty_as_object(std::string_view text, std::vector<std::string>& repairs) {
+    if (text.find_first_not_of(" \t\r\n") != std::string_view::npos) return false;
+    repairs.push_back("empty arguments were read as {}");
+    return true;
+}
+
 // After the value read: only whitespace may follow.
 AGENTRY_JSON_SHARED void expect_end(reader& r) {
     r.in.skip_ws();
@@ -1802,10 +1860,8 @@ read_result<detail::storage_t<P>> read(std::string_view text, const read_options
         detail::too_large(result.errors, text.size(), options.max_size);
         return result;
     }
-    if (options.repairs.empty_as_object && text.find_first_not_of(" \t\r\n") == std::string_view::npos &&
-        detail::kind_of<P>() == detail::kind::object && !detail::has_required_member<P>()) {
-        result.repairs.push_back("empty arguments were read as {}");
-        return result;
+    if constexpr (detail::kind_of<P>() == detail::kind::object && !detail::has_required_member<P>()) {
+        if (options.repairs.empty_as_object && detail::read_empty_as_object(text, result.repairs)) return result;
     }
     detail::reader r(text, options, result.errors, result.repairs);
     r.owned_text = &result.owned_text;
