@@ -49,7 +49,9 @@ namespace detail {
 // "<unnamed>::" (GCC) or "(anonymous namespace)::" (Clang).
 template <auto... V>
 consteval std::string_view pretty_enum_pack() noexcept {
-    return __PRETTY_FUNCTION__;
+    // The length from sizeof: constructing from the pointer alone would have constant
+    // evaluation count the characters one by one.
+    return {__PRETTY_FUNCTION__, sizeof(__PRETTY_FUNCTION__) - 1};
 }
 
 // The enumerator name in one element of the list, or an empty view for a cast.

@@ -57,7 +57,9 @@ struct pointer_holder {
 
 template <auto Holder>
 consteval std::string_view pretty_field() noexcept {
-    return __PRETTY_FUNCTION__;
+    // The length from sizeof: constructing from the pointer alone would have constant
+    // evaluation count the characters one by one.
+    return {__PRETTY_FUNCTION__, sizeof(__PRETTY_FUNCTION__) - 1};
 }
 
 // GCC: "... [with auto Holder = pointer_holder<int>{(& fake_object<S>.value.S::alpha)}; ...]"

@@ -18,7 +18,9 @@ inline constexpr char type_tag = 0;
 
 template <class T>
 consteval std::string_view pretty_type() noexcept {
-    return __PRETTY_FUNCTION__;
+    // The length from sizeof: constructing from the pointer alone would have constant
+    // evaluation count the characters one by one.
+    return {__PRETTY_FUNCTION__, sizeof(__PRETTY_FUNCTION__) - 1};
 }
 
 // The unqualified name of a class, for "$defs" keys: "node" for "ns::node".

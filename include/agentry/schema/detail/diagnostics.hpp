@@ -20,7 +20,7 @@ namespace agentry::schema::detail {
 // Whether the qualified name of T contains `part`.
 template <class T>
 consteval bool type_name_has(std::string_view part) noexcept {
-    return std::string_view(__PRETTY_FUNCTION__).find(part) != std::string_view::npos;
+    return std::string_view(__PRETTY_FUNCTION__, sizeof(__PRETTY_FUNCTION__) - 1).find(part) != std::string_view::npos;
 }
 
 template <class T>
