@@ -81,43 +81,27 @@ class AgentryConan(ConanFile):
     def package_info(self):
         self.cpp_info.set_property("cmake_file_name", "agentry")
         self.cpp_info.set_property("pkg_config_name", "agentry")
-        core = self.cpp_info.components["core"]
-        core.set_property("cmake_target_name", "agentry::agentry")
-        core.set_property("pkg_config_name", "agentry")
-        core.bindirs = []
-        core.libdirs = []
-        core.requires = ["boost::headers"]
-        separate = self.cpp_info.components["separate_compilation"]
-        separate.set_property("cmake_target_name", "agentry::separate_compilation")
-        separate.set_property("pkg_config_name", "agentry-separate-compilation")
-        separate.bindirs = []
-        separate.libdirs = []
-        separate.requires = ["core"]
+        def component(name, target, pkg_config, requires):
+            # Header-only, like the package: no bin/ or lib/ of its own.
+            c = self.cpp_info.components[name]
+            c.set_property("cmake_target_name", target)
+            c.set_property("pkg_config_name", pkg_config)
+            c.bindirs = []
+            c.libdirs = []
+            c.requires = requires
+            return c
+
+        threads = ["pthread"] if self.settings.os in ("Linux", "FreeBSD") else []
+        component("core", "agentry::agentry", "agentry", ["boost::headers"])
+        separate = component("separate_compilation", "agentry::separate_compilation",
+                             "agentry-separate-compilation", ["core"])
         separate.defines = ["AGENTRY_SEPARATE_COMPILATION"]
-        mcp = self.cpp_info.components["mcp"]
-        mcp.set_property("cmake_target_name", "agentry::mcp")
-        mcp.set_property("pkg_config_name", "agentry-mcp")
-        mcp.bindirs = []
-        mcp.libdirs = []
-        mcp.requires = ["core"]
-        if self.settings.os in ("Linux", "FreeBSD"):
-            mcp.system_libs = ["pthread"]
+        component("mcp", "agentry::mcp", "agentry-mcp", ["core"]).system_libs = threads
         if self.options.with_curl:
-            curl = self.cpp_info.components["curl"]
-            curl.set_property("cmake_target_name", "agentry::curl")
-            curl.set_property("pkg_config_name", "agentry-curl")
-            curl.bindirs = []
-            curl.libdirs = []
-            curl.requires = ["core", "libcurl::libcurl"]
+            curl = component("curl", "agentry::curl", "agentry-curl", ["core", "libcurl::libcurl"])
             curl.defines = ["AGENTRY_WITH_CURL"]
         for name, option, dependency in (("sqlite", self.options.with_sqlite, "sqlite3::sqlite3"),
                                          ("postgres", self.options.with_postgres, "libpq::libpq")):
             if option:
-                store = self.cpp_info.components[name]
-                store.set_property("cmake_target_name", f"agentry::{name}")
-                store.set_property("pkg_config_name", f"agentry-{name}")
-                store.bindirs = []
-                store.libdirs = []
-                store.requires = ["core", dependency]
-                if self.settings.os in ("Linux", "FreeBSD"):
-                    store.system_libs = ["pthread"]
+                store = component(name, f"agentry::{name}", f"agentry-{name}", ["core", dependency])
+                store.system_libs = threads
