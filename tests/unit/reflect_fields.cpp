@@ -1,10 +1,20 @@
 // SPDX-License-Identifier: BSL-1.0
 #include <agentry/reflect/fields.hpp>
 
+#include <boost/pfr/core.hpp>
+#include <boost/pfr/tuple_size.hpp>
 #include <doctest/doctest.h>
 
+#include <array>
+#include <chrono>
+#include <cstdint>
+#include <map>
+#include <memory>
 #include <optional>
 #include <string>
+#include <string_view>
+#include <tuple>
+#include <variant>
 #include <vector>
 
 namespace {
@@ -25,6 +35,54 @@ struct one {
     char c;
 };
 
+struct empty {};
+
+enum class colour { red, green };
+
+struct nested_members {
+    point where;
+    std::array<point, 2> corners;
+    std::map<std::string, std::vector<int>> index;
+    std::variant<int, std::string, point> either;
+    std::tuple<int, std::string> pair;
+    std::string_view view;
+    colour tint = colour::green;
+    std::chrono::milliseconds wait{5};
+    std::optional<point> maybe;
+};
+
+struct move_only {
+    std::unique_ptr<int> owned;
+    std::string label;
+};
+
+struct no_default {
+    std::string& text;
+    int number;
+};
+
+struct bits {
+    std::uint8_t a : 1, b : 1, c : 1, d : 1, e : 1, f : 1, g : 1, h : 1, i : 1, j : 1;
+};
+
+struct many {
+    int f0, f1, f2, f3, f4, f5, f6, f7, f8, f9, f10, f11, f12, f13, f14, f15, f16, f17, f18, f19, f20, f21,
+        f22, f23, f24, f25, f26, f27, f28, f29, f30, f31, f32, f33, f34, f35, f36, f37, f38, f39, f40, f41,
+        f42, f43, f44, f45, f46, f47, f48, f49, f50, f51, f52, f53, f54, f55, f56, f57, f58, f59, f60, f61,
+        f62, f63, f64, f65, f66, f67, f68, f69;
+};
+
+template <class T>
+constexpr bool counted_as_pfr = agentry::reflect::field_count<T> == boost::pfr::tuple_size_v<T>;
+
+template <class T, std::size_t... I>
+constexpr bool typed_as_pfr(std::index_sequence<I...>) {
+    return (std::is_same_v<agentry::reflect::field_type<I, T>, boost::pfr::tuple_element_t<I, T>> && ...);
+}
+
+template <class T>
+constexpr bool same_as_pfr = counted_as_pfr<T> && typed_as_pfr<T>(std::make_index_sequence<boost::pfr::tuple_size_v<T>>{});
+
 } // namespace
 
 TEST_CASE("field count and types come from the aggregate") {
@@ -33,6 +91,39 @@ TEST_CASE("field count and types come from the aggregate") {
     static_assert(std::is_same_v<agentry::reflect::field_type<1, mixed>, std::optional<double>>);
     static_assert(std::is_same_v<agentry::reflect::field_type<3, mixed>, const bool>);
     CHECK(agentry::reflect::field_count<one> == 1);
+}
+
+TEST_CASE("field count and types agree with Boost.PFR on every kind of member") {
+    static_assert(same_as_pfr<point>);
+    static_assert(same_as_pfr<mixed>);
+    static_assert(same_as_pfr<one>);
+    static_assert(same_as_pfr<empty>);
+    static_assert(same_as_pfr<nested_members>);
+    static_assert(same_as_pfr<move_only>);
+    static_assert(same_as_pfr<no_default>);
+    static_assert(counted_as_pfr<bits>);
+    static_assert(counted_as_pfr<many>);
+    CHECK(agentry::reflect::field_count<nested_members> == 9);
+    CHECK(agentry::reflect::field_count<move_only> == 2);
+    CHECK(agentry::reflect::field_count<no_default> == 2);
+    CHECK(agentry::reflect::field_count<bits> == 10);
+    CHECK(agentry::reflect::field_count<many> == 70);
+    CHECK(agentry::reflect::field_count<empty> == 0);
+}
+
+TEST_CASE("field<I> is a reference to the field, const when the object is") {
+    mixed value{"a", 0.5, {{1, 2}}, true};
+    agentry::reflect::field<0>(value) = "b";
+    CHECK(value.name == "b");
+    CHECK(&agentry::reflect::field<2>(value) == &value.points);
+    const mixed& view = value;
+    static_assert(std::is_same_v<decltype(agentry::reflect::field<1>(view)), const std::optional<double>&>);
+    static_assert(std::is_same_v<decltype(agentry::reflect::field<1>(value)), std::optional<double>&>);
+    CHECK(agentry::reflect::field<1>(view) == 0.5);
+    move_only owner{std::make_unique<int>(7), "x"};
+    CHECK(*agentry::reflect::field<0>(owner) == 7);
+    static constexpr point corner{3, 4};
+    static_assert(agentry::reflect::field<1>(corner) == 4);
 }
 
 TEST_CASE("field names are read at compile time, in declaration order") {

@@ -28,7 +28,6 @@
 #include <agentry/schema/detail/diagnostics.hpp>
 #include <agentry/schema/raw_json.hpp>
 
-#include <boost/pfr/core.hpp>
 
 #include <algorithm>
 #include <array>
@@ -1250,7 +1249,7 @@ struct object_access<T> {
     static constexpr const auto& names = reflect::field_names<T>;
     template <std::size_t I>
     static auto& member(T& value) noexcept {
-        return boost::pfr::get<I>(value);
+        return reflect::field<I>(value);
     }
 };
 

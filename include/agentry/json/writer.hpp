@@ -83,7 +83,6 @@
 #include <agentry/schema/detail/diagnostics.hpp>
 #include <agentry/schema/raw_json.hpp>
 
-#include <boost/pfr/core.hpp>
 
 #include <array>
 #include <charconv>
@@ -566,7 +565,7 @@ inline constexpr auto field_key = [] {
 // field came before. False once the output passes the cap.
 template <class T, std::size_t I>
 bool put_field(sink& s, const T& object, bool& first) {
-    const auto& field = boost::pfr::get<I>(object);
+    const auto& field = reflect::field<I>(object);
     using F = std::remove_cvref_t<decltype(field)>;
     if constexpr (schema::detail::is_optional<F>) {
         if (s.omit_empty_optionals && !field.has_value()) return true;

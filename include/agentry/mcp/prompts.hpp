@@ -76,7 +76,7 @@ template <class P, std::size_t... I>
 consteval std::array<prompt_argument, sizeof...(I)> prompt_arguments_of(std::index_sequence<I...>) {
     std::array<prompt_argument, sizeof...(I)> out{};
     ((out[I] = prompt_argument{reflect::field_names<P>[I], {},
-                               !is_std_optional<std::remove_cvref_t<decltype(boost::pfr::get<I>(std::declval<P&>()))>>}),
+                               !is_std_optional<std::remove_cvref_t<decltype(reflect::field<I>(std::declval<P&>()))>>}),
      ...);
     if constexpr (has_field_docs<P>)
         for (prompt_argument& a : out) a.description = P::docs.find(a.name);

@@ -15,7 +15,6 @@
 #include <agentry/schema/field_defaults.hpp>
 #include <agentry/schema/raw_json.hpp>
 
-#include <boost/pfr/core.hpp>
 
 #include <array>
 #include <cstddef>
@@ -231,7 +230,7 @@ consteval auto default_text() noexcept {
         }
     } else if constexpr (default_printable<typename F::value_type>()) {
         const T value{};
-        const auto& member = boost::pfr::get<I>(value);
+        const auto& member = reflect::field<I>(value);
         if (member.has_value()) {
             sink s;
             s.out = text.data();
