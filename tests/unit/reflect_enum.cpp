@@ -3,7 +3,9 @@
 
 #include <doctest/doctest.h>
 
+#include <array>
 #include <cstdint>
+#include <type_traits>
 
 namespace colours {
 enum class colour { red, green = 5, blue };
@@ -41,6 +43,20 @@ TEST_CASE("enumerator names and values, in ascending order of value") {
     CHECK(enum_entries<colours::colour>[1].second == "green");
     CHECK(enum_entries<colours::colour>[2].second == "blue");
     CHECK(int(enum_entries<colours::colour>[2].first) == 6);
+}
+
+TEST_CASE("enum_values and enum_names hold the same entries in two arrays") {
+    using agentry::reflect::enum_names;
+    using agentry::reflect::enum_values;
+    static_assert(std::is_same_v<std::remove_cvref_t<decltype(enum_values<colours::colour>)>,
+                                 std::array<colours::colour, 3>>);
+    static_assert(enum_names<colours::colour>[1] == "green");
+    for (std::size_t i = 0; i != agentry::reflect::enum_count<colours::colour>; ++i) {
+        CHECK(enum_values<colours::colour>[i] == agentry::reflect::enum_entries<colours::colour>[i].first);
+        CHECK(enum_names<colours::colour>[i] == agentry::reflect::enum_entries<colours::colour>[i].second);
+    }
+    CHECK(int(enum_values<colours::colour>[2]) == 6);
+    CHECK(enum_names<small>[1] == "hi");
 }
 
 TEST_CASE("unscoped enums and negative values") {

@@ -127,6 +127,9 @@ TEST_CASE("Boost.Describe: a described enum uses its descriptors") {
     CHECK(json::read<vendor::status>(R"("not_found")").value == vendor::status::not_found);
     CHECK(json::read<vendor::status>(R"("missing")").errors.size() == 1);  // the alias: the first name wins
     CHECK(json::to_json(vendor::status::missing) == R"("not_found")");
+    CHECK(agentry::reflect::enum_names<vendor::status>[0] == "minus");
+    CHECK(agentry::reflect::enum_values<vendor::status>[3] == vendor::status::not_found);
+    CHECK(agentry::reflect::enum_entries<vendor::status>[3].second == "not_found");
     CHECK(json::to_json(vendor::status{7}) == "7");
     CHECK(json::to_json(std::map<vendor::status, int>{{vendor::status::created, 1}}) == R"({"created":1})");
 }

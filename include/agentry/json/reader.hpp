@@ -616,14 +616,6 @@ inline bool same_text(std::string_view a, std::string_view b) noexcept {
     return true;
 }
 
-// The names of E's enumerators, in the order of enum_entries<E>.
-template <class E>
-inline constexpr auto enum_names = [] {
-    std::array<std::string_view, reflect::enum_count<E>> names{};
-    for (std::size_t i = 0; i != names.size(); ++i) names[i] = reflect::enum_entries<E>[i].second;
-    return names;
-}();
-
 // `name` is none of `names` (count of them): the index of the one it matches ignoring case when
 // the enum_case repair is on (the repair noted), otherwise `count` and the error reported.
 AGENTRY_JSON_COLD std::size_t unknown_enum_name(reader& r, std::string_view name, const std::string_view* names,
@@ -674,9 +666,9 @@ void read_enum(reader& r, E& out) {
         const char* const start = r.in.p + 1;
         if (const char* close = skip_plain(start, r.in.end); close != r.in.end && *close == '"') {
             const std::string_view name(start, std::size_t(close - start));
-            for (const auto& [value, text] : reflect::enum_entries<E>) {
-                if (same_text(text, name)) {
-                    out = value;
+            for (std::size_t i = 0; i != reflect::enum_count<E>; ++i) {
+                if (same_text(reflect::enum_names<E>[i], name)) {
+                    out = reflect::enum_values<E>[i];
                     r.in.p = close + 1;
                     return;
                 }
@@ -684,8 +676,8 @@ void read_enum(reader& r, E& out) {
         }
     }
     constexpr std::size_t count = reflect::enum_count<E>;
-    const std::size_t i = read_enum_index(r, enum_names<E>.data(), count);
-    if (i != count) out = reflect::enum_entries<E>[i].first;
+    const std::size_t i = read_enum_index(r, reflect::enum_names<E>.data(), count);
+    if (i != count) out = reflect::enum_values<E>[i];
 }
 
 // ---- constraints ---------------------------------------------------------------------------
@@ -1138,9 +1130,9 @@ void read_sequence(reader& r, T& out) {
 template <class K>
 bool read_key(reader& r, std::string_view text, K& key) {
     if constexpr (std::is_enum_v<K>) {
-        for (const auto& [value, name] : reflect::enum_entries<K>) {
-            if (same_text(name, text)) {
-                key = value;
+        for (std::size_t i = 0; i != reflect::enum_count<K>; ++i) {
+            if (same_text(reflect::enum_names<K>[i], text)) {
+                key = reflect::enum_values<K>[i];
                 return true;
             }
         }
@@ -1148,7 +1140,7 @@ bool read_key(reader& r, std::string_view text, K& key) {
         for (std::size_t i = 0; i != reflect::enum_count<K>; ++i) {
             if (i != 0) message += ',';
             message += '"';
-            message += reflect::enum_entries<K>[i].second;
+            message += reflect::enum_names<K>[i];
             message += '"';
         }
         r.error(error_kind::enum_value, message + "]");

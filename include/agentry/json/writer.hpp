@@ -374,31 +374,32 @@ inline void put_number(sink& s, F value) {
 }
 
 // The name of an enumerator, as reflect::enum_name gives it, found by index when the named
-// values are contiguous and by binary search otherwise (enum_entries is sorted by value).
+// values are contiguous and by binary search otherwise (enum_values is sorted).
 template <class E>
 constexpr std::string_view enumerator_name(E value) noexcept {
     using U = std::underlying_type_t<E>;
-    constexpr const auto& entries = reflect::enum_entries<E>;
-    constexpr std::size_t n = entries.size();
+    constexpr const auto& values = reflect::enum_values<E>;
+    constexpr const auto& names = reflect::enum_names<E>;
+    constexpr std::size_t n = values.size();
     if constexpr (n == 0) {
         return {};
     } else {
         constexpr auto wide = [](E e) constexpr noexcept {
             return static_cast<unsigned long long>(static_cast<U>(e));
         };
-        constexpr bool contiguous = wide(entries[n - 1].first) - wide(entries[0].first) == n - 1;
+        constexpr bool contiguous = wide(values[n - 1]) - wide(values[0]) == n - 1;
         if constexpr (contiguous) {
-            const unsigned long long at = wide(value) - wide(entries[0].first);
-            return at < n ? entries[at].second : std::string_view{};
+            const unsigned long long at = wide(value) - wide(values[0]);
+            return at < n ? names[at] : std::string_view{};
         } else {
             const U key = static_cast<U>(value);
             std::size_t low = 0, high = n;
             while (low < high) {
                 const std::size_t mid = low + (high - low) / 2;
-                if (static_cast<U>(entries[mid].first) < key) low = mid + 1;
+                if (static_cast<U>(values[mid]) < key) low = mid + 1;
                 else high = mid;
             }
-            return low < n && static_cast<U>(entries[low].first) == key ? entries[low].second : std::string_view{};
+            return low < n && static_cast<U>(values[low]) == key ? names[low] : std::string_view{};
         }
     }
 }
@@ -709,8 +710,8 @@ consteval std::size_t size_hint() noexcept {
         else if constexpr (k == kind::string) return 18;
         else if constexpr (k == kind::enumeration) {
             std::size_t longest = 0;
-            for (const auto& entry : reflect::enum_entries<T>)
-                if (entry.second.size() > longest) longest = entry.second.size();
+            for (const std::string_view name : reflect::enum_names<T>)
+                if (name.size() > longest) longest = name.size();
             return longest + 2;
         } else if constexpr (k == kind::constrained || k == kind::optional)
             return size_hint<std::remove_cv_t<typename T::value_type>, Depth + 1>();

@@ -198,13 +198,19 @@ struct enum_table {
             for (char c : scan.names[i]) chars[at++] = c;
         return chars;
     }();
-    static constexpr auto entries = [] {
-        std::array<std::pair<E, std::string_view>, count> out{};
+    // Two arrays rather than one of std::pair<E, std::string_view>: a pair type per enum costs
+    // about as much to compile as the rest of its table.
+    static constexpr auto values = [] {
+        std::array<E, count> out{};
+        for (std::size_t i = 0; i != count; ++i) out[i] = static_cast<E>(scan_min<E>() + (long long)scan.offsets[i]);
+        return out;
+    }();
+    static constexpr auto names = [] {
+        std::array<std::string_view, count> out{};
         std::size_t offset = 0;
         for (std::size_t i = 0; i != count; ++i) {
             const std::size_t size = scan.names[i].size();
-            out[i] = {static_cast<E>(scan_min<E>() + (long long)scan.offsets[i]),
-                      std::string_view(text.data() + offset, size)};
+            out[i] = std::string_view(text.data() + offset, size);
             offset += size;
         }
         return out;
@@ -215,9 +221,14 @@ template <described_enum E>
 struct enum_table<E> {
     static constexpr auto sorted = described_entries<E>(static_cast<boost::describe::describe_enumerators<E>*>(nullptr));
     static constexpr std::size_t count = sorted.second;
-    static constexpr auto entries = [] {
-        std::array<std::pair<E, std::string_view>, count> out{};
-        for (std::size_t i = 0; i != count; ++i) out[i] = sorted.first[i];
+    static constexpr auto values = [] {
+        std::array<E, count> out{};
+        for (std::size_t i = 0; i != count; ++i) out[i] = sorted.first[i].first;
+        return out;
+    }();
+    static constexpr auto names = [] {
+        std::array<std::string_view, count> out{};
+        for (std::size_t i = 0; i != count; ++i) out[i] = sorted.first[i].second;
         return out;
     }();
 };
@@ -231,15 +242,27 @@ concept enumeration = std::is_enum_v<E>;
 template <enumeration E>
 inline constexpr std::size_t enum_count = detail::enum_table<E>::count;
 
+/// The values of the enumerators seen, in ascending order.
+template <enumeration E>
+inline constexpr const auto& enum_values = detail::enum_table<E>::values;
+
+/// The names of the enumerators seen, in the order of enum_values<E>.
+template <enumeration E>
+inline constexpr const auto& enum_names = detail::enum_table<E>::names;
+
 /// (value, name) of every enumerator seen, in ascending order of value.
 template <enumeration E>
-inline constexpr auto enum_entries = detail::enum_table<E>::entries;
+inline constexpr auto enum_entries = [] {
+    std::array<std::pair<E, std::string_view>, enum_count<E>> out{};
+    for (std::size_t i = 0; i != out.size(); ++i) out[i] = {enum_values<E>[i], enum_names<E>[i]};
+    return out;
+}();
 
 /// The name of `value`, or an empty view when it has none.
 template <enumeration E>
 constexpr std::string_view enum_name(E value) noexcept {
-    for (const auto& [v, name] : enum_entries<E>)
-        if (v == value) return name;
+    for (std::size_t i = 0; i != enum_count<E>; ++i)
+        if (enum_values<E>[i] == value) return enum_names<E>[i];
     return {};
 }
 

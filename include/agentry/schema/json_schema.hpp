@@ -234,10 +234,10 @@ constexpr void write_enum(sink& s, const decor& d) noexcept {
     open_typed<D>(s, "string", "STRING", d);
     s.put(",\"enum\":[");
     bool first = true;
-    for (const auto& entry : reflect::enum_entries<E>) {
+    for (const std::string_view name : reflect::enum_names<E>) {
         if (!first) s.put(',');
         first = false;
-        s.put_quoted(entry.second);
+        s.put_quoted(name);
     }
     if (d.nullable && D::rules.type_arrays) s.put(",null");
     s.put(']');
@@ -321,10 +321,10 @@ constexpr void write_map(sink& s, const decor& d) noexcept {
             static_assert(enum_has_names<K>::value);
             s.put(",\"propertyNames\":{\"enum\":[");
             bool first = true;
-            for (const auto& entry : reflect::enum_entries<K>) {
+            for (const std::string_view name : reflect::enum_names<K>) {
                 if (!first) s.put(',');
                 first = false;
-                s.put_quoted(entry.second);
+                s.put_quoted(name);
             }
             s.put("]}");
         } else if constexpr (std::is_integral_v<K>) {
