@@ -68,27 +68,6 @@ constexpr std::string_view enum_name_from_element(std::string_view e) noexcept {
     return colon == std::string_view::npos ? e : e.substr(colon + 1);
 }
 
-// The end of the element at `at` when it is the cast of `value` to the enum, "(T)value", whose
-// "(T)" is `prefix` characters long: the position of the ',' or `close` after it, else npos.
-// Most scanned values have no name: this checks their element in a few steps instead of
-// walking it. Reads through a pointer: string_view::operator[] costs a call per character in
-// constant evaluation.
-constexpr std::size_t cast_end(const char* p, std::size_t size, std::size_t at, std::size_t prefix, long long value,
-                               char close) noexcept {
-    constexpr std::size_t npos = std::string_view::npos;
-    std::size_t i = at + prefix;
-    if (prefix == 0 || i >= size || p[i - 1] != ')') return npos;
-    const bool negative = value < 0;
-    if (negative != (p[i] == '-')) return npos;
-    if (negative) ++i;
-    const unsigned long long magnitude = negative ? 0ull - (unsigned long long)value : (unsigned long long)value;
-    unsigned long long unit = 1;
-    while (magnitude / unit >= 10) unit *= 10;
-    for (; unit != 0; unit /= 10, ++i)
-        if (i >= size || p[i] != char('0' + magnitude / unit % 10)) return npos;
-    return i < size && (p[i] == ',' || p[i] == close) ? i : npos;
-}
-
 // The named values among N scanned ones: their offsets from the first value scanned and their
 // names, in ascending order of value (only the first `count` entries are set).
 template <std::size_t N>
@@ -115,7 +94,21 @@ consteval scanned_names<N> enum_names_from_pack(std::string_view pretty, long lo
     for (std::size_t index = 0; index < N; ++index) {
         while (at < size && p[at] == ' ') ++at;
         if (at >= size) break;
-        std::size_t end = p[at] == '(' ? cast_end(p, size, at, prefix, first + (long long)index, close) : npos;
+        // A cast: "(T)", the value in decimal, then ',' or the end of the list. Its length is
+        // known, so only its ends are read: most scanned values have no name.
+        std::size_t end = npos;
+        if (prefix != 0 && p[at] == '(' && at + prefix < size && p[at + prefix - 1] == ')') {
+            const long long value = first + (long long)index;
+            unsigned long long magnitude = value < 0 ? 0ull - (unsigned long long)value : (unsigned long long)value;
+            std::size_t length = value < 0 ? 2 : 1;
+            while (magnitude >= 10) {
+                magnitude /= 10;
+                ++length;
+            }
+            const std::size_t i = at + prefix + length;
+            const char last = p[i - 1];
+            if (i < size && (p[i] == ',' || p[i] == close) && last >= '0' && last <= '9') end = i;
+        }
         if (end == npos) {
             int depth = 0;
             for (end = at; end < size; ++end) {
