@@ -72,6 +72,17 @@ struct many {
         f62, f63, f64, f65, f66, f67, f68, f69;
 };
 
+template <char C, int N>
+struct tagged {
+    int first_field;
+    std::string second;
+};
+
+template <class T>
+constexpr bool named_first_second = agentry::reflect::field_names<T>.size() == 2 &&
+                                    agentry::reflect::field_names<T>[0] == "first_field" &&
+                                    agentry::reflect::field_names<T>[1] == "second";
+
 template <class T>
 constexpr bool counted_as_pfr = agentry::reflect::field_count<T> == boost::pfr::tuple_size_v<T>;
 
@@ -135,6 +146,20 @@ TEST_CASE("field names are read at compile time, in declaration order") {
     CHECK(names[3] == "flag2");
     CHECK(agentry::reflect::field_names<point>[1] == "y_coordinate");
     CHECK(agentry::reflect::field_names<one>[0] == "c");
+}
+
+TEST_CASE("field names of templates whose arguments print brackets and commas") {
+    static_assert(named_first_second<tagged<'a', 1>>);
+    static_assert(named_first_second<tagged<',', -2>>);
+    static_assert(named_first_second<tagged<'(', 3>>);
+    static_assert(named_first_second<tagged<')', 4>>);
+    static_assert(named_first_second<tagged<'{', 5>>);
+    static_assert(named_first_second<tagged<'}', 6>>);
+    static_assert(named_first_second<tagged<'<', 7>>);
+    static_assert(named_first_second<tagged<'>', 8>>);
+    static_assert(agentry::reflect::field_names<nested_members>[8] == "maybe");
+    static_assert(agentry::reflect::field_names<empty>.empty());
+    CHECK(agentry::reflect::field_names<many>[69] == "");
 }
 
 TEST_CASE("field_index finds a name or returns the field count") {
