@@ -21,17 +21,30 @@ out = [
     "using field_count_tag = std::integral_constant<std::size_t, N>;",
     "",
     "// Field I of an aggregate of N fields, through a structured binding. Only the branch taken",
-    "// is instantiated.",
+    "// is instantiated. A class per N, not an overload per N: a call then looks up one",
+    "// specialisation instead of resolving among max_fields overloads.",
+    "template <std::size_t N>",
+    "struct fields_of;",
 ]
 for n in range(1, MAX + 1):
     names = ", ".join(f"f{i}" for i in range(n))
     chain = " else ".join(f"if constexpr (I == {i}) return f{i};" for i in range(n - 1))
     last = f"return f{n - 1};" if n == 1 else f" else return f{n - 1};"
-    out.append("template <std::size_t I, class T>")
-    out.append(f"constexpr auto& field_at(T& t, field_count_tag<{n}>) noexcept {{")
-    out.append(f"    auto& [{names}] = t;")
-    out.append(f"    {chain}{last}")
-    out.append("}")
+    out.append("template <>")
+    out.append(f"struct fields_of<{n}> {{")
+    out.append("    template <std::size_t I, class T>")
+    out.append("    static constexpr auto& at(T& t) noexcept {")
+    out.append(f"        auto& [{names}] = t;")
+    out.append(f"        {chain}{last}")
+    out.append("    }")
+    out.append("};")
+out += [
+    "",
+    "template <std::size_t I, class T, std::size_t N>",
+    "constexpr auto& field_at(T& t, field_count_tag<N>) noexcept {",
+    "    return fields_of<N>::template at<I>(t);",
+    "}",
+]
 out += ["", "} // namespace agentry::reflect::detail", "", "#endif", ""]
 target = pathlib.Path(sys.argv[1] if len(sys.argv) > 1 else
                       pathlib.Path(__file__).resolve().parent.parent /
