@@ -298,7 +298,9 @@ private:
         streaming_ = true;
         parser_.reset();
         stream_.expires_never();
-        outbox_ += stream_head();
+        // The connection closes after this stream: said in the head, so that a client does not
+        // send its next request on it.
+        outbox_ += stream_head("Connection: close\r\n");
         std::weak_ptr<http_connection> weak = this->shared_from_this();
         state->listen(
             [weak](std::string_view message) {
