@@ -217,6 +217,7 @@ async function scenario(client) {
     const get = await fetch(server.url, { headers: { accept: "text/event-stream", ...inSession } });
     assert.equal(get.status, 200);
     assert.equal(get.headers.get("content-type"), "text/event-stream");
+    assert.equal(get.headers.get("connection"), "close", "the connection is closed after the GET stream, and says so");
     const streamed = get.text();
     assert.equal((await post({ jsonrpc: "2.0", id: 3, method: "logging/setLevel", params: { level: "info" } }, inSession)).status, 200);
     const announced = await (await post({ jsonrpc: "2.0", id: 4, method: "tools/call", params: { name: "announce", arguments: { text: "hello" } } }, inSession)).json();
