@@ -28,7 +28,6 @@
 #include <agentry/schema/detail/diagnostics.hpp>
 #include <agentry/schema/raw_json.hpp>
 
-
 #include <algorithm>
 #include <array>
 #include <bit>
@@ -643,6 +642,14 @@ AGENTRY_JSON_COLD std::size_t unknown_enum_name(reader& r, std::string_view name
     return count;
 }
 
+// The index of `name` among `names` (count of them), or `count`.
+AGENTRY_JSON_SHARED std::size_t name_index(std::string_view name, const std::string_view* names,
+                                           std::size_t count) noexcept {
+    for (std::size_t i = 0; i != count; ++i)
+        if (same_text(names[i], name)) return i;
+    return count;
+}
+
 // The index among `names` (count of them) of the enumerator name at the cursor; `count` after
 // reporting why there is none.
 AGENTRY_JSON_SHARED std::size_t read_enum_index(reader& r, const std::string_view* names, std::size_t count) {
@@ -653,8 +660,7 @@ AGENTRY_JSON_SHARED std::size_t read_enum_index(reader& r, const std::string_vie
     std::string scratch;
     std::string_view name;
     if (!read_string_view(r, scratch, name)) return count;
-    for (std::size_t i = 0; i != count; ++i)
-        if (same_text(names[i], name)) return i;
+    if (const std::size_t i = name_index(name, names, count); i != count) return i;
     return unknown_enum_name(r, name, names, count);
 }
 
@@ -1130,11 +1136,10 @@ void read_sequence(reader& r, T& out) {
 template <class K>
 bool read_key(reader& r, std::string_view text, K& key) {
     if constexpr (std::is_enum_v<K>) {
-        for (std::size_t i = 0; i != reflect::enum_count<K>; ++i) {
-            if (same_text(reflect::enum_names<K>[i], text)) {
-                key = reflect::enum_values<K>[i];
-                return true;
-            }
+        if (const std::size_t i = name_index(text, reflect::enum_names<K>.data(), reflect::enum_count<K>);
+            i != reflect::enum_count<K>) {
+            key = reflect::enum_values<K>[i];
+            return true;
         }
         std::string message = "the key \"" + std::string(text) + "\" is not one of [";
         for (std::size_t i = 0; i != reflect::enum_count<K>; ++i) {

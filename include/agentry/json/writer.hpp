@@ -83,7 +83,6 @@
 #include <agentry/schema/detail/diagnostics.hpp>
 #include <agentry/schema/raw_json.hpp>
 
-
 #include <array>
 #include <charconv>
 #include <cmath>

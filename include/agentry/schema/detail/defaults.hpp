@@ -15,7 +15,6 @@
 #include <agentry/schema/field_defaults.hpp>
 #include <agentry/schema/raw_json.hpp>
 
-
 #include <array>
 #include <cstddef>
 #include <string_view>
