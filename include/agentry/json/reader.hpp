@@ -345,7 +345,7 @@ AGENTRY_JSON_INLINE bool read_string_view(reader& r, std::string& scratch, std::
 }
 
 // A string value into `out`, cursor on the opening quote.
-inline bool read_string_value(reader& r, std::string& out) {
+AGENTRY_JSON_FLAT bool read_string_value(reader& r, std::string& out) {
     std::string_view view;
     if (!read_string_view(r, out, view)) return false;
     if (view.data() != out.data()) {
@@ -652,7 +652,7 @@ AGENTRY_JSON_SHARED std::size_t name_index(std::string_view name, const std::str
 
 // The index among `names` (count of them) of the enumerator name at the cursor; `count` after
 // reporting why there is none.
-AGENTRY_JSON_SHARED std::size_t read_enum_index(reader& r, const std::string_view* names, std::size_t count) {
+AGENTRY_JSON_COLD std::size_t read_enum_index_general(reader& r, const std::string_view* names, std::size_t count) {
     if (r.in.peek() != '"') {
         type_error_as(r, "a string");
         return count;
@@ -664,23 +664,25 @@ AGENTRY_JSON_SHARED std::size_t read_enum_index(reader& r, const std::string_vie
     return unknown_enum_name(r, name, names, count);
 }
 
-template <class E>
-void read_enum(reader& r, E& out) {
-    // A name of printable ASCII is matched here; any other text, and a name that matches none,
-    // by read_enum_index.
+// read_enum_index_general, a name of printable ASCII that is one of `names` matched first.
+AGENTRY_JSON_SHARED std::size_t read_enum_index(reader& r, const std::string_view* names, std::size_t count) {
     if (r.in.peek() == '"') {
         const char* const start = r.in.p + 1;
         if (const char* close = skip_plain(start, r.in.end); close != r.in.end && *close == '"') {
             const std::string_view name(start, std::size_t(close - start));
-            for (std::size_t i = 0; i != reflect::enum_count<E>; ++i) {
-                if (same_text(reflect::enum_names<E>[i], name)) {
-                    out = reflect::enum_values<E>[i];
+            for (std::size_t i = 0; i != count; ++i) {
+                if (same_text(names[i], name)) {
                     r.in.p = close + 1;
-                    return;
+                    return i;
                 }
             }
         }
     }
+    return read_enum_index_general(r, names, count);
+}
+
+template <class E>
+void read_enum(reader& r, E& out) {
     constexpr std::size_t count = reflect::enum_count<E>;
     const std::size_t i = read_enum_index(r, reflect::enum_names<E>.data(), count);
     if (i != count) out = reflect::enum_values<E>[i];
@@ -1070,21 +1072,15 @@ AGENTRY_JSON_COLD bool read_container_in_string(reader& r, char open, void (*rea
     return false;
 }
 
-// read_container_in_string for a T read by `Read`, a stateless callable.
-template <class T, class Read>
-[[gnu::noinline]] void read_container_in_string(reader& r, T& out, char open) {
-    T value{};
-    if (read_container_in_string(
-            r, open, [](reader& inner, void* v) { Read{}(inner, *static_cast<T*>(v)); }, &value))
-        out = std::move(value);
-}
-
 // The cursor is on the container `open` starts; otherwise a type error, or (json_in_string
-// repair) a string holding such a container, read by `read_again`.
+// repair) a string holding such a container, read into `out` by `Read`, a stateless callable.
+// `out` is fresh (a value just made), so what a failed repair leaves in it goes with the error.
 template <class T, class Read>
 AGENTRY_JSON_INLINE bool expect_container(reader& r, T& out, char open, Read&&) {
     if (open_container(r, open)) return true;
-    if (!r.stopped()) read_container_in_string<T, std::remove_cvref_t<Read>>(r, out, open);
+    if (!r.stopped())
+        read_container_in_string(
+            r, open, [](reader& inner, void* v) { Read{}(inner, *static_cast<T*>(v)); }, &out);
     return false;
 }
 
@@ -1289,11 +1285,14 @@ AGENTRY_JSON_COLD void null_member(reader& r, std::string_view expected) {
     read_literal(r, "null");
 }
 
-template <class Access, std::size_t I>
-void read_member(reader& r, typename Access::storage& out) {
-    auto& member = Access::template member<I>(out);
-    using M = std::remove_cvref_t<decltype(member)>;
+// A member of type M at `at`, the cursor on its value. One function per member type, shared
+// by every struct that has a member of that type.
+template <class M>
+void read_member(reader& r, void* at) {
+    M& member = *static_cast<M*>(at);
     if constexpr (is_optional_member<M>) {
+        // read_value skips the whitespace before a value; here the value is looked at first.
+        r.in.skip_ws();
         if (r.in.peek() == 'n' && !cursor(r.in).literal("null")) {
             read_literal(r, "null");  // not JSON: a syntax error, alone
             return;
@@ -1326,7 +1325,7 @@ consteval std::uint64_t required_mask() {
 
 // Whether a member name is matched in the input byte for byte: every byte of it stands for
 // itself in a JSON string (printable ASCII other than '"' and '\\').
-consteval bool plain_name(std::string_view name) noexcept {
+constexpr bool plain_name(std::string_view name) noexcept {
     for (char c : name)
         if (!plain_byte[static_cast<unsigned char>(c)]) return false;
     return true;
@@ -1376,60 +1375,142 @@ AGENTRY_JSON_SHARED bool at_member_name_spaced(cursor& in, const char* name, std
     return true;
 }
 
-// The quoted name of member I, then ':', at the cursor (after whitespace): the cursor moves past
-// the ':' and true is returned. Anything else (another name, escapes, a syntax error) leaves
-// the cursor where it was, or past whitespace, for the general path. The name followed at
-// once by ':' is matched inline; whitespace before the ':' is left to at_member_name_spaced.
-template <class Access, std::size_t I>
-inline constexpr bool plain_member_name = plain_name(Access::names[I]);
+// A member's key `"name":` as the in-order path matches it: its first and last eight bytes (four
+// when it is shorter than eight) as the words a load from the input gives, its size (0 for a
+// name the general path reads: escapes, or shorter than four bytes with its quotes and ':'),
+// and its text for keys longer than sixteen bytes.
+struct member_key {
+    std::uint64_t head = 0;
+    std::uint64_t tail = 0;
+    std::size_t size = 0;
+    const char* text = nullptr;
+};
 
-template <class Access, std::size_t I>
-AGENTRY_JSON_INLINE bool at_compact_member_name(cursor& in) noexcept {
-    constexpr std::size_t n = Access::names[I].size();
-    if (std::size_t(in.end - in.p) < n + 3 || in.p[0] != '"' || in.p[n + 1] != '"' || in.p[n + 2] != ':' ||
-        std::memcmp(in.p + 1, Access::names[I].data(), n) != 0)
-        return false;
-    in.p += n + 3;
-    return true;
-}
-
-template <class Access, std::size_t I>
-AGENTRY_JSON_INLINE bool at_member_name(cursor& in) noexcept {
-    if constexpr (!plain_member_name<Access, I>) {
-        return false;
-    } else {
-        if (at_compact_member_name<Access, I>(in)) return true;
-        // Whitespace is looked for only where the expected text is not.
-        if (in.p != in.end && static_cast<unsigned char>(*in.p) <= ' ') {
-            in.skip_ws_run();
-            if (at_compact_member_name<Access, I>(in)) return true;
-        }
-        return at_member_name_spaced(in, Access::names[I].data(), Access::names[I].size());
+// The bytes of `text` from `at`, n of them (n <= 8), as one load of them gives.
+constexpr std::uint64_t key_word(std::string_view text, std::size_t at, std::size_t n) noexcept {
+    std::uint64_t word = 0;
+    for (std::size_t i = 0; i != n; ++i) {
+        const std::uint64_t byte = static_cast<unsigned char>(text[at + i]);
+        word |= std::endian::native == std::endian::little ? byte << (8 * i) : byte << (8 * (n - 1 - i));
     }
+    return word;
 }
 
-// Compact objects in declaration order, the members as a model sends them: member I is read
-// when its name is next in the input. `state` becomes `more` when the general path must go on
+// The keys of Access's members, one after the other, and the table that describes them.
+template <class Access>
+inline constexpr auto key_text = [] {
+    constexpr std::size_t total = [] {
+        std::size_t n = 1;
+        for (std::string_view name : Access::names) n += name.size() + 3;
+        return n;
+    }();
+    std::array<char, total> text{};
+    std::size_t at = 0;
+    for (std::string_view name : Access::names) {
+        text[at++] = '"';
+        for (char c : name) text[at++] = c;
+        text[at++] = '"';
+        text[at++] = ':';
+    }
+    return text;
+}();
+
+template <class Access>
+inline constexpr auto member_keys = [] {
+    std::array<member_key, Access::size> keys{};
+    const std::string_view all(key_text<Access>.data(), key_text<Access>.size() - 1);
+    std::size_t at = 0;
+    for (std::size_t i = 0; i != Access::size; ++i) {
+        const std::string_view name = Access::names[i];
+        const std::size_t n = name.size() + 3;
+        if (plain_name(name) && n >= 4) {
+            const std::size_t word = n >= 8 ? 8 : 4;
+            keys[i] = {key_word(all, at, word), key_word(all, at + n - word, word), n, key_text<Access>.data() + at};
+        }
+        at += n;
+    }
+    return keys;
+}();
+
+// Whether the key is at p, with at least key.size bytes from p on.
+AGENTRY_JSON_INLINE bool same_key(const char* p, const member_key& key) noexcept {
+    if (key.size >= 8) {
+        std::uint64_t head, tail;
+        std::memcpy(&head, p, 8);
+        std::memcpy(&tail, p + key.size - 8, 8);
+        if (head != key.head || tail != key.tail) return false;
+        return key.size <= 16 || std::memcmp(p + 8, key.text + 8, key.size - 16) == 0;
+    }
+    std::uint32_t head, tail;
+    std::memcpy(&head, p, 4);
+    std::memcpy(&tail, p + key.size - 4, 4);
+    return head == std::uint32_t(key.head) && tail == std::uint32_t(key.tail);
+}
+
+// The member's key at the cursor, after any whitespace: the cursor moves past the ':' and true
+// is returned (whitespace before the ':' is allowed too). Anything else (another name,
+// escapes, a syntax error) leaves the cursor where it was, or past whitespace, for the general
+// path. Whitespace is looked for only where the key is not.
+AGENTRY_JSON_INLINE bool at_member_key(cursor& in, const member_key& key) noexcept {
+    if (key.size == 0) return false;
+    if (std::size_t(in.end - in.p) >= key.size && same_key(in.p, key)) {
+        in.p += key.size;
+        return true;
+    }
+    if (in.p != in.end && static_cast<unsigned char>(*in.p) <= ' ') {
+        in.skip_ws_run();
+        if (std::size_t(in.end - in.p) >= key.size && same_key(in.p, key)) {
+            in.p += key.size;
+            return true;
+        }
+    }
+    return at_member_name_spaced(in, key.text + 1, key.size - 3);
+}
+
+// The reader of each member of Access, by index.
+template <class Access>
+inline constexpr auto member_readers = []<std::size_t... I>(std::index_sequence<I...>) {
+    return std::array<void (*)(reader&, void*), Access::size>{&read_member<std::remove_cv_t<member_type<Access, I>>>...};
+}(std::make_index_sequence<Access::size>{});
+
+// The address of each member of `out`, by index.
+template <class Access>
+AGENTRY_JSON_INLINE auto member_addresses(typename Access::storage& out) noexcept {
+    return [&]<std::size_t... I>(std::index_sequence<I...>) {
+        return std::array<void*, Access::size>{static_cast<void*>(std::addressof(Access::template member<I>(out)))...};
+    }(std::make_index_sequence<Access::size>{});
+}
+
+// Compact objects in declaration order, the members as a model sends them: member i is read
+// when its key is next in the input. The result is `more` when the general path must go on
 // from the cursor (another name, or a member after the last), `closed` when the object ended,
 // `stopped` after an error that ends reading.
-enum class fast_state : unsigned char { reading, more, closed, stopped };
+enum class fast_state : unsigned char { more, closed, stopped };
 
-template <class Access, std::size_t I>
-AGENTRY_JSON_INLINE void read_in_order(reader& r, typename Access::storage& out, std::uint64_t& seen, fast_state& state) {
-    if (state != fast_state::reading) return;
-    if (!at_member_name<Access, I>(r.in)) {
-        state = fast_state::more;
-        return;
+// `seen` gets the bit of each member read.
+template <class Access>
+AGENTRY_JSON_INLINE fast_state read_in_order(reader& r, const std::array<void*, Access::size>& members,
+                                             std::uint64_t& seen) {
+    std::size_t i = 0;
+    fast_state state = fast_state::more;
+    for (; i != Access::size; ++i) {
+        const member_key& key = member_keys<Access>[i];
+        if (!at_member_key(r.in, key)) break;
+        r.push_key({key.text + 1, key.size - 3});
+        member_readers<Access>[i](r, members[i]);
+        r.pop();
+        if (r.stopped()) {
+            state = fast_state::stopped;
+            break;
+        }
+        if (!next_member(r)) {
+            state = r.stopped() ? fast_state::stopped : fast_state::closed;
+            ++i;
+            break;
+        }
     }
-    // read_value skips the whitespace before a value; an optional member looks at the value
-    // (for null) before.
-    if constexpr (is_optional_member<member_type<Access, I>>) r.in.skip_ws();
-    seen |= std::uint64_t(1) << I;
-    r.push_key(Access::names[I]);
-    read_member<Access, I>(r, out);
-    r.pop();
-    if (r.stopped()) state = fast_state::stopped;
-    else if (!next_member(r)) state = r.stopped() ? fast_state::stopped : fast_state::closed;
+    seen = i == 64 ? ~std::uint64_t(0) : (std::uint64_t(1) << i) - 1;
+    return state;
 }
 
 // A member of an object whose name is none of `names` (count of them): skipped, and reported
@@ -1480,17 +1561,14 @@ void read_object(reader& r, typename object_access<P>::storage& out) {
     using storage = typename access::storage;
     if (!expect_container(r, out, '{', [](reader& inner, storage& v) { read_object<P>(inner, v); })) return;
     std::uint64_t seen = 0;
+    const std::array<void*, access::size> members = member_addresses<access>(out);
     r.in.skip_ws();
-    fast_state state = fast_state::reading;
+    fast_state state = fast_state::closed;
     if (r.in.peek() == '}') {
         ++r.in.p;
         --r.depth;
-        state = fast_state::closed;
     } else {
-        [&]<std::size_t... I>(std::index_sequence<I...>) {
-            (read_in_order<access, I>(r, out, seen, state), ...);
-        }(std::make_index_sequence<access::size>{});
-        if (state == fast_state::reading) state = fast_state::more;  // a member after the last
+        state = read_in_order<access>(r, members, seen);
     }
     if (state == fast_state::stopped) return;
     // Members in any other order, unknown and repeated ones: each name read and looked up.
@@ -1502,9 +1580,7 @@ void read_object(reader& r, typename object_access<P>::storage& out) {
         const std::uint64_t bit = std::uint64_t(1) << index;
         if (seen & bit) return duplicate_member(r);
         seen |= bit;
-        [&]<std::size_t... I>(std::index_sequence<I...>) {
-            (void)((index == I ? (read_member<access, I>(r, out), true) : false) || ...);
-        }(std::make_index_sequence<access::size>{});
+        member_readers<access>[index](r, members[index]);
     });
     if (r.stopped()) return;
     constexpr std::uint64_t required = required_mask<access>();
@@ -1836,13 +1912,35 @@ AGENTRY_JSON_SHARED bool read_empty_as_object(std::string_view text, std::vector
 }
 
 // After the value read: only whitespace may follow.
-AGENTRY_JSON_SHARED void expect_end(reader& r) {
-    r.in.skip_ws();
-    if (!r.in.at_end()) {
-        r.in.fail(lex_error::unexpected_character);
-        r.error(error_kind::syntax,
-                "invalid JSON at byte " + std::to_string(r.in.offset()) + ": unexpected content after the value");
+AGENTRY_JSON_COLD void unexpected_after_value(reader& r) {
+    r.in.fail(lex_error::unexpected_character);
+    r.error(error_kind::syntax,
+            "invalid JSON at byte " + std::to_string(r.in.offset()) + ": unexpected content after the value");
+}
+
+// The whole of json::read but the type: the size limit, the empty_as_object repair (when
+// `empty_object`: P is an object with no required member), read(reader, value), then nothing
+// but whitespace.
+struct document_parts {
+    void* value;
+    std::vector<read_error>& errors;
+    std::vector<std::string>& repairs;
+    std::vector<std::unique_ptr<char[]>>& owned_text;
+};
+
+AGENTRY_JSON_SHARED void read_document(std::string_view text, const read_options& options, document_parts out,
+                                       bool empty_object, void (*read)(reader&, void*)) {
+    if (text.size() > options.max_size) {
+        too_large(out.errors, text.size(), options.max_size);
+        return;
     }
+    if (empty_object && options.repairs.empty_as_object && read_empty_as_object(text, out.repairs)) return;
+    reader r(text, options, out.errors, out.repairs);
+    r.owned_text = &out.owned_text;
+    read(r, out.value);
+    if (r.stopped()) return;
+    r.in.skip_ws();
+    if (!r.in.at_end()) unexpected_after_value(r);
 }
 
 } // namespace detail
@@ -1851,18 +1949,11 @@ AGENTRY_JSON_SHARED void expect_end(reader& r) {
 /// parameters), checking every constraint P's schema states.
 template <class P>
 read_result<detail::storage_t<P>> read(std::string_view text, const read_options& options = {}) {
-    read_result<detail::storage_t<P>> result;
-    if (text.size() > options.max_size) {
-        detail::too_large(result.errors, text.size(), options.max_size);
-        return result;
-    }
-    if constexpr (detail::kind_of<P>() == detail::kind::object && !detail::has_required_member<P>()) {
-        if (options.repairs.empty_as_object && detail::read_empty_as_object(text, result.repairs)) return result;
-    }
-    detail::reader r(text, options, result.errors, result.repairs);
-    r.owned_text = &result.owned_text;
-    detail::read_parameters<P>(r, result.value);
-    if (!r.stopped()) detail::expect_end(r);
+    using storage = detail::storage_t<P>;
+    read_result<storage> result;
+    constexpr bool empty_object = detail::kind_of<P>() == detail::kind::object && !detail::has_required_member<P>();
+    detail::read_document(text, options, {&result.value, result.errors, result.repairs, result.owned_text}, empty_object,
+                          [](detail::reader& r, void* value) { detail::read_parameters<P>(r, *static_cast<storage*>(value)); });
     return result;
 }
 

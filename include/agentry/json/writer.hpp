@@ -561,8 +561,17 @@ inline constexpr auto field_key = [] {
     return key;
 }();
 
+// The number of T's fields before the first optional one (all of them when none is): up to
+// there, whether a field is the first written is known without looking.
+template <class T>
+inline constexpr std::size_t fields_before_optional = []<std::size_t... I>(std::index_sequence<I...>) {
+    std::size_t n = 0;
+    (void)((schema::detail::is_optional<std::remove_cvref_t<reflect::field_type<I, T>>> ? false : (++n, true)) && ...);
+    return n;
+}(std::make_index_sequence<reflect::field_count<T>>{});
+
 // Appends the field unless it is an empty optional to leave out; `first` says whether a
-// field came before. False once the output passes the cap.
+// field came before, for a field after an optional one. False once the output passes the cap.
 template <class T, std::size_t I>
 bool put_field(sink& s, const T& object, bool& first) {
     const auto& field = reflect::field<I>(object);
@@ -571,9 +580,15 @@ bool put_field(sink& s, const T& object, bool& first) {
         if (s.omit_empty_optionals && !field.has_value()) return true;
     }
     constexpr auto& key = field_key<T, I>;
-    // Two constant lengths: each copy is a few moves.
-    if (first) s.append(key.chars + 1, sizeof key.chars - 1);
-    else s.append(key.chars, sizeof key.chars);
+    // Constant lengths: each copy is a few moves.
+    if constexpr (I == 0) {
+        s.append(key.chars + 1, sizeof key.chars - 1);
+    } else if constexpr (I <= fields_before_optional<T>) {
+        s.append(key.chars, sizeof key.chars);
+    } else {
+        if (first) s.append(key.chars + 1, sizeof key.chars - 1);
+        else s.append(key.chars, sizeof key.chars);
+    }
     first = false;
     put<F>(s, field);
     return !s.full();
