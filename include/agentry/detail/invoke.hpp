@@ -199,7 +199,7 @@ tool_result invoke(const Tool& tool, std::string_view arguments, const call_opti
         json::read_options read = options.arguments;
         if (tool.repairs) read.repairs = *tool.repairs;
         auto parsed = json::read<typename Tool::parameters_type>(arguments, read);
-        result.repairs = std::move(parsed.repairs);
+        result.repairs.swap(parsed.repairs);  // result.repairs is empty: nothing to destroy here
         if (!parsed.ok()) {
             set_invalid(result, Tool::name, parsed.errors);
             return result;

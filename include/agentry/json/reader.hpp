@@ -52,9 +52,9 @@
 
 namespace agentry::json {
 
-template <class T>
-struct read_result {
-    T value{};
+/// What a read reports besides the value: the part of read_result<T> that does not depend on
+/// T (its destructor is compiled once, not once per T).
+struct read_report {
     std::vector<read_error> errors;
     /// One note per repair applied (see agentry::json::repairs).
     std::vector<std::string> repairs;
@@ -63,6 +63,16 @@ struct read_result {
     std::vector<std::unique_ptr<char[]>> owned_text;
 
     bool ok() const noexcept { return errors.empty(); }
+
+    read_report() = default;
+    read_report(read_report&&) = default;
+    read_report& operator=(read_report&&) = default;
+    AGENTRY_JSON_SHARED ~read_report() {}
+};
+
+template <class T>
+struct read_result : read_report {
+    T value{};
 };
 
 namespace detail {
@@ -345,7 +355,7 @@ AGENTRY_JSON_INLINE bool read_string_view(reader& r, std::string& scratch, std::
 }
 
 // A string value into `out`, cursor on the opening quote.
-AGENTRY_JSON_FLAT bool read_string_value(reader& r, std::string& out) {
+[[gnu::noinline, gnu::hot]] inline bool read_string_value(reader& r, std::string& out) {
     std::string_view view;
     if (!read_string_view(r, out, view)) return false;
     if (view.data() != out.data()) {
@@ -608,11 +618,26 @@ void read_floating(reader& r, T& out) {
 }
 
 // Equality of a name and a text read, inline: names are short, a library call costs more.
+// Eight bytes at a time, the last word overlapping the one before; four, two or one below eight.
 inline bool same_text(std::string_view a, std::string_view b) noexcept {
-    if (a.size() != b.size()) return false;
-    for (std::size_t i = 0; i != a.size(); ++i)
-        if (a[i] != b[i]) return false;
-    return true;
+    const std::size_t n = a.size();
+    if (n != b.size()) return false;
+    const char* p = a.data();
+    const char* q = b.data();
+    const auto same = [](const char* x, const char* y, auto word) {
+        std::memcpy(&word, x, sizeof word);
+        decltype(word) other;
+        std::memcpy(&other, y, sizeof other);
+        return word == other;
+    };
+    if (n >= 8) {
+        for (std::size_t i = 0; i + 8 < n; i += 8)
+            if (!same(p + i, q + i, std::uint64_t())) return false;
+        return same(p + n - 8, q + n - 8, std::uint64_t());
+    }
+    if (n >= 4) return same(p, q, std::uint32_t()) && same(p + n - 4, q + n - 4, std::uint32_t());
+    if (n >= 2) return same(p, q, std::uint16_t()) && same(p + n - 2, q + n - 2, std::uint16_t());
+    return n == 0 || *p == *q;
 }
 
 // `name` is none of `names` (count of them): the index of the one it matches ignoring case when
@@ -1357,11 +1382,6 @@ AGENTRY_JSON_SHARED std::size_t find_member(std::string_view key, std::size_t ex
     return size;
 }
 
-template <class Access>
-AGENTRY_JSON_INLINE std::size_t find_member(std::string_view key, std::size_t expected) noexcept {
-    return find_member(key, expected, Access::names.data(), name_signatures<Access>.data(), Access::size);
-}
-
 // The quoted name `name` (plain, n bytes), whitespace, then ':' at the cursor: the cursor
 // moves past the ':' and true is returned; otherwise false, the cursor where it was.
 AGENTRY_JSON_SHARED bool at_member_name_spaced(cursor& in, const char* name, std::size_t n) noexcept {
@@ -1376,13 +1396,13 @@ AGENTRY_JSON_SHARED bool at_member_name_spaced(cursor& in, const char* name, std
 }
 
 // A member's key `"name":` as the in-order path matches it: its first and last eight bytes (four
-// when it is shorter than eight) as the words a load from the input gives, its size (0 for a
-// name the general path reads: escapes, or shorter than four bytes with its quotes and ':'),
-// and its text for keys longer than sixteen bytes.
+// when it is shorter than eight) as the words a load from the input gives, its size, and its
+// text. A name the general path reads (escapes, or shorter than four bytes with its quotes and
+// ':') has the size no input reaches.
 struct member_key {
     std::uint64_t head = 0;
     std::uint64_t tail = 0;
-    std::size_t size = 0;
+    std::size_t size = static_cast<std::size_t>(-1);
     const char* text = nullptr;
 };
 
@@ -1452,11 +1472,11 @@ AGENTRY_JSON_INLINE bool same_key(const char* p, const member_key& key) noexcept
 // escapes, a syntax error) leaves the cursor where it was, or past whitespace, for the general
 // path. Whitespace is looked for only where the key is not.
 AGENTRY_JSON_INLINE bool at_member_key(cursor& in, const member_key& key) noexcept {
-    if (key.size == 0) return false;
     if (std::size_t(in.end - in.p) >= key.size && same_key(in.p, key)) {
         in.p += key.size;
         return true;
     }
+    if (key.text == nullptr) return false;
     if (in.p != in.end && static_cast<unsigned char>(*in.p) <= ' ') {
         in.skip_ws_run();
         if (std::size_t(in.end - in.p) >= key.size && same_key(in.p, key)) {
@@ -1479,38 +1499,6 @@ AGENTRY_JSON_INLINE auto member_addresses(typename Access::storage& out) noexcep
     return [&]<std::size_t... I>(std::index_sequence<I...>) {
         return std::array<void*, Access::size>{static_cast<void*>(std::addressof(Access::template member<I>(out)))...};
     }(std::make_index_sequence<Access::size>{});
-}
-
-// Compact objects in declaration order, the members as a model sends them: member i is read
-// when its key is next in the input. The result is `more` when the general path must go on
-// from the cursor (another name, or a member after the last), `closed` when the object ended,
-// `stopped` after an error that ends reading.
-enum class fast_state : unsigned char { more, closed, stopped };
-
-// `seen` gets the bit of each member read.
-template <class Access>
-AGENTRY_JSON_INLINE fast_state read_in_order(reader& r, const std::array<void*, Access::size>& members,
-                                             std::uint64_t& seen) {
-    std::size_t i = 0;
-    fast_state state = fast_state::more;
-    for (; i != Access::size; ++i) {
-        const member_key& key = member_keys<Access>[i];
-        if (!at_member_key(r.in, key)) break;
-        r.push_key({key.text + 1, key.size - 3});
-        member_readers<Access>[i](r, members[i]);
-        r.pop();
-        if (r.stopped()) {
-            state = fast_state::stopped;
-            break;
-        }
-        if (!next_member(r)) {
-            state = r.stopped() ? fast_state::stopped : fast_state::closed;
-            ++i;
-            break;
-        }
-    }
-    seen = i == 64 ? ~std::uint64_t(0) : (std::uint64_t(1) << i) - 1;
-    return state;
 }
 
 // A member of an object whose name is none of `names` (count of them): skipped, and reported
@@ -1553,6 +1541,74 @@ AGENTRY_JSON_COLD void missing_members(reader& r, std::uint64_t missing, const s
     }
 }
 
+// What reading a struct's members needs to know of it, as data: one constant per struct, read
+// by one function for all of them.
+struct object_plan {
+    const member_key* keys;
+    void (*const* readers)(reader&, void*);
+    const std::string_view* names;
+    const std::uint32_t* signatures;
+    std::size_t size;
+    std::uint64_t required;
+};
+
+template <class Access>
+inline constexpr object_plan plan_of{member_keys<Access>.data(), member_readers<Access>.data(), Access::names.data(),
+                                     name_signatures<Access>.data(), Access::size, required_mask<Access>()};
+
+// The members of an object in any order: each name read and looked up, unknown and repeated
+// ones reported.
+struct any_order {
+    reader& r;
+    const object_plan& plan;
+    void* const* members;
+    std::uint64_t& seen;
+    std::size_t next;
+
+    static void member(void* self, std::string_view key) {
+        any_order& a = *static_cast<any_order*>(self);
+        const object_plan& plan = a.plan;
+        const std::size_t index = find_member(key, a.next, plan.names, plan.signatures, plan.size);
+        a.next = index + 1;
+        if (index == plan.size) return unknown_member(a.r, key, plan.names, plan.size);
+        const std::uint64_t bit = std::uint64_t(1) << index;
+        if (a.seen & bit) return duplicate_member(a.r);
+        a.seen |= bit;
+        plan.readers[index](a.r, a.members[index]);
+    }
+};
+
+// The members of an object, the cursor on the first one's name (past '{' and whitespace, not
+// on '}'), `members` their addresses. Compact objects in declaration order, the members as a
+// model sends them, go the fast way: member i is read when its key is next in the input. From
+// the first member that is not, the names are read and looked up. Then the required members
+// not seen are reported.
+AGENTRY_JSON_SHARED void read_object_members(reader& r, const object_plan& plan, void* const* members) {
+    std::size_t i = 0;
+    bool more = true;
+    for (; i != plan.size; ++i) {
+        const member_key& key = plan.keys[i];
+        if (!at_member_key(r.in, key)) break;
+        r.push_key({key.text + 1, key.size - 3});
+        plan.readers[i](r, members[i]);
+        r.pop();
+        if (r.stopped()) return;
+        if (!next_member(r)) {
+            if (r.stopped()) return;
+            more = false;
+            ++i;
+            break;
+        }
+    }
+    std::uint64_t seen = i == 64 ? ~std::uint64_t(0) : (std::uint64_t(1) << i) - 1;
+    if (more) {
+        any_order rest{r, plan, members, seen, i};
+        read_members_at(r, &any_order::member, &rest);
+        if (r.stopped()) return;
+    }
+    if (const std::uint64_t missing = plan.required & ~seen; missing != 0) missing_members(r, missing, plan.names);
+}
+
 template <class P>
 void read_object(reader& r, typename object_access<P>::storage& out) {
     using access = object_access<P>;
@@ -1560,32 +1616,15 @@ void read_object(reader& r, typename object_access<P>::storage& out) {
                   "agentry: a struct is read with one 64-bit mask of the members seen; split a larger one into nested structs");
     using storage = typename access::storage;
     if (!expect_container(r, out, '{', [](reader& inner, storage& v) { read_object<P>(inner, v); })) return;
-    std::uint64_t seen = 0;
-    const std::array<void*, access::size> members = member_addresses<access>(out);
     r.in.skip_ws();
-    fast_state state = fast_state::closed;
     if (r.in.peek() == '}') {
         ++r.in.p;
         --r.depth;
-    } else {
-        state = read_in_order<access>(r, members, seen);
+        if constexpr (required_mask<access>() != 0) missing_members(r, required_mask<access>(), access::names.data());
+        return;
     }
-    if (state == fast_state::stopped) return;
-    // Members in any other order, unknown and repeated ones: each name read and looked up.
-    std::size_t next = std::size_t(std::countr_one(seen));
-    if (state == fast_state::more) read_members_at(r, [&](std::string_view key) {
-        const std::size_t index = find_member<access>(key, next);
-        next = index + 1;
-        if (index == access::size) return unknown_member(r, key, access::names.data(), access::size);
-        const std::uint64_t bit = std::uint64_t(1) << index;
-        if (seen & bit) return duplicate_member(r);
-        seen |= bit;
-        member_readers<access>[index](r, members[index]);
-    });
-    if (r.stopped()) return;
-    constexpr std::uint64_t required = required_mask<access>();
-    const std::uint64_t missing = required & ~seen;
-    if (missing != 0) missing_members(r, missing, access::names.data());
+    const std::array<void*, access::size> members = member_addresses<access>(out);
+    read_object_members(r, plan_of<access>, members.data());
 }
 
 // ---- free-form JSON ------------------------------------------------------------------------

@@ -741,11 +741,11 @@ consteval std::size_t size_hint() noexcept {
 
 } // namespace detail::emit
 
-/// Appends the JSON text of `value` to `out`. Returns true when the text is complete, false
-/// when options.max_size cut it (the truncation marker then ends the text).
-/// Throws only what std::string throws when it grows; `out` is then as it was.
+namespace detail::emit {
+
+// json::write, inline in write and write_reserved.
 template <class T>
-bool write(std::string& out, const T& value, const write_options& options = {}) {
+AGENTRY_JSON_INLINE bool write_appending(std::string& out, const T& value, const write_options& options) {
     const std::size_t start = out.size();
     const std::size_t cap = options.max_size;
     constexpr std::size_t unbounded = std::numeric_limits<std::size_t>::max();
@@ -767,6 +767,16 @@ bool write(std::string& out, const T& value, const write_options& options = {}) 
 #endif
 }
 
+} // namespace detail::emit
+
+/// Appends the JSON text of `value` to `out`. Returns true when the text is complete, false
+/// when options.max_size cut it (the truncation marker then ends the text).
+/// Throws only what std::string throws when it grows; `out` is then as it was.
+template <class T>
+bool write(std::string& out, const T& value, const write_options& options = {}) {
+    return detail::emit::write_appending(out, value, options);
+}
+
 /// Replaces `out` with the JSON text of `value`, having first reserved, in one allocation,
 /// the length a T's text usually has (at most options.max_size): a result of numbers, enums
 /// and short strings is written with that one allocation and not copied again. Returns what
@@ -776,7 +786,7 @@ bool write_reserved(std::string& out, const T& value, const write_options& optio
     constexpr std::size_t hint = detail::emit::size_hint<T>() < 4096 ? detail::emit::size_hint<T>() : 4096;
     out.clear();
     out.reserve(options.max_size != 0 && options.max_size < hint ? options.max_size : hint);
-    return json::write(out, value, options);
+    return detail::emit::write_appending(out, value, options);
 }
 
 /// The JSON text of `value`; see write().

@@ -23,12 +23,10 @@
 #define AGENTRY_JSON_INLINE [[gnu::always_inline]] inline
 #define AGENTRY_JSON_COLD [[gnu::cold, gnu::noinline]] inline
 #define AGENTRY_JSON_SHARED [[gnu::noinline]] inline
-#define AGENTRY_JSON_FLAT [[gnu::noinline, gnu::flatten]] inline
 #else
 #define AGENTRY_JSON_INLINE inline
 #define AGENTRY_JSON_COLD inline
 #define AGENTRY_JSON_SHARED inline
-#define AGENTRY_JSON_FLAT inline
 #endif
 
 namespace agentry::json::detail {
