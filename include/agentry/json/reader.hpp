@@ -355,7 +355,7 @@ AGENTRY_JSON_INLINE bool read_string_view(reader& r, std::string& scratch, std::
 }
 
 // A string value into `out`, cursor on the opening quote.
-[[gnu::noinline, gnu::hot]] inline bool read_string_value(reader& r, std::string& out) {
+AGENTRY_JSON_SHARED bool read_string_value(reader& r, std::string& out) {
     std::string_view view;
     if (!read_string_view(r, out, view)) return false;
     if (view.data() != out.data()) {

@@ -767,6 +767,34 @@ AGENTRY_JSON_INLINE bool write_appending(std::string& out, const T& value, const
 #endif
 }
 
+template <class T>
+void put_erased(sink& s, const void* value) {
+    put<T>(s, *static_cast<const T*>(value));
+}
+
+// write_reserved but the type: one function for all of them.
+AGENTRY_JSON_SHARED bool write_reserved_erased(std::string& out, const void* value, void (*put)(sink&, const void*),
+                                               std::size_t hint, const write_options& options) {
+    out.clear();
+    out.reserve(options.max_size != 0 && options.max_size < hint ? options.max_size : hint);
+    const std::size_t cap = options.max_size;
+    sink s(out, cap == 0 ? std::numeric_limits<std::size_t>::max() : cap, options.omit_empty_optionals);
+#if defined(__cpp_exceptions)
+    try {
+#endif
+        put(s, value);
+        s.flush();
+        if (!s.full()) return true;
+        cut(out, 0, cap);
+        return false;
+#if defined(__cpp_exceptions)
+    } catch (...) {
+        out.clear();
+        throw;
+    }
+#endif
+}
+
 } // namespace detail::emit
 
 /// Appends the JSON text of `value` to `out`. Returns true when the text is complete, false
@@ -784,9 +812,7 @@ bool write(std::string& out, const T& value, const write_options& options = {}) 
 template <class T>
 bool write_reserved(std::string& out, const T& value, const write_options& options = {}) {
     constexpr std::size_t hint = detail::emit::size_hint<T>() < 4096 ? detail::emit::size_hint<T>() : 4096;
-    out.clear();
-    out.reserve(options.max_size != 0 && options.max_size < hint ? options.max_size : hint);
-    return detail::emit::write_appending(out, value, options);
+    return detail::emit::write_reserved_erased(out, &value, &detail::emit::put_erased<T>, hint, options);
 }
 
 /// The JSON text of `value`; see write().

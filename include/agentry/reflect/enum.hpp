@@ -78,6 +78,32 @@ struct scanned_names {
     std::size_t total_size = 0;
 };
 
+// The length of the decimal text of v.
+constexpr std::size_t decimal_length(long long v) noexcept {
+    unsigned long long m = v < 0 ? 0ull - (unsigned long long)v : (unsigned long long)v;
+    std::size_t length = v < 0 ? 2 : 1;
+    for (; m >= 10; m /= 10) ++length;
+    return length;
+}
+
+// The first value after v whose decimal text is of another length.
+constexpr long long next_length_change(long long v) noexcept {
+    constexpr long long top = std::numeric_limits<long long>::max();
+    if (v >= 0) {
+        long long t = 10;
+        while (t <= v) {
+            if (t > top / 10) return top;
+            t *= 10;
+        }
+        return t;
+    }
+    // |v| has d digits: the length drops at -(10^(d-1) - 1).
+    const unsigned long long m = 0ull - (unsigned long long)v;
+    unsigned long long t = 1;
+    while (t * 10 <= m) t *= 10;
+    return -(long long)(t - 1);
+}
+
 // Reads the list of N elements, the values first, first + 1, ...
 template <std::size_t N>
 consteval scanned_names<N> enum_names_from_pack(std::string_view pretty, long long first) noexcept {
@@ -91,44 +117,49 @@ consteval scanned_names<N> enum_names_from_pack(std::string_view pretty, long lo
     const char close = p[at] == '{' ? '}' : '>';
     ++at;
     std::size_t prefix = 0;  // the length of "(T)" in a cast, once one is seen
-    for (std::size_t index = 0; index < N; ++index) {
-        while (at < size && p[at] == ' ') ++at;
-        if (at >= size) break;
+    long long value = first;
+    std::size_t length = decimal_length(value);  // of the value's decimal text
+    long long change = next_length_change(value);
+    for (std::size_t index = 0; index < N; ++index, ++value) {
+        if (value == change) {
+            length = decimal_length(value);
+            change = next_length_change(value);
+        }
         // A cast: "(T)", the value in decimal, then ',' or the end of the list. Its length is
         // known, so only its ends are read: most scanned values have no name.
-        std::size_t end = npos;
-        if (prefix != 0 && p[at] == '(' && at + prefix < size && p[at + prefix - 1] == ')') {
-            const long long value = first + (long long)index;
-            unsigned long long magnitude = value < 0 ? 0ull - (unsigned long long)value : (unsigned long long)value;
-            std::size_t length = value < 0 ? 2 : 1;
-            while (magnitude >= 10) {
-                magnitude /= 10;
-                ++length;
+        if (prefix != 0) {
+            const std::size_t e = at + prefix + length;
+            if (e < size && p[at] == '(' && p[at + prefix - 1] == ')' && p[e - 1] >= '0' && p[e - 1] <= '9') {
+                if (p[e] == close) break;
+                if (p[e] == ',') {
+                    at = e + 1;
+                    if (at < size && p[at] == ' ') ++at;
+                    continue;
+                }
             }
-            const std::size_t i = at + prefix + length;
-            const char last = p[i - 1];
-            if (i < size && (p[i] == ',' || p[i] == close) && last >= '0' && last <= '9') end = i;
         }
-        if (end == npos) {
-            int depth = 0;
-            for (end = at; end < size; ++end) {
-                const char c = p[end];
-                if (depth == 0 && (c == ',' || c == close)) break;
-                if (c == '(' || c == '<' || c == '{' || c == '[') ++depth;
-                else if (c == ')' || c == '>' || c == '}' || c == ']') --depth;
-            }
-            const std::string_view element = pretty.substr(at, end - at);
-            const std::string_view name = enum_name_from_element(element);
-            if (!name.empty()) {
-                out.offsets[out.count] = index;
-                out.names[out.count++] = name;
-                out.total_size += name.size();
-            } else if (prefix == 0 && p[at] == '(') {
-                prefix = element.rfind(')') + 1;
-            }
+        while (at < size && p[at] == ' ') ++at;
+        if (at >= size) break;
+        std::size_t end = at;
+        int depth = 0;
+        for (; end < size; ++end) {
+            const char c = p[end];
+            if (depth == 0 && (c == ',' || c == close)) break;
+            if (c == '(' || c == '<' || c == '{' || c == '[') ++depth;
+            else if (c == ')' || c == '>' || c == '}' || c == ']') --depth;
+        }
+        const std::string_view element = pretty.substr(at, end - at);
+        const std::string_view name = enum_name_from_element(element);
+        if (!name.empty()) {
+            out.offsets[out.count] = index;
+            out.names[out.count++] = name;
+            out.total_size += name.size();
+        } else if (prefix == 0 && p[at] == '(') {
+            prefix = element.rfind(')') + 1;
         }
         if (end >= size || p[end] == close) break;
         at = end + 1;
+        if (at < size && p[at] == ' ') ++at;
     }
     return out;
 }
