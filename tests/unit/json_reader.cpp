@@ -50,7 +50,64 @@ struct unique_points {
     agentry::unique_vector<point> points;
 };
 
+// Member names whose keys (`"name":`) are 4, 7, 8, 16, 17 and 37 bytes long: each way the
+// in-order path compares a key (four-byte words, eight-byte words, and a longer middle).
+struct key_lengths {
+    int a;
+    int abcd;
+    int abcde;
+    std::optional<int> abcdefghijklm;
+    std::string abcdefghijklmn;
+    bool a_name_thirty_four_characters_long;
+};
+
 } // namespace
+
+TEST_CASE("reader: members are matched by key whatever the length of their names") {
+    const auto values = [](const key_lengths& v) {
+        return std::to_string(v.a) + "," + std::to_string(v.abcd) + "," + std::to_string(v.abcde) + "," +
+               (v.abcdefghijklm ? std::to_string(*v.abcdefghijklm) : "-") + "," + v.abcdefghijklmn + "," +
+               (v.a_name_thirty_four_characters_long ? "t" : "f");
+    };
+    const std::string_view texts[] = {
+        // In declaration order, compact: every key matched at the cursor.
+        R"({"a":1,"abcd":2,"abcde":3,"abcdefghijklm":4,"abcdefghijklmn":"x","a_name_thirty_four_characters_long":true})",
+        // Whitespace before the keys, and before and after the ':'.
+        "{ \"a\" :1,\n\t\"abcd\":2, \"abcde\" : 3,\"abcdefghijklm\": 4 ,\"abcdefghijklmn\" :\"x\",\r\n"
+        "\"a_name_thirty_four_characters_long\"\t:\ttrue }",
+        // Out of order from the third member on; an escaped name.
+        R"({"a":1,"abcd":2,"abcdefghijklmn":"x","abcde":3,"a_name_thirty_four_characters_long":true,"abcdefghijklm":4})",
+        R"({"a":1,"abcd":2,"abcde":3,"abcdefghijklm":4,"abcdefghijklmn":"x","a_name_thirty_four_characters_long":true})",
+    };
+    for (const std::string_view text : texts) {
+        CAPTURE(text);
+        const auto r = read<key_lengths>(text);
+        CHECK(r.errors.empty());
+        CHECK(values(r.value) == "1,2,3,4,x,t");
+    }
+    // Prefixes of a name, a name with one byte more, and a name differing in its middle only.
+    CHECK(errors_of<key_lengths>(
+              R"({"a":1,"abc":2,"abcd":2,"abcde":3,"abcdefghijklmn":"x","a_name_thirty_four_characters_lonz":true})") ==
+          "/abc: unknown property; did you mean \"abcd\"? | /a_name_thirty_four_characters_lonz: unknown property; "
+          "did you mean \"a_name_thirty_four_characters_long\"? | /a_name_thirty_four_characters_long: missing "
+          "required property");
+    CHECK(errors_of<key_lengths>(
+              R"({"a":1,"abcd":2,"abcde":3,"abcdefghijklmn":"x","a_name_thirtY_four_characters_long":true})") ==
+          "/a_name_thirtY_four_characters_long: unknown property; did you mean "
+          "\"a_name_thirty_four_characters_long\"? | /a_name_thirty_four_characters_long: missing required property");
+    // A member read in order, then again out of order; the last member twice.
+    CHECK(errors_of<key_lengths>(
+              R"({"a":1,"abcd":2,"a":5,"abcde":3,"abcdefghijklmn":"x","a_name_thirty_four_characters_long":true})") ==
+          "/a: duplicate property");
+    CHECK(errors_of<key_lengths>(
+              R"({"a":1,"abcd":2,"abcde":3,"abcdefghijklmn":"x","a_name_thirty_four_characters_long":true,)"
+              R"("a_name_thirty_four_characters_long":false})") == "/a_name_thirty_four_characters_long: duplicate property");
+    // The input ending inside a key, and an empty object.
+    CHECK(errors_of<key_lengths>(R"({"a":1,"abc)") == "invalid JSON at byte 11: unexpected end of input");
+    CHECK(errors_of<key_lengths>("{}") ==
+          "/a: missing required property | /abcd: missing required property | /abcde: missing required property | "
+          "/abcdefghijklmn: missing required property | /a_name_thirty_four_characters_long: missing required property");
+}
 
 TEST_CASE("reader: a valid object fills every field") {
     const auto r = read<fixtures::weather_query>(R"({"unit":"fahrenheit","city":"Paris"})");
@@ -365,6 +422,13 @@ TEST_CASE("reader: repairs are off by default and reported when on") {
     REQUIRE(j.ok());
     CHECK(j.value.home.city == "c");
     CHECK(j.repairs.size() == 2);
+    // A string whose object does not read: the type error alone, the repair not noted.
+    const auto f =
+        read<fixtures::create_contact>(R"({"name":"A","home":"{\"street\":1,\"city\":\"c\"}","others":[]})", lenient);
+    CHECK(errors_of<fixtures::create_contact>(R"({"name":"A","home":"{\"street\":1,\"city\":\"c\"}","others":[]})",
+                                              lenient) ==
+          "/home: expected an object, got a string \"{\\\"street\\\":1,\\\"city\\\":\\\"c\\\"}\"");
+    CHECK(f.repairs.empty());
     // A variant alternative that fits as sent wins over one that needs a repair.
     const auto v = read<fixtures::draw>(R"({"shape":{"side":2},"label":"5"})", lenient);
     REQUIRE(v.ok());
