@@ -1957,9 +1957,7 @@ AGENTRY_JSON_COLD void unexpected_after_value(reader& r) {
             "invalid JSON at byte " + std::to_string(r.in.offset()) + ": unexpected content after the value");
 }
 
-// The whole of json::read but the type: the size limit, the empty_as_object repair (when
-// `empty_object`: P is an object with no required member), read(reader, value), then nothing
-// but whitespace.
+// Where json::read puts what it reads: the value, and the parts of its read_report.
 struct document_parts {
     void* value;
     std::vector<read_error>& errors;
@@ -1967,6 +1965,9 @@ struct document_parts {
     std::vector<std::unique_ptr<char[]>>& owned_text;
 };
 
+// The whole of json::read but the type: the size limit, the empty_as_object repair (when
+// `empty_object`: P is an object with no required member), read(reader, value), then nothing
+// but whitespace.
 AGENTRY_JSON_SHARED void read_document(std::string_view text, const read_options& options, document_parts out,
                                        bool empty_object, void (*read)(reader&, void*)) {
     if (text.size() > options.max_size) {
