@@ -743,30 +743,6 @@ consteval std::size_t size_hint() noexcept {
 
 namespace detail::emit {
 
-// json::write, inline in write and write_reserved.
-template <class T>
-AGENTRY_JSON_INLINE bool write_appending(std::string& out, const T& value, const write_options& options) {
-    const std::size_t start = out.size();
-    const std::size_t cap = options.max_size;
-    constexpr std::size_t unbounded = std::numeric_limits<std::size_t>::max();
-    detail::emit::sink s(out, cap == 0 || cap > unbounded - start ? unbounded : start + cap,
-                         options.omit_empty_optionals);
-#if defined(__cpp_exceptions)
-    try {
-#endif
-        detail::emit::put<T>(s, value);
-        s.flush();
-        if (!s.full()) return true;
-        detail::emit::cut(out, start, cap);
-        return false;
-#if defined(__cpp_exceptions)
-    } catch (...) {
-        out.resize(start);
-        throw;
-    }
-#endif
-}
-
 template <class T>
 void put_erased(sink& s, const void* value) {
     put<T>(s, *static_cast<const T*>(value));
@@ -802,7 +778,25 @@ AGENTRY_JSON_SHARED bool write_reserved_erased(std::string& out, const void* val
 /// Throws only what std::string throws when it grows; `out` is then as it was.
 template <class T>
 bool write(std::string& out, const T& value, const write_options& options = {}) {
-    return detail::emit::write_appending(out, value, options);
+    const std::size_t start = out.size();
+    const std::size_t cap = options.max_size;
+    constexpr std::size_t unbounded = std::numeric_limits<std::size_t>::max();
+    detail::emit::sink s(out, cap == 0 || cap > unbounded - start ? unbounded : start + cap,
+                         options.omit_empty_optionals);
+#if defined(__cpp_exceptions)
+    try {
+#endif
+        detail::emit::put<T>(s, value);
+        s.flush();
+        if (!s.full()) return true;
+        detail::emit::cut(out, start, cap);
+        return false;
+#if defined(__cpp_exceptions)
+    } catch (...) {
+        out.resize(start);
+        throw;
+    }
+#endif
 }
 
 /// Replaces `out` with the JSON text of `value`, having first reserved, in one allocation,
