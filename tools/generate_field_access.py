@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: BSL-1.0
-"""Writes include/agentry/reflect/detail/field_access.hpp: one overload per field count."""
+"""Writes include/agentry/reflect/detail/field_access.hpp: one class per field count."""
 import pathlib, sys
 
 MAX = 64

@@ -695,11 +695,9 @@ AGENTRY_JSON_SHARED std::size_t read_enum_index(reader& r, const std::string_vie
         const char* const start = r.in.p + 1;
         if (const char* close = skip_plain(start, r.in.end); close != r.in.end && *close == '"') {
             const std::string_view name(start, std::size_t(close - start));
-            for (std::size_t i = 0; i != count; ++i) {
-                if (same_text(names[i], name)) {
-                    r.in.p = close + 1;
-                    return i;
-                }
+            if (const std::size_t i = name_index(name, names, count); i != count) {
+                r.in.p = close + 1;
+                return i;
             }
         }
     }

@@ -748,24 +748,24 @@ void put_erased(sink& s, const void* value) {
     put<T>(s, *static_cast<const T*>(value));
 }
 
-// write_reserved but the type: one function for all of them.
-AGENTRY_JSON_SHARED bool write_reserved_erased(std::string& out, const void* value, void (*put)(sink&, const void*),
-                                               std::size_t hint, const write_options& options) {
-    out.clear();
-    out.reserve(options.max_size != 0 && options.max_size < hint ? options.max_size : hint);
+// json::write but the type, which `put` stands for: one function for all of them.
+AGENTRY_JSON_SHARED bool write_erased(std::string& out, const void* value, void (*put)(sink&, const void*),
+                                      const write_options& options) {
+    const std::size_t start = out.size();
     const std::size_t cap = options.max_size;
-    sink s(out, cap == 0 ? std::numeric_limits<std::size_t>::max() : cap, options.omit_empty_optionals);
+    constexpr std::size_t unbounded = std::numeric_limits<std::size_t>::max();
+    sink s(out, cap == 0 || cap > unbounded - start ? unbounded : start + cap, options.omit_empty_optionals);
 #if defined(__cpp_exceptions)
     try {
 #endif
         put(s, value);
         s.flush();
         if (!s.full()) return true;
-        cut(out, 0, cap);
+        cut(out, start, cap);
         return false;
 #if defined(__cpp_exceptions)
     } catch (...) {
-        out.clear();
+        out.resize(start);
         throw;
     }
 #endif
@@ -778,25 +778,7 @@ AGENTRY_JSON_SHARED bool write_reserved_erased(std::string& out, const void* val
 /// Throws only what std::string throws when it grows; `out` is then as it was.
 template <class T>
 bool write(std::string& out, const T& value, const write_options& options = {}) {
-    const std::size_t start = out.size();
-    const std::size_t cap = options.max_size;
-    constexpr std::size_t unbounded = std::numeric_limits<std::size_t>::max();
-    detail::emit::sink s(out, cap == 0 || cap > unbounded - start ? unbounded : start + cap,
-                         options.omit_empty_optionals);
-#if defined(__cpp_exceptions)
-    try {
-#endif
-        detail::emit::put<T>(s, value);
-        s.flush();
-        if (!s.full()) return true;
-        detail::emit::cut(out, start, cap);
-        return false;
-#if defined(__cpp_exceptions)
-    } catch (...) {
-        out.resize(start);
-        throw;
-    }
-#endif
+    return detail::emit::write_erased(out, &value, &detail::emit::put_erased<T>, options);
 }
 
 /// Replaces `out` with the JSON text of `value`, having first reserved, in one allocation,
@@ -806,7 +788,9 @@ bool write(std::string& out, const T& value, const write_options& options = {}) 
 template <class T>
 bool write_reserved(std::string& out, const T& value, const write_options& options = {}) {
     constexpr std::size_t hint = detail::emit::size_hint<T>() < 4096 ? detail::emit::size_hint<T>() : 4096;
-    return detail::emit::write_reserved_erased(out, &value, &detail::emit::put_erased<T>, hint, options);
+    out.clear();
+    out.reserve(options.max_size != 0 && options.max_size < hint ? options.max_size : hint);
+    return detail::emit::write_erased(out, &value, &detail::emit::put_erased<T>, options);
 }
 
 /// The JSON text of `value`; see write().
