@@ -34,6 +34,7 @@
 #include <agentry/tool_result.hpp>
 
 #include <boost/hana/tuple.hpp>
+#include <boost/hana/unpack.hpp>
 
 #include <array>
 #include <cstddef>
@@ -541,10 +542,10 @@ private:
     // every object of its type: the offsets are taken once, from the first object called.
     const void* tool_address(std::size_t index) const noexcept {
         using offsets_t = std::array<std::ptrdiff_t, sizeof...(Tools)>;
-        static const offsets_t offsets = [this]<std::size_t... I>(std::index_sequence<I...>) {
+        static const offsets_t offsets = boost::hana::unpack(tools_, [this](const auto&... tool) {
             const char* base = reinterpret_cast<const char*>(this);
-            return offsets_t{(reinterpret_cast<const char*>(&boost::hana::at_c<I>(tools_)) - base)...};
-        }(std::index_sequence_for<Tools...>{});
+            return offsets_t{(reinterpret_cast<const char*>(&tool) - base)...};
+        });
         return reinterpret_cast<const char*>(this) + offsets[index];
     }
 
