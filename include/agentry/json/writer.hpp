@@ -207,7 +207,8 @@ public:
         return buffer_ + used_;
     }
     void commit(const char* end) noexcept { used_ = static_cast<std::size_t>(end - buffer_); }
-    void flush() {
+    // Out of line: inlined, std::string::append would be copied into every writer.
+    [[gnu::noinline]] void flush() {
         out.append(buffer_, used_);
         used_ = 0;
     }
@@ -229,17 +230,19 @@ private:
 
 // ---- scalars ------------------------------------------------------------------------------
 
+// One function per width and signedness, shared by every integer field written.
+template <class I>
+AGENTRY_JSON_SHARED void put_wide_integer(sink& s, I value) {
+    char* const buffer = s.reserve(48);
+    s.commit(std::to_chars(buffer, buffer + 48, value).ptr);
+}
+
 template <class I>
 inline void put_integer(sink& s, I value) {
-    char* const buffer = s.reserve(48);
-    std::to_chars_result r;
-    if constexpr (sizeof(I) <= sizeof(long long)) {
-        using wide = std::conditional_t<std::is_signed_v<I>, long long, unsigned long long>;
-        r = std::to_chars(buffer, buffer + 48, static_cast<wide>(value));
-    } else {
-        r = std::to_chars(buffer, buffer + 48, value);
-    }
-    s.commit(r.ptr);
+    if constexpr (sizeof(I) <= sizeof(long long))
+        put_wide_integer(s, static_cast<std::conditional_t<std::is_signed_v<I>, long long, unsigned long long>>(value));
+    else
+        put_wide_integer(s, value);
 }
 
 // Two decimal digits per entry, "00" to "99".
@@ -771,6 +774,15 @@ AGENTRY_JSON_SHARED bool write_erased(std::string& out, const void* value, void 
 #endif
 }
 
+// write_reserved but the type: `out` cleared, then `hint` bytes reserved (fewer when the cap is
+// smaller), then written.
+AGENTRY_JSON_SHARED bool write_reserved_erased(std::string& out, std::size_t hint, const void* value,
+                                               void (*put)(sink&, const void*), const write_options& options) {
+    out.clear();
+    out.reserve(options.max_size != 0 && options.max_size < hint ? options.max_size : hint);
+    return write_erased(out, value, put, options);
+}
+
 } // namespace detail::emit
 
 /// Appends the JSON text of `value` to `out`. Returns true when the text is complete, false
@@ -788,9 +800,7 @@ bool write(std::string& out, const T& value, const write_options& options = {}) 
 template <class T>
 bool write_reserved(std::string& out, const T& value, const write_options& options = {}) {
     constexpr std::size_t hint = detail::emit::size_hint<T>() < 4096 ? detail::emit::size_hint<T>() : 4096;
-    out.clear();
-    out.reserve(options.max_size != 0 && options.max_size < hint ? options.max_size : hint);
-    return detail::emit::write_erased(out, &value, &detail::emit::put_erased<T>, options);
+    return detail::emit::write_reserved_erased(out, hint, &value, &detail::emit::put_erased<T>, options);
 }
 
 /// The JSON text of `value`; see write().
