@@ -16,17 +16,18 @@ namespace agentry::schema::detail {
 template <class T>
 inline constexpr char type_tag = 0;
 
+// constexpr, not consteval: a name is then only worked out where constant evaluation calls
+// for it (definition_name), not wherever a writer that might need it is instantiated.
 template <class T>
-consteval std::string_view pretty_type() noexcept {
+constexpr std::string_view pretty_type() noexcept {
     // The length from sizeof: constructing from the pointer alone would have constant
     // evaluation count the characters one by one.
     return {__PRETTY_FUNCTION__, sizeof(__PRETTY_FUNCTION__) - 1};
 }
 
-// The unqualified name of a class, for "$defs" keys: "node" for "ns::node".
-template <class T>
-consteval std::string_view short_type_name() noexcept {
-    const std::string_view p = pretty_type<T>();
+// The unqualified name of a class in its pretty_type text, for "$defs" keys: "node" for
+// "ns::node".
+constexpr std::string_view short_type_name(std::string_view p) noexcept {
     const std::size_t at = p.find("T = ");
     std::size_t end = at + 4;
     int angle = 0;
@@ -46,8 +47,14 @@ consteval std::string_view short_type_name() noexcept {
 
 template <class T>
 inline constexpr auto short_type_name_text =
-    reflect::detail::static_text<short_type_name<T>().size()>(short_type_name<T>());
+    reflect::detail::static_text<short_type_name(pretty_type<T>()).size()>(short_type_name(pretty_type<T>()));
 
+// T's "$defs" key, worked out when a reference to T is first written: only recursive types
+// pay for it.
+template <class T>
+constexpr std::string_view definition_name() noexcept {
+    return short_type_name(pretty_type<T>());
+}
 
 /// Whether a value of type T is being written inside another value of type T.
 template <class T>
@@ -58,10 +65,10 @@ constexpr bool is_open(const sink& s) noexcept {
     return open;
 }
 
-/// A "$ref" to T's definition, registered on first use; write_definition writes its body.
-template <class T>
-constexpr void write_reference(sink& s, bool nullable, void (*write_definition)(sink&)) noexcept {
-    const void* id = &type_tag<T>;
+/// A "$ref" to the definition of the type `id` stands for, registered on first use with the
+/// name `name` gives; write_definition writes its body.
+constexpr void write_reference(sink& s, const void* id, std::string_view (*name)(), bool nullable,
+                               void (*write_definition)(sink&)) noexcept {
     const bool root = s.root == id;
     bool known = root;
     for (std::size_t i = 0; i != s.definition_count; ++i) known = known || s.definitions[i].id == id;
@@ -70,10 +77,10 @@ constexpr void write_reference(sink& s, bool nullable, void (*write_definition)(
             s.fail(schema_error::too_many_recursive_types);
             return;
         }
+        const std::string_view key = name();
         std::size_t same_name = 0;
-        for (std::size_t i = 0; i != s.definition_count; ++i)
-            same_name += s.definitions[i].name == short_type_name_text<T>.view();
-        s.definitions[s.definition_count++] = {id, short_type_name_text<T>.view(), same_name, write_definition};
+        for (std::size_t i = 0; i != s.definition_count; ++i) same_name += s.definitions[i].name == key;
+        s.definitions[s.definition_count++] = {id, key, same_name, write_definition};
     }
     if (nullable) s.put("{\"anyOf\":[");
     if (root) {
