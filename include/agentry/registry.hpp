@@ -539,7 +539,9 @@ private:
     }
 
     // The address of the tool at `index`. Where each tool lies in a registry is the same for
-    // every object of its type: the offsets are taken once, from the first object called.
+    // every object of its type: the offsets are taken once, from the first object called. One
+    // unpack, not hana::at_c per tool: each at_c would be a function whose symbol spells the
+    // whole registry, N symbols of O(N) length (at 200 tools, 5 s of GCC's time).
     const void* tool_address(std::size_t index) const noexcept {
         using offsets_t = std::array<std::ptrdiff_t, sizeof...(Tools)>;
         static const offsets_t offsets = boost::hana::unpack(tools_, [this](const auto&... tool) {
