@@ -208,7 +208,7 @@ public:
     }
     void commit(const char* end) noexcept { used_ = static_cast<std::size_t>(end - buffer_); }
     // Out of line: inlined, std::string::append would be copied into every writer.
-    [[gnu::noinline]] void flush() {
+    AGENTRY_JSON_SHARED void flush() {
         out.append(buffer_, used_);
         used_ = 0;
     }
