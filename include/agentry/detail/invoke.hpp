@@ -191,57 +191,31 @@ void set_content(tool_result& result, V&& value, const call_options& options) {
     }
 }
 
-// One tool's part of a call, given the tool's address and, when it takes injected parameters,
-// the injection's: read the arguments into `result` or call the tool and write its result.
-// The tool's exceptions pass through to invoke_erased.
-template <class Tool, class... Injection>
-void run_tool(tool_result& result, const void* tool_address, std::string_view arguments,
-              const call_options& options, [[maybe_unused]] const void* injection) {
-    const Tool& tool = *static_cast<const Tool*>(tool_address);
-    json::read_options read = options.arguments;
-    if (tool.repairs) read.repairs = *tool.repairs;
-    auto parsed = json::read<typename Tool::parameters_type>(arguments, read);
-    result.repairs.swap(parsed.repairs);  // result.repairs is empty: nothing to destroy here
-    if (!parsed.ok()) {
-        set_invalid(result, Tool::name, parsed.errors);
-        return;
-    }
-    using R = typename Tool::result_type;
-    if constexpr (std::is_void_v<R>) {
-        call_tool(tool, parsed.value, *static_cast<const Injection*>(injection)...);
-        result.content = "null";
-    } else {
-        decltype(auto) value = call_tool(tool, parsed.value, *static_cast<const Injection*>(injection)...);
-        set_content<Tool>(result, std::forward<decltype(value)>(value), options);
-    }
-}
-
-using run_tool_fn = void (*)(tool_result&, const void*, std::string_view, const call_options&, const void*);
-
-// The frame of every call, compiled once: the result, and whatever the tool throws caught as
-// its failure.
-#if defined(__GNUC__) || defined(__clang__)
-[[gnu::noinline]]
-#endif
-inline tool_result invoke_erased(std::string_view tool_name, run_tool_fn run, const void* tool,
-                                 std::string_view arguments, const call_options& options,
-                                 const void* injection) noexcept {
-    tool_result result;
-    try {
-        run(result, tool, arguments, options, injection);
-    } catch (...) {
-        set_thrown(result, tool_name);
-    }
-    return result;
-}
-
 template <class Tool, class... Injection>
 tool_result invoke(const Tool& tool, std::string_view arguments, const call_options& options,
                    const Injection&... in) noexcept {
-    static_assert(sizeof...(Injection) <= 1);
-    const void* injection = nullptr;
-    ((injection = &in), ...);
-    return invoke_erased(Tool::name, &run_tool<Tool, Injection...>, &tool, arguments, options, injection);
+    tool_result result;
+    try {
+        json::read_options read = options.arguments;
+        if (tool.repairs) read.repairs = *tool.repairs;
+        auto parsed = json::read<typename Tool::parameters_type>(arguments, read);
+        result.repairs.swap(parsed.repairs);  // result.repairs is empty: nothing to destroy here
+        if (!parsed.ok()) {
+            set_invalid(result, Tool::name, parsed.errors);
+            return result;
+        }
+        using R = typename Tool::result_type;
+        if constexpr (std::is_void_v<R>) {
+            call_tool(tool, parsed.value, in...);
+            result.content = "null";
+        } else {
+            decltype(auto) value = call_tool(tool, parsed.value, in...);
+            set_content<Tool>(result, std::forward<decltype(value)>(value), options);
+        }
+    } catch (...) {
+        set_thrown(result, Tool::name);
+    }
+    return result;
 }
 
 } // namespace agentry::detail
