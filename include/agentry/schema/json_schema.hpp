@@ -496,7 +496,7 @@ template <class T, class D>
 constexpr void write_object(sink& s, const decor& d) noexcept {
     if (!is_open<T>(s)) write_object_body<T, D>(s, d);
     else if constexpr (!D::rules.refs) s.fail(schema_error::recursive_type);
-    else write_reference(s, &type_tag<T>, &definition_name<T>, d.nullable, &write_definition<T, D>);
+    else write_reference(s, &type_tag<T>, &short_name_of<T>, d.nullable, &write_definition<T, D>);
 }
 
 template <class T, class D>

@@ -17,7 +17,7 @@ template <class T>
 inline constexpr char type_tag = 0;
 
 // constexpr, not consteval: a name is then only worked out where constant evaluation calls
-// for it (definition_name), not wherever a writer that might need it is instantiated.
+// for it (short_name_of), not wherever a writer that might need it is instantiated.
 template <class T>
 constexpr std::string_view pretty_type() noexcept {
     // The length from sizeof: constructing from the pointer alone would have constant
@@ -45,16 +45,17 @@ constexpr std::string_view short_type_name(std::string_view p) noexcept {
     return open == std::string_view::npos ? name : name.substr(0, open);
 }
 
+// T's unqualified name. As the "$defs" key it is worked out when a reference to T is first
+// written, so only recursive types pay for it.
 template <class T>
-inline constexpr auto short_type_name_text =
-    reflect::detail::static_text<short_type_name(pretty_type<T>()).size()>(short_type_name(pretty_type<T>()));
-
-// T's "$defs" key, worked out when a reference to T is first written: only recursive types
-// pay for it.
-template <class T>
-constexpr std::string_view definition_name() noexcept {
+constexpr std::string_view short_name_of() noexcept {
     return short_type_name(pretty_type<T>());
 }
+
+// The same name with static storage, for text kept at run time.
+template <class T>
+inline constexpr auto short_type_name_text =
+    reflect::detail::static_text<short_name_of<T>().size()>(short_name_of<T>());
 
 /// Whether a value of type T is being written inside another value of type T.
 template <class T>
