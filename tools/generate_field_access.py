@@ -20,11 +20,17 @@ out = [
     "template <std::size_t N>",
     "using field_count_tag = std::integral_constant<std::size_t, N>;",
     "",
-    "// Field I of an aggregate of N fields, through a structured binding. Only the branch taken",
-    "// is instantiated. A class per N, not an overload per N: a call then looks up one",
-    "// specialisation instead of resolving among max_fields overloads.",
+    "// Field I of an aggregate of N fields, and the addresses of all N (as void* or const void*),",
+    "// through a structured binding. Only the branch taken is instantiated. A class per N, not an",
+    "// overload per N: a call then looks up one specialisation instead of resolving among",
+    "// max_fields overloads.",
     "template <std::size_t N>",
     "struct fields_of;",
+    "template <>",
+    "struct fields_of<0> {",
+    "    template <class T, class Pointer>",
+    "    static constexpr void addresses(T&, Pointer*) noexcept {}",
+    "};",
 ]
 for n in range(1, MAX + 1):
     names = ", ".join(f"f{i}" for i in range(n))
@@ -37,14 +43,12 @@ for n in range(1, MAX + 1):
     out.append(f"        auto& [{names}] = t;")
     out.append(f"        {chain}{last}")
     out.append("    }")
+    out.append("    template <class T, class Pointer>")
+    out.append("    static constexpr void addresses(T& t, Pointer* at) noexcept {")
+    out.append(f"        auto& [{names}] = t;")
+    out.append("        " + " ".join(f"at[{i}] = __builtin_addressof(f{i});" for i in range(n)))
+    out.append("    }")
     out.append("};")
-out += [
-    "",
-    "template <std::size_t I, class T, std::size_t N>",
-    "constexpr auto& field_at(T& t, field_count_tag<N>) noexcept {",
-    "    return fields_of<N>::template at<I>(t);",
-    "}",
-]
 out += ["", "} // namespace agentry::reflect::detail", "", "#endif", ""]
 target = pathlib.Path(sys.argv[1] if len(sys.argv) > 1 else
                       pathlib.Path(__file__).resolve().parent.parent /

@@ -15,8 +15,8 @@
 // tools loop over arrays, and the duplicate check and the name table take O(N) steps of
 // constant evaluation, so the compilers' default limits do not bound N
 // (tests/static/registry_many_tools.cpp has 500). Per tool: its schemas, its definition entry
-// and, when call is used, its dispatch function detail::call_tool_at<Tool>, a template on the
-// tool alone (its symbol does not grow with N), and the tool's argument reader and result
+// and, when call is used, its dispatch function detail::invoke<Tool> (call_tool_at<Tool> for a
+// tool with injected parameters), a template on the tool alone (its symbol does not grow with N), and the tool's argument reader and result
 // writer, which are most of the object code. Only a few members (find, call, the table of
 // offsets) have the registry's O(N)-long type in their symbols.
 
@@ -255,21 +255,27 @@ consteval bool check_request_limits() noexcept {
 /// always were; the others get an empty scope.
 template <class Tool>
 tool_result call_tool_at(const void* tool, std::string_view arguments, const call_options& options) noexcept {
-    const Tool& t = *static_cast<const Tool*>(tool);
-    if constexpr (!Tool::injects) return invoke(t, arguments, options);
-    else if constexpr (std::is_void_v<typename Tool::context_type>)
-        return invoke(t, arguments, options, injection<void>{no_scope()});
+    if constexpr (std::is_void_v<typename Tool::context_type>)
+        return invoke<Tool>(tool, arguments, options, injection<void>{no_scope()});
     else return tool_result{};  // not called: a call without a context does not compile here
+}
+
+using dispatch_fn = tool_result (*)(const void*, std::string_view, const call_options&) noexcept;
+
+// A tool without injected parameters is dispatched to invoke<Tool> itself.
+template <class Tool>
+consteval dispatch_fn dispatch_of() noexcept {
+    if constexpr (!Tool::injects) return &invoke<Tool>;
+    else return &call_tool_at<Tool>;
 }
 
 template <class Tool, class Context>
 tool_result scoped_call_tool_at(const void* tool, std::string_view arguments, const call_options& options,
                                 const call_scope& scope, [[maybe_unused]] Context* ctx) noexcept {
-    const Tool& t = *static_cast<const Tool*>(tool);
-    if constexpr (!Tool::injects) return invoke(t, arguments, options);
+    if constexpr (!Tool::injects) return invoke<Tool>(tool, arguments, options);
     else if constexpr (std::is_void_v<typename Tool::context_type>)
-        return invoke(t, arguments, options, injection<void>{scope});
-    else return invoke(t, arguments, options, injection<Context>{scope, ctx});
+        return invoke<Tool>(tool, arguments, options, injection<void>{scope});
+    else return invoke<Tool>(tool, arguments, options, injection<Context>{scope, ctx});
 }
 
 /// The answer to a call of a tool not among `names`: the name, the closest of `names`, and
@@ -551,8 +557,7 @@ private:
         return reinterpret_cast<const char*>(this) + offsets[index];
     }
 
-    using dispatch_fn = tool_result (*)(const void*, std::string_view, const call_options&) noexcept;
-    static constexpr std::array<dispatch_fn, sizeof...(Tools)> dispatch_{&detail::call_tool_at<Tools>...};
+    static constexpr std::array<detail::dispatch_fn, sizeof...(Tools)> dispatch_{detail::dispatch_of<Tools>()...};
 
     using scoped_dispatch_fn = tool_result (*)(const void*, std::string_view, const call_options&,
                                                const call_scope&, context_pointer) noexcept;

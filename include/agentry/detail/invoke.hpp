@@ -82,10 +82,13 @@ decltype(auto) call_with(const F& f, A&... args) {
 
 template <class Tool>
 auto call_tool(const Tool& tool, json::detail::storage_t<typename Tool::parameters_type>& arguments) {
-    if constexpr (schema::detail::is_named_parameters<typename Tool::parameters_type>)
+    using P = typename Tool::parameters_type;
+    if constexpr (schema::detail::is_named_parameters<P>)
         return std::apply([&](auto&... a) -> decltype(auto) { return call_with(tool.callable, a...); }, arguments);
+    else if constexpr (std::is_invocable_v<const std::remove_cvref_t<decltype(tool.callable)>&, P&&>)
+        return tool.callable(std::move(arguments));
     else
-        return call_with(tool.callable, arguments);
+        return tool.callable(arguments);
 }
 
 /// What the caller supplies for a tool's injected parameters: the call's scope and, when the
@@ -187,13 +190,19 @@ void set_content(tool_result& result, V&& value, const call_options& options) {
         result.content.assign(value);
         result.truncated = cut_text(result.content, options.max_result_size);
     } else {
-        result.truncated = !json::write_reserved(result.content, value, {.max_size = options.max_result_size});
+        // json::write_reserved, without a function of its own per result type.
+        namespace emit = json::detail::emit;
+        result.truncated = !emit::write_reserved_erased(result.content, emit::reserve_hint<U>, &value, &emit::put_erased<U>,
+                                                        {.max_size = options.max_result_size});
     }
 }
 
+// The tool is given by address: without injected parameters, invoke<Tool> is the registry's
+// dispatch function itself.
 template <class Tool, class... Injection>
-tool_result invoke(const Tool& tool, std::string_view arguments, const call_options& options,
+tool_result invoke(const void* address, std::string_view arguments, const call_options& options,
                    const Injection&... in) noexcept {
+    const Tool& tool = *static_cast<const Tool*>(address);
     tool_result result;
     try {
         json::read_options read = options.arguments;

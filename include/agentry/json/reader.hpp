@@ -283,7 +283,7 @@ template <class P>
 struct object_access;
 
 template <class P>
-void read_object(reader& r, typename object_access<P>::storage& out);
+void read_object(reader& r, void* value);
 
 // The value at the cursor is not a T. Text that is not JSON there is a syntax error, alone:
 // a type would describe bytes that are no value.
@@ -704,11 +704,23 @@ AGENTRY_JSON_SHARED std::size_t read_enum_index(reader& r, const std::string_vie
     return read_enum_index_general(r, names, count);
 }
 
+// What reading an enumeration needs to know of it: its enumerators' names and values (each
+// `size` bytes), `count` of each.
+struct enum_plan {
+    const std::string_view* names;
+    const void* values;
+    std::size_t count;
+    std::size_t size;
+};
+
 template <class E>
-void read_enum(reader& r, E& out) {
-    constexpr std::size_t count = reflect::enum_count<E>;
-    const std::size_t i = read_enum_index(r, reflect::enum_names<E>.data(), count);
-    if (i != count) out = reflect::enum_values<E>[i];
+inline constexpr enum_plan enum_plan_of{reflect::enum_names<E>.data(), reflect::enum_values<E>.data(),
+                                        reflect::enum_count<E>, sizeof(E)};
+
+// An enumerator's name at the cursor: the value of that name is copied to `out`.
+AGENTRY_JSON_INLINE void read_enum(reader& r, void* out, const enum_plan& plan) {
+    const std::size_t i = read_enum_index(r, plan.names, plan.count);
+    if (i != plan.count) std::memcpy(out, static_cast<const char*>(plan.values) + i * plan.size, plan.size);
 }
 
 // ---- constraints ---------------------------------------------------------------------------
@@ -1095,21 +1107,24 @@ AGENTRY_JSON_COLD bool read_container_in_string(reader& r, char open, void (*rea
     return false;
 }
 
+// A T read into `value`: the reader of a value of any type, as a pointer to one function.
+template <class T>
+void read_at(reader& r, void* value) {
+    read_value(r, *static_cast<T*>(value));
+}
+
 // The cursor is on the container `open` starts; otherwise a type error, or (json_in_string
-// repair) a string holding such a container, read into `out` by `Read`, a stateless callable.
-// `out` is fresh (a value just made), so what a failed repair leaves in it goes with the error.
-template <class T, class Read>
-AGENTRY_JSON_INLINE bool expect_container(reader& r, T& out, char open, Read&&) {
+// repair) a string holding such a container, read into `out` by `read`. `out` is fresh (a
+// value just made), so what a failed repair leaves in it goes with the error.
+AGENTRY_JSON_INLINE bool expect_container(reader& r, char open, void (*read)(reader&, void*), void* out) {
     if (open_container(r, open)) return true;
-    if (!r.stopped())
-        read_container_in_string(
-            r, open, [](reader& inner, void* v) { Read{}(inner, *static_cast<T*>(v)); }, &out);
+    if (!r.stopped()) read_container_in_string(r, open, read, out);
     return false;
 }
 
 template <class T>
 void read_sequence(reader& r, T& out) {
-    if (!expect_container(r, out, '[', [](reader& inner, T& v) { read_value(inner, v); })) return;
+    if (!expect_container(r, '[', &read_at<T>, &out)) return;
     using E = std::remove_cv_t<typename T::value_type>;
     if constexpr (schema::detail::is_std_array<T>) {
         constexpr std::size_t n = std::tuple_size_v<T>;
@@ -1183,7 +1198,7 @@ bool read_key(reader& r, std::string_view text, K& key) {
 
 template <class T>
 void read_map(reader& r, T& out) {
-    if (!expect_container(r, out, '{', [](reader& inner, T& v) { read_value(inner, v); })) return;
+    if (!expect_container(r, '{', &read_at<T>, &out)) return;
     out.clear();
     using K = std::remove_cv_t<typename T::key_type>;
     read_members(r, [&](std::string_view text) {
@@ -1207,7 +1222,7 @@ void read_map(reader& r, T& out) {
 // std::pair / std::tuple: an array of exactly its size, one type per position.
 template <class T>
 void read_tuple(reader& r, T& out) {
-    if (!expect_container(r, out, '[', [](reader& inner, T& v) { read_value(inner, v); })) return;
+    if (!expect_container(r, '[', &read_at<T>, &out)) return;
     constexpr std::size_t n = std::tuple_size_v<T>;
     std::size_t count = 0;
     read_elements(r, [&](std::size_t index) {
@@ -1277,6 +1292,11 @@ struct object_access<named_parameters<reflect::type_list<A...>, N...>> {
     template <std::size_t I>
     static auto& member(storage& value) noexcept {
         return std::get<I>(value);
+    }
+    static void addresses(storage& value, void** at) noexcept {
+        [&]<std::size_t... I>(std::index_sequence<I...>) {
+            ((at[I] = std::addressof(std::get<I>(value))), ...);
+        }(std::make_index_sequence<size>{});
     }
 };
 
@@ -1491,14 +1511,6 @@ inline constexpr auto member_readers = []<std::size_t... I>(std::index_sequence<
     return std::array<void (*)(reader&, void*), Access::size>{&read_member<std::remove_cv_t<member_type<Access, I>>>...};
 }(std::make_index_sequence<Access::size>{});
 
-// The address of each member of `out`, by index.
-template <class Access>
-AGENTRY_JSON_INLINE auto member_addresses(typename Access::storage& out) noexcept {
-    return [&]<std::size_t... I>(std::index_sequence<I...>) {
-        return std::array<void*, Access::size>{static_cast<void*>(std::addressof(Access::template member<I>(out)))...};
-    }(std::make_index_sequence<Access::size>{});
-}
-
 // A member of an object whose name is none of `names` (count of them): skipped, and reported
 // unless unknown properties are ignored.
 AGENTRY_JSON_COLD void unknown_member(reader& r, std::string_view key, const std::string_view* names,
@@ -1607,13 +1619,16 @@ AGENTRY_JSON_SHARED void read_object_members(reader& r, const object_plan& plan,
     if (const std::uint64_t missing = plan.required & ~seen; missing != 0) missing_members(r, missing, plan.names);
 }
 
+// The members of a P into `value`, a P's storage (object_access<P>::storage), the cursor before
+// any whitespace. One function per P, also what json::read and the json_in_string repair call.
 template <class P>
-void read_object(reader& r, typename object_access<P>::storage& out) {
+void read_object(reader& r, void* value) {
     using access = object_access<P>;
     static_assert(access::size <= reflect::detail::max_fields && reflect::detail::max_fields <= 64,
                   "agentry: a struct is read with one 64-bit mask of the members seen; split a larger one into nested structs");
-    using storage = typename access::storage;
-    if (!expect_container(r, out, '{', [](reader& inner, storage& v) { read_object<P>(inner, v); })) return;
+    auto& out = *static_cast<typename access::storage*>(value);
+    r.in.skip_ws();
+    if (!expect_container(r, '{', &read_object<P>, value)) return;
     r.in.skip_ws();
     if (r.in.peek() == '}') {
         ++r.in.p;
@@ -1621,7 +1636,9 @@ void read_object(reader& r, typename object_access<P>::storage& out) {
         if constexpr (required_mask<access>() != 0) missing_members(r, required_mask<access>(), access::names.data());
         return;
     }
-    const std::array<void*, access::size> members = member_addresses<access>(out);
+    std::array<void*, access::size> members;
+    if constexpr (schema::detail::is_named_parameters<P>) access::addresses(out, members.data());
+    else reflect::detail::fields_of<access::size>::addresses(out, members.data());
     read_object_members(r, plan_of<access>, members.data());
 }
 
@@ -1886,7 +1903,7 @@ void read_value(reader& r, T& out) {
         if constexpr (std::is_same_v<T, std::string_view>) read_view(r, out);
         else read_string_value(r, out);
     } else if constexpr (k == kind::enumeration) {
-        read_enum(r, out);
+        read_enum(r, &out, enum_plan_of<T>);
     } else if constexpr (k == kind::constrained) {
         read_constrained(r, out.value, typename T::constraints{});
     } else if constexpr (k == kind::any) {
@@ -1912,19 +1929,9 @@ void read_value(reader& r, T& out) {
     } else if constexpr (k == kind::map) {
         read_map(r, out);
     } else if constexpr (k == kind::object) {
-        read_object<T>(r, out);
+        read_object<T>(r, &out);
     } else {
         static_assert(sizeof(schema::detail::no_json_schema_for<T>) != 0);
-    }
-}
-
-template <class P>
-void read_parameters(reader& r, storage_t<P>& out) {
-    if constexpr (schema::detail::is_named_parameters<P>) {
-        r.in.skip_ws();
-        read_object<P>(r, out);
-    } else {
-        read_value(r, out);
     }
 }
 
@@ -1932,6 +1939,14 @@ template <class P>
 consteval bool has_required_member() {
     if constexpr (kind_of<P>() != kind::object) return true;
     else return required_mask<object_access<P>>() != 0;
+}
+
+// What json::read calls to read a P: the reader of its members for an object, of its value
+// otherwise.
+template <class P>
+consteval auto parameters_reader() noexcept {
+    if constexpr (kind_of<P>() == kind::object) return &read_object<P>;
+    else return &read_at<storage_t<P>>;
 }
 
 // Arguments longer than the limit, reported unread.
@@ -1991,7 +2006,7 @@ read_result<detail::storage_t<P>> read(std::string_view text, const read_options
     read_result<storage> result;
     constexpr bool empty_object = detail::kind_of<P>() == detail::kind::object && !detail::has_required_member<P>();
     detail::read_document(text, options, {&result.value, result.errors, result.repairs, result.owned_text}, empty_object,
-                          [](detail::reader& r, void* value) { detail::read_parameters<P>(r, *static_cast<storage*>(value)); });
+                          detail::parameters_reader<P>());
     return result;
 }
 

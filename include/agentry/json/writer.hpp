@@ -575,10 +575,8 @@ inline constexpr std::size_t fields_before_optional = []<std::size_t... I>(std::
 
 // Appends the field unless it is an empty optional to leave out; `first` says whether a
 // field came before, for a field after an optional one. False once the output passes the cap.
-template <class T, std::size_t I>
-bool put_field(sink& s, const T& object, bool& first) {
-    const auto& field = reflect::field<I>(object);
-    using F = std::remove_cvref_t<decltype(field)>;
+template <class T, std::size_t I, class F>
+bool put_field(sink& s, const F& field, bool& first) {
     if constexpr (schema::detail::is_optional<F>) {
         if (s.omit_empty_optionals && !field.has_value()) return true;
     }
@@ -597,15 +595,18 @@ bool put_field(sink& s, const T& object, bool& first) {
     return !s.full();
 }
 
+// Inlined into put<T> and put_erased<T>: a result struct's writer is one function.
 template <class T, std::size_t... I>
-void put_object(sink& s, const T& object, std::index_sequence<I...>) {
+AGENTRY_JSON_INLINE void put_object(sink& s, const T& object, std::index_sequence<I...>) {
     if constexpr (sizeof...(I) == 0) {
         s.append("{}", 2);
     } else {
+        const void* at[sizeof...(I)];
+        reflect::detail::fields_of<sizeof...(I)>::addresses(object, at);
         s.put('{');
         bool first = true;
         // Stops after the first field that passes the cap.
-        (void)(put_field<T, I>(s, object, first) && ...);
+        (void)(put_field<T, I>(s, *static_cast<const reflect::field_type<I, T>*>(at[I]), first) && ...);
         s.put('}');
     }
 }
@@ -742,13 +743,19 @@ consteval std::size_t size_hint() noexcept {
     }
 }
 
+// What write_reserved reserves for a T: its size_hint, at most 4 KiB.
+template <class T>
+inline constexpr std::size_t reserve_hint = size_hint<T>() < 4096 ? size_hint<T>() : 4096;
+
 } // namespace detail::emit
 
 namespace detail::emit {
 
 template <class T>
 void put_erased(sink& s, const void* value) {
-    put<T>(s, *static_cast<const T*>(value));
+    if constexpr (schema::detail::kind_of<T>() == kind::object && !schema::detail::is_named_parameters<T>)
+        put_object(s, *static_cast<const T*>(value), std::make_index_sequence<reflect::field_count<T>>{});
+    else put<T>(s, *static_cast<const T*>(value));
 }
 
 // json::write but the type, which `put` stands for: one function for all of them.
@@ -799,8 +806,8 @@ bool write(std::string& out, const T& value, const write_options& options = {}) 
 /// write() returns.
 template <class T>
 bool write_reserved(std::string& out, const T& value, const write_options& options = {}) {
-    constexpr std::size_t hint = detail::emit::size_hint<T>() < 4096 ? detail::emit::size_hint<T>() : 4096;
-    return detail::emit::write_reserved_erased(out, hint, &value, &detail::emit::put_erased<T>, options);
+    return detail::emit::write_reserved_erased(out, detail::emit::reserve_hint<T>, &value, &detail::emit::put_erased<T>,
+                                               options);
 }
 
 /// The JSON text of `value`; see write().

@@ -7,12 +7,11 @@
 // The count is the largest n for which T{x1, ..., xn} compiles, each x converting to any type;
 // Boost.PFR counts the rare aggregates that this cannot (a field with no default value).
 // Access and types come from a structured binding of that many names. Names come from the
-// compiler: the address of a field of a never-defined object is a constant, and
-// __PRETTY_FUNCTION__ of a function templated on that address spells the field's name. Works
+// compiler: the addresses of the fields of a never-defined object are constants, and
+// __PRETTY_FUNCTION__ of one function templated on all of them spells the fields' names. Works
 // on GCC >= 12 and Clang >= 14.
 
 #include <agentry/reflect/detail/field_access.hpp>
-#include <agentry/reflect/detail/static_text.hpp>
 
 #include <boost/pfr/tuple_size.hpp>
 
@@ -111,7 +110,7 @@ inline constexpr std::size_t field_count = detail::count_fields<T>();
 template <std::size_t I, class T>
     requires aggregate<std::remove_const_t<T>>
 constexpr auto& field(T& t) noexcept {
-    return detail::field_at<I>(t, detail::field_count_tag<field_count<std::remove_const_t<T>>>{});
+    return detail::fields_of<field_count<std::remove_const_t<T>>>::template at<I>(t);
 }
 
 /// The declared type of field I of T.
@@ -134,62 +133,145 @@ struct fake_wrapper {
 template <class T>
 extern const fake_wrapper<T> fake_object;
 
-template <class P>
-struct pointer_holder {
-    P pointer;
+// The addresses of N fields, as one template argument (a structural type).
+template <std::size_t N>
+struct field_addresses {
+    const void* at[N];
 };
 
-template <auto Holder>
-consteval std::string_view pretty_field() noexcept {
+template <class T>
+consteval field_addresses<field_count<T>> fake_field_addresses() noexcept {
+    field_addresses<field_count<T>> out{};
+    fields_of<field_count<T>>::addresses(fake_object<T>.value, out.at);
+    return out;
+}
+
+// GCC: "... [with auto Fields = ...field_addresses<2>{const void* [2]{((const void*)(& fake_object<S>.
+// ...fake_wrapper<S>::value.S::alpha)), ((const void*)(& ...::value.S::beta))}}; ...]"
+// Clang: "... [Fields = {{&fake_object.value.alpha, &fake_object.value.beta}}]"
+// Each field's name is the identifier that ends its element, before any ')'.
+template <auto Fields>
+consteval std::string_view pretty_fields() noexcept {
     // The length from sizeof: constructing from the pointer alone would have constant
     // evaluation count the characters one by one.
     return {__PRETTY_FUNCTION__, sizeof(__PRETTY_FUNCTION__) - 1};
-}
-
-// GCC: "... [with auto Holder = pointer_holder<int>{(& fake_object<S>.value.S::alpha)}; ...]"
-// Clang: "... [Holder = {&fake_object.value.alpha}]"
-// The name is the identifier just before the closing '}' (and any ')').
-consteval std::string_view field_name_from_pretty(std::string_view pretty) noexcept {
-    std::size_t end = pretty.rfind('}');
-    while (end > 0 && pretty[end - 1] == ')') --end;
-    std::size_t begin = end;
-    while (begin > 0) {
-        const char c = pretty[begin - 1];
-        const bool ident = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
-                           c == '_';
-        if (!ident) break;
-        --begin;
-    }
-    return pretty.substr(begin, end - begin);
-}
-
-template <class T, std::size_t I>
-consteval std::string_view raw_field_name() noexcept {
-    if constexpr (field_count<T> > max_fields) {
-        return {};
-    } else {
-        constexpr auto pointer = &field_at<I>(fake_object<T>.value, field_count_tag<field_count<T>>{});
-        return field_name_from_pretty(pretty_field<pointer_holder<decltype(pointer)>{pointer}>());
-    }
 }
 #if defined(__clang__)
 #pragma clang diagnostic pop
 #endif
 
-template <class T, std::size_t I>
-inline constexpr auto field_name_text = static_text<raw_field_name<T, I>().size()>(raw_field_name<T, I>());
+constexpr bool identifier_char(char c) noexcept {
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_';
+}
 
-template <class T, std::size_t... I>
-consteval std::array<std::string_view, sizeof...(I)> make_field_names(std::index_sequence<I...>) noexcept {
-    return {field_name_text<T, I>.view()...};
+// The end of the list element that starts at p: the ',' or the closing bracket at depth 0.
+// Template arguments in the element may hold brackets, and character literals ('(', ',').
+constexpr const char* element_end(const char* p, const char* end) noexcept {
+    int depth = 0;
+    for (; p != end; ++p) {
+        const char c = *p;
+        if (c == '\'') {
+            for (++p; p != end && *p != '\''; ++p)
+                if (*p == '\\') ++p;
+        } else if (c == '(' || c == '<' || c == '{' || c == '[') {
+            ++depth;
+        } else if (c == ')' || c == '>' || c == '}' || c == ']') {
+            if (--depth < 0) return p;
+        } else if (c == ',' && depth == 0) {
+            return p;
+        }
+    }
+    return p;
+}
+
+// Where the names of N fields lie in the text pretty_fields gives.
+template <std::size_t N>
+struct field_spans {
+    std::size_t begin[N + 1]{};
+    std::size_t size[N + 1]{};
+    std::size_t total = 0;
+};
+
+// The list is the text after the second '{' that follows '=' (GCC: "Fields = field_addresses<N>{
+// const void* [N]{", Clang: "Fields = {{"). Its first element is read whole; the others have the
+// same text around the name (one object, one class), so only their names are read, the rest
+// checked by a few characters.
+template <std::size_t N>
+consteval field_spans<N> field_spans_in(std::string_view pretty) noexcept {
+    field_spans<N> out{};
+    const char* const text = pretty.data();
+    const char* const end = text + pretty.size();
+    const char* p = text;
+    while (p != end && *p != '=') ++p;
+    for (int braces = 0; p != end && braces != 2; ++p) braces += *p == '{';
+    std::size_t prefix = 0, suffix = 0;
+    for (std::size_t i = 0; i != N; ++i) {
+        const char* name = p + prefix;
+        const char* name_end = name;
+        bool known = i != 0 && name_end < end && (name[-1] == ':' || name[-1] == '.');
+        while (known && name_end != end && identifier_char(*name_end)) ++name_end;
+        for (std::size_t k = 0; known && k != suffix; ++k) known = name_end + k != end && name_end[k] == ')';
+        known = known && name_end + suffix != end && (name_end[suffix] == ',' || name_end[suffix] == '}');
+        if (!known) {
+            const char* close = element_end(p, end);
+            name_end = close;
+            while (name_end != p && name_end[-1] == ')') --name_end;
+            name = name_end;
+            while (name != p && identifier_char(name[-1])) --name;
+            prefix = std::size_t(name - p);
+            suffix = std::size_t(close - name_end);
+        }
+        out.begin[i] = std::size_t(name - text);
+        out.size[i] = std::size_t(name_end - name);
+        out.total += out.size[i];
+        p = name_end + suffix;
+        if (p != end) ++p;
+        while (p != end && *p == ' ') ++p;
+    }
+    return out;
+}
+
+template <class T>
+consteval std::string_view pretty_fields_of() noexcept {
+    return pretty_fields<fake_field_addresses<T>()>();
+}
+
+template <class T>
+inline constexpr auto field_spans_of = field_spans_in<field_count<T>>(pretty_fields_of<T>());
+
+// The names of N fields, one after the other (`Total` characters), and views of each.
+template <std::size_t N, std::size_t Total>
+struct field_names_text {
+    char chars[Total + 1]{};
+    consteval explicit field_names_text(std::string_view pretty, const field_spans<N>& spans) noexcept {
+        std::size_t at = 0;
+        for (std::size_t i = 0; i != N; ++i)
+            for (std::size_t k = 0; k != spans.size[i]; ++k) chars[at++] = pretty.data()[spans.begin[i] + k];
+    }
+};
+
+template <class T>
+inline constexpr field_names_text<field_count<T>, field_spans_of<T>.total> field_names_chars{pretty_fields_of<T>(),
+                                                                                             field_spans_of<T>};
+
+template <class T>
+consteval std::array<std::string_view, field_count<T>> make_field_names() noexcept {
+    std::array<std::string_view, field_count<T>> names{};
+    if constexpr (field_count<T> != 0 && field_count<T> <= max_fields) {
+        const char* at = field_names_chars<T>.chars;
+        for (std::size_t i = 0; i != field_count<T>; ++i) {
+            names[i] = std::string_view(at, field_spans_of<T>.size[i]);
+            at += field_spans_of<T>.size[i];
+        }
+    }
+    return names;
 }
 
 } // namespace detail
 
 /// The names of T's fields, in declaration order.
 template <aggregate T>
-inline constexpr std::array<std::string_view, field_count<T>> field_names =
-    detail::make_field_names<T>(std::make_index_sequence<field_count<T>>{});
+inline constexpr std::array<std::string_view, field_count<T>> field_names = detail::make_field_names<T>();
 
 /// Index of the field called `name`, or field_count<T> when there is none.
 template <aggregate T>
