@@ -73,6 +73,13 @@ struct read_report {
 template <class T>
 struct read_result : read_report {
     T value{};
+
+    read_result() = default;
+    read_result(read_result&&) = default;
+    read_result& operator=(read_result&&) = default;
+    // Out of line: a tool's call then destroys its arguments through one call, not an inlined
+    // copy of their destructors on each path out of it.
+    AGENTRY_JSON_SHARED ~read_result() {}
 };
 
 namespace detail {
