@@ -1336,9 +1336,9 @@ AGENTRY_JSON_COLD void null_member(reader& r, std::string_view expected) {
 }
 
 // A member of type M at `at`, the cursor on its value. One function per member type, shared
-// by every struct that has a member of that type.
+// by every struct that has a member of that type. The context (see member_reader) is unused.
 template <class M>
-void read_member(reader& r, void* at) {
+void read_member(reader& r, void* at, const void*) {
     M& member = *static_cast<M*>(at);
     if constexpr (is_optional_member<M>) {
         // read_value skips the whitespace before a value; here the value is looked at first.
@@ -1512,10 +1512,48 @@ AGENTRY_JSON_INLINE bool at_member_key(cursor& in, const member_key& key) noexce
     return at_member_name_spaced(in, key.text + 1, key.size - 3);
 }
 
-// The reader of each member of Access, by index.
+// Reads a member at `at`, given `context`: what its type's reader needs to know of it (the
+// enum_plan of an enumeration), or nullptr.
+using member_reader = void (*)(reader&, void*, const void*);
+
+// A member of an enumeration type, `plan` its enum_plan: one function for every enumeration.
+AGENTRY_JSON_SHARED void read_enum_member(reader& r, void* at, const void* plan) {
+    if (r.stopped()) return;
+    r.in.skip_ws();
+    const enum_plan& e = *static_cast<const enum_plan*>(plan);
+    const std::size_t i = read_enum_index(r, e.names, e.count);
+    if (i == e.count) return;
+    const char* value = static_cast<const char*>(e.values) + i * e.size;
+    switch (e.size) {
+    case 1: std::memcpy(at, value, 1); break;
+    case 2: std::memcpy(at, value, 2); break;
+    case 4: std::memcpy(at, value, 4); break;
+    case 8: std::memcpy(at, value, 8); break;
+    default: std::memcpy(at, value, e.size);
+    }
+}
+
+template <class M>
+consteval member_reader member_reader_of() noexcept {
+    if constexpr (kind_of<M>() == kind::enumeration) return &read_enum_member;
+    else return &read_member<M>;
+}
+
+template <class M>
+consteval const void* member_context_of() noexcept {
+    if constexpr (kind_of<M>() == kind::enumeration) return &enum_plan_of<M>;
+    else return nullptr;
+}
+
+// The reader of each member of Access, and its context, by index.
 template <class Access>
 inline constexpr auto member_readers = []<std::size_t... I>(std::index_sequence<I...>) {
-    return std::array<void (*)(reader&, void*), Access::size>{&read_member<std::remove_cv_t<member_type<Access, I>>>...};
+    return std::array<member_reader, Access::size>{member_reader_of<std::remove_cv_t<member_type<Access, I>>>()...};
+}(std::make_index_sequence<Access::size>{});
+
+template <class Access>
+inline constexpr auto member_contexts = []<std::size_t... I>(std::index_sequence<I...>) {
+    return std::array<const void*, Access::size>{member_context_of<std::remove_cv_t<member_type<Access, I>>>()...};
 }(std::make_index_sequence<Access::size>{});
 
 // A member of an object whose name is none of `names` (count of them): skipped, and reported
@@ -1562,7 +1600,8 @@ AGENTRY_JSON_COLD void missing_members(reader& r, std::uint64_t missing, const s
 // by one function for all of them.
 struct object_plan {
     const member_key* keys;
-    void (*const* readers)(reader&, void*);
+    const member_reader* readers;
+    const void* const* contexts;
     const std::string_view* names;
     const std::uint32_t* signatures;
     std::size_t size;
@@ -1570,8 +1609,10 @@ struct object_plan {
 };
 
 template <class Access>
-inline constexpr object_plan plan_of{member_keys<Access>.data(), member_readers<Access>.data(), Access::names.data(),
-                                     name_signatures<Access>.data(), Access::size, required_mask<Access>()};
+inline constexpr object_plan plan_of{member_keys<Access>.data(),     member_readers<Access>.data(),
+                                     member_contexts<Access>.data(), Access::names.data(),
+                                     name_signatures<Access>.data(), Access::size,
+                                     required_mask<Access>()};
 
 // The members of an object in any order: each name read and looked up, unknown and repeated
 // ones reported.
@@ -1591,7 +1632,7 @@ struct any_order {
         const std::uint64_t bit = std::uint64_t(1) << index;
         if (a.seen & bit) return duplicate_member(a.r);
         a.seen |= bit;
-        plan.readers[index](a.r, a.members[index]);
+        plan.readers[index](a.r, a.members[index], plan.contexts[index]);
     }
 };
 
@@ -1607,7 +1648,7 @@ AGENTRY_JSON_SHARED void read_object_members(reader& r, const object_plan& plan,
         const member_key& key = plan.keys[i];
         if (!at_member_key(r.in, key)) break;
         r.push_key({key.text + 1, key.size - 3});
-        plan.readers[i](r, members[i]);
+        plan.readers[i](r, members[i], plan.contexts[i]);
         r.pop();
         if (r.stopped()) return;
         if (!next_member(r)) {
