@@ -1335,32 +1335,53 @@ AGENTRY_JSON_COLD void null_member(reader& r, std::string_view expected) {
     read_literal(r, "null");
 }
 
+// A member of an enumeration type, `plan` its enum_plan: one function for every enumeration.
+AGENTRY_JSON_SHARED void read_enum_member(reader& r, void* at, const enum_plan& plan) {
+    if (r.stopped()) return;
+    r.in.skip_ws();
+    const std::size_t i = read_enum_index(r, plan.names, plan.count);
+    if (i == plan.count) return;
+    const char* value = static_cast<const char*>(plan.values) + i * plan.size;
+    switch (plan.size) {
+    case 1: std::memcpy(at, value, 1); break;
+    case 2: std::memcpy(at, value, 2); break;
+    case 4: std::memcpy(at, value, 4); break;
+    case 8: std::memcpy(at, value, 8); break;
+    default: std::memcpy(at, value, plan.size);
+    }
+}
+
 // A member of type M at `at`, the cursor on its value. One function per member type, shared
-// by every struct that has a member of that type. The context (see member_reader) is unused.
+// by every struct that has a member of that type; for an enumeration, a call of the function
+// shared by all of them.
 template <class M>
-void read_member(reader& r, void* at, const void*) {
-    M& member = *static_cast<M*>(at);
-    if constexpr (is_optional_member<M>) {
-        // read_value skips the whitespace before a value; here the value is looked at first.
-        r.in.skip_ws();
-        if (r.in.peek() == 'n' && !cursor(r.in).literal("null")) {
-            read_literal(r, "null");  // not JSON: a syntax error, alone
-            return;
-        }
-        if (r.in.peek() == 'n' && admits_null<typename M::value_type>()) {
-            // The member's own schema allows null (raw JSON, a variant with std::monostate).
+void read_member(reader& r, void* at) {
+    if constexpr (kind_of<M>() == kind::enumeration) {
+        read_enum_member(r, at, enum_plan_of<M>);
+    } else {
+        M& member = *static_cast<M*>(at);
+        if constexpr (is_optional_member<M>) {
+            // read_value skips the whitespace before a value; here the value is looked at first.
+            r.in.skip_ws();
+            if (r.in.peek() == 'n' && !cursor(r.in).literal("null")) {
+                read_literal(r, "null");  // not JSON: a syntax error, alone
+                return;
+            }
+            if (r.in.peek() == 'n' && admits_null<typename M::value_type>()) {
+                // The member's own schema allows null (raw JSON, a variant with std::monostate).
+                if (!member.has_value()) member.emplace();
+                read_value(r, *member);
+                return;
+            }
+            if (r.in.peek() == 'n') {
+                null_member(r, expected_name<typename M::value_type>());
+                return;
+            }
             if (!member.has_value()) member.emplace();
             read_value(r, *member);
-            return;
+        } else {
+            read_value(r, member);
         }
-        if (r.in.peek() == 'n') {
-            null_member(r, expected_name<typename M::value_type>());
-            return;
-        }
-        if (!member.has_value()) member.emplace();
-        read_value(r, *member);
-    } else {
-        read_value(r, member);
     }
 }
 
@@ -1512,48 +1533,10 @@ AGENTRY_JSON_INLINE bool at_member_key(cursor& in, const member_key& key) noexce
     return at_member_name_spaced(in, key.text + 1, key.size - 3);
 }
 
-// Reads a member at `at`, given `context`: what its type's reader needs to know of it (the
-// enum_plan of an enumeration), or nullptr.
-using member_reader = void (*)(reader&, void*, const void*);
-
-// A member of an enumeration type, `plan` its enum_plan: one function for every enumeration.
-AGENTRY_JSON_SHARED void read_enum_member(reader& r, void* at, const void* plan) {
-    if (r.stopped()) return;
-    r.in.skip_ws();
-    const enum_plan& e = *static_cast<const enum_plan*>(plan);
-    const std::size_t i = read_enum_index(r, e.names, e.count);
-    if (i == e.count) return;
-    const char* value = static_cast<const char*>(e.values) + i * e.size;
-    switch (e.size) {
-    case 1: std::memcpy(at, value, 1); break;
-    case 2: std::memcpy(at, value, 2); break;
-    case 4: std::memcpy(at, value, 4); break;
-    case 8: std::memcpy(at, value, 8); break;
-    default: std::memcpy(at, value, e.size);
-    }
-}
-
-template <class M>
-consteval member_reader member_reader_of() noexcept {
-    if constexpr (kind_of<M>() == kind::enumeration) return &read_enum_member;
-    else return &read_member<M>;
-}
-
-template <class M>
-consteval const void* member_context_of() noexcept {
-    if constexpr (kind_of<M>() == kind::enumeration) return &enum_plan_of<M>;
-    else return nullptr;
-}
-
-// The reader of each member of Access, and its context, by index.
+// The reader of each member of Access, by index.
 template <class Access>
 inline constexpr auto member_readers = []<std::size_t... I>(std::index_sequence<I...>) {
-    return std::array<member_reader, Access::size>{member_reader_of<std::remove_cv_t<member_type<Access, I>>>()...};
-}(std::make_index_sequence<Access::size>{});
-
-template <class Access>
-inline constexpr auto member_contexts = []<std::size_t... I>(std::index_sequence<I...>) {
-    return std::array<const void*, Access::size>{member_context_of<std::remove_cv_t<member_type<Access, I>>>()...};
+    return std::array<void (*)(reader&, void*), Access::size>{&read_member<std::remove_cv_t<member_type<Access, I>>>...};
 }(std::make_index_sequence<Access::size>{});
 
 // A member of an object whose name is none of `names` (count of them): skipped, and reported
@@ -1600,19 +1583,19 @@ AGENTRY_JSON_COLD void missing_members(reader& r, std::uint64_t missing, const s
 // by one function for all of them.
 struct object_plan {
     const member_key* keys;
-    const member_reader* readers;
-    const void* const* contexts;
+    void (*const* readers)(reader&, void*);
     const std::string_view* names;
     const std::uint32_t* signatures;
     std::size_t size;
     std::uint64_t required;
+    void (*read)(reader&, void*);  // read_object<P>, for the json_in_string repair
 };
 
-template <class Access>
-inline constexpr object_plan plan_of{member_keys<Access>.data(),     member_readers<Access>.data(),
-                                     member_contexts<Access>.data(), Access::names.data(),
-                                     name_signatures<Access>.data(), Access::size,
-                                     required_mask<Access>()};
+template <class P, class Access = object_access<P>>
+inline constexpr object_plan plan_of{member_keys<Access>.data(),      member_readers<Access>.data(),
+                                     Access::names.data(),            name_signatures<Access>.data(),
+                                     Access::size,                    required_mask<Access>(),
+                                     &read_object<P>};
 
 // The members of an object in any order: each name read and looked up, unknown and repeated
 // ones reported.
@@ -1632,23 +1615,32 @@ struct any_order {
         const std::uint64_t bit = std::uint64_t(1) << index;
         if (a.seen & bit) return duplicate_member(a.r);
         a.seen |= bit;
-        plan.readers[index](a.r, a.members[index], plan.contexts[index]);
+        plan.readers[index](a.r, a.members[index]);
     }
 };
 
-// The members of an object, the cursor on the first one's name (past '{' and whitespace, not
-// on '}'), `members` their addresses. Compact objects in declaration order, the members as a
-// model sends them, go the fast way: member i is read when its key is next in the input. From
-// the first member that is not, the names are read and looked up. Then the required members
-// not seen are reported.
-AGENTRY_JSON_SHARED void read_object_members(reader& r, const object_plan& plan, void* const* members) {
+// An object into `value`, the cursor before any whitespace; `members` the addresses of its
+// members: what read_object<P> does but take the addresses, compiled once. Compact objects in
+// declaration order, the members as a model sends them, go the fast way: member i is read when
+// its key is next in the input. From the first member that is not, the names are read and
+// looked up. Then the required members not seen are reported.
+AGENTRY_JSON_SHARED void read_object_at(reader& r, const object_plan& plan, void* const* members, void* value) {
+    r.in.skip_ws();
+    if (!expect_container(r, '{', plan.read, value)) return;
+    r.in.skip_ws();
+    if (r.in.peek() == '}') {
+        ++r.in.p;
+        --r.depth;
+        if (plan.required != 0) missing_members(r, plan.required, plan.names);
+        return;
+    }
     std::size_t i = 0;
     bool more = true;
     for (; i != plan.size; ++i) {
         const member_key& key = plan.keys[i];
         if (!at_member_key(r.in, key)) break;
         r.push_key({key.text + 1, key.size - 3});
-        plan.readers[i](r, members[i], plan.contexts[i]);
+        plan.readers[i](r, members[i]);
         r.pop();
         if (r.stopped()) return;
         if (!next_member(r)) {
@@ -1675,19 +1667,10 @@ void read_object(reader& r, void* value) {
     static_assert(access::size <= reflect::detail::max_fields && reflect::detail::max_fields <= 64,
                   "agentry: a struct is read with one 64-bit mask of the members seen; split a larger one into nested structs");
     auto& out = *static_cast<typename access::storage*>(value);
-    r.in.skip_ws();
-    if (!expect_container(r, '{', &read_object<P>, value)) return;
-    r.in.skip_ws();
-    if (r.in.peek() == '}') {
-        ++r.in.p;
-        --r.depth;
-        if constexpr (required_mask<access>() != 0) missing_members(r, required_mask<access>(), access::names.data());
-        return;
-    }
     std::array<void*, access::size> members;
     if constexpr (schema::detail::is_named_parameters<P>) access::addresses(out, members.data());
     else reflect::detail::fields_of<access::size>::addresses(out, members.data());
-    read_object_members(r, plan_of<access>, members.data());
+    read_object_at(r, plan_of<P>, members.data(), value);
 }
 
 // ---- free-form JSON ------------------------------------------------------------------------
