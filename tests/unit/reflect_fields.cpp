@@ -72,6 +72,22 @@ struct many {
         f62, f63, f64, f65, f66, f67, f68, f69;
 };
 
+// More fields than one list in __PRETTY_FUNCTION__ holds (Clang prints ten elements, then "...").
+struct twelve {
+    int a0;
+    std::string b1;
+    double c2;
+    std::vector<int> d3;
+    bool e4;
+    std::optional<int> f5;
+    int g6;
+    int h7;
+    std::string i8_long_name;
+    int j9;
+    colour k10;
+    int last;
+};
+
 template <char C, int N>
 struct tagged {
     int first_field;
@@ -159,6 +175,8 @@ TEST_CASE("field names of templates whose arguments print brackets and commas") 
     static_assert(named_first_second<tagged<'>', 8>>);
     static_assert(agentry::reflect::field_names<nested_members>[8] == "maybe");
     static_assert(agentry::reflect::field_names<empty>.empty());
+    static_assert(agentry::reflect::field_names<twelve>[7] == "h7" && agentry::reflect::field_names<twelve>[8] == "i8_long_name");
+    static_assert(agentry::reflect::field_names<twelve>[10] == "k10" && agentry::reflect::field_names<twelve>[11] == "last");
     CHECK(agentry::reflect::field_names<many>[69] == "");
 }
 

@@ -139,10 +139,13 @@ struct field_addresses {
     const void* at[N];
 };
 
-template <class T>
-consteval field_addresses<field_count<T>> fake_field_addresses() noexcept {
-    field_addresses<field_count<T>> out{};
-    fields_of<field_count<T>>::addresses(fake_object<T>.value, out.at);
+// Fields [First, First + Count) of T's never-defined object.
+template <class T, std::size_t First, std::size_t Count>
+consteval field_addresses<Count> fake_field_addresses() noexcept {
+    const void* all[field_count<T>]{};
+    fields_of<field_count<T>>::addresses(fake_object<T>.value, all);
+    field_addresses<Count> out{};
+    for (std::size_t i = 0; i != Count; ++i) out.at[i] = all[First + i];
     return out;
 }
 
@@ -206,12 +209,14 @@ consteval field_spans<N> field_spans_in(std::string_view pretty) noexcept {
     for (int braces = 0; p != end && braces != 2; ++p) braces += *p == '{';
     std::size_t prefix = 0, suffix = 0;
     for (std::size_t i = 0; i != N; ++i) {
-        const char* name = p + prefix;
+        bool known = i != 0 && prefix < std::size_t(end - p);
+        const char* name = known ? p + prefix : p;
         const char* name_end = name;
-        bool known = i != 0 && name_end < end && (name[-1] == ':' || name[-1] == '.');
+        known = known && (name[-1] == ':' || name[-1] == '.');
         while (known && name_end != end && identifier_char(*name_end)) ++name_end;
-        for (std::size_t k = 0; known && k != suffix; ++k) known = name_end + k != end && name_end[k] == ')';
-        known = known && name_end + suffix != end && (name_end[suffix] == ',' || name_end[suffix] == '}');
+        known = known && suffix < std::size_t(end - name_end);
+        for (std::size_t k = 0; known && k != suffix; ++k) known = name_end[k] == ')';
+        known = known && (name_end[suffix] == ',' || name_end[suffix] == '}');
         if (!known) {
             const char* close = element_end(p, end);
             name_end = close;
@@ -231,28 +236,61 @@ consteval field_spans<N> field_spans_in(std::string_view pretty) noexcept {
     return out;
 }
 
-template <class T>
+// Clang prints at most ten elements of a list (then "..."): the fields go by eights.
+inline constexpr std::size_t fields_per_text = 8;
+
+template <class T, std::size_t First>
+inline constexpr std::size_t fields_in_text =
+    field_count<T> - First < fields_per_text ? field_count<T> - First : fields_per_text;
+
+template <class T, std::size_t First>
 consteval std::string_view pretty_fields_of() noexcept {
-    return pretty_fields<fake_field_addresses<T>()>();
+    return pretty_fields<fake_field_addresses<T, First, fields_in_text<T, First>>()>();
 }
 
 template <class T>
-inline constexpr auto field_spans_of = field_spans_in<field_count<T>>(pretty_fields_of<T>());
+inline constexpr std::size_t field_texts = (field_count<T> + fields_per_text - 1) / fields_per_text;
 
-// The names of N fields, one after the other (`Total` characters), and views of each.
-template <std::size_t N, std::size_t Total>
-struct field_names_text {
-    char chars[Total + 1]{};
-    consteval explicit field_names_text(std::string_view pretty, const field_spans<N>& spans) noexcept {
-        std::size_t at = 0;
-        for (std::size_t i = 0; i != N; ++i)
-            for (std::size_t k = 0; k != spans.size[i]; ++k) chars[at++] = pretty.data()[spans.begin[i] + k];
+// Where the names of fields [First, First + fields_in_text) lie in their text, into `out`.
+template <class T, std::size_t First>
+constexpr void add_field_spans(field_spans<field_count<T>>& out) noexcept {
+    const auto part = field_spans_in<fields_in_text<T, First>>(pretty_fields_of<T, First>());
+    for (std::size_t i = 0; i != fields_in_text<T, First>; ++i) {
+        out.begin[First + i] = part.begin[i];
+        out.size[First + i] = part.size[i];
     }
-};
+    out.total += part.total;
+}
 
 template <class T>
-inline constexpr field_names_text<field_count<T>, field_spans_of<T>.total> field_names_chars{pretty_fields_of<T>(),
-                                                                                             field_spans_of<T>};
+inline constexpr auto field_spans_of = []<std::size_t... C>(std::index_sequence<C...>) {
+    field_spans<field_count<T>> out{};
+    (add_field_spans<T, C * fields_per_text>(out), ...);
+    return out;
+}(std::make_index_sequence<field_texts<T>>{});
+
+// The names of T's fields, one after the other.
+template <std::size_t Total>
+struct field_names_text {
+    char chars[Total + 1]{};
+};
+
+// The names of fields [First, First + fields_in_text) into `chars`, from `at`; returns the end.
+template <class T, std::size_t First>
+constexpr std::size_t copy_field_names(char* chars, std::size_t at) noexcept {
+    const char* pretty = pretty_fields_of<T, First>().data();
+    for (std::size_t i = First; i != First + fields_in_text<T, First>; ++i)
+        for (std::size_t k = 0; k != field_spans_of<T>.size[i]; ++k) chars[at++] = pretty[field_spans_of<T>.begin[i] + k];
+    return at;
+}
+
+template <class T>
+inline constexpr auto field_names_chars = []<std::size_t... C>(std::index_sequence<C...>) {
+    field_names_text<field_spans_of<T>.total> text{};
+    std::size_t at = 0;
+    ((at = copy_field_names<T, C * fields_per_text>(text.chars, at)), ...);
+    return text;
+}(std::make_index_sequence<field_texts<T>>{});
 
 template <class T>
 consteval std::array<std::string_view, field_count<T>> make_field_names() noexcept {
