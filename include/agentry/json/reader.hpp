@@ -724,11 +724,6 @@ template <class E>
 inline constexpr enum_plan enum_plan_of{reflect::enum_names<E>.data(), reflect::enum_values<E>.data(),
                                         reflect::enum_count<E>, sizeof(E)};
 
-// An enumerator's name at the cursor: the value of that name is copied to `out`.
-AGENTRY_JSON_INLINE void read_enum(reader& r, void* out, const enum_plan& plan) {
-    const std::size_t i = read_enum_index(r, plan.names, plan.count);
-    if (i != plan.count) std::memcpy(out, static_cast<const char*>(plan.values) + i * plan.size, plan.size);
-}
 
 // ---- constraints ---------------------------------------------------------------------------
 
@@ -1335,8 +1330,9 @@ AGENTRY_JSON_COLD void null_member(reader& r, std::string_view expected) {
     read_literal(r, "null");
 }
 
-// A member of an enumeration type, `plan` its enum_plan: one function for every enumeration.
-AGENTRY_JSON_SHARED void read_enum_member(reader& r, void* at, const enum_plan& plan) {
+// An enumeration at `at`, `plan` its enum_plan, the cursor before any whitespace: one function
+// for every enumeration, members and elements alike.
+AGENTRY_JSON_SHARED void read_enum(reader& r, void* at, const enum_plan& plan) {
     if (r.stopped()) return;
     r.in.skip_ws();
     const std::size_t i = read_enum_index(r, plan.names, plan.count);
@@ -1357,7 +1353,7 @@ AGENTRY_JSON_SHARED void read_enum_member(reader& r, void* at, const enum_plan& 
 template <class M>
 void read_member(reader& r, void* at) {
     if constexpr (kind_of<M>() == kind::enumeration) {
-        read_enum_member(r, at, enum_plan_of<M>);
+        read_enum(r, at, enum_plan_of<M>);
     } else {
         M& member = *static_cast<M*>(at);
         if constexpr (is_optional_member<M>) {
