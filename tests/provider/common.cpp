@@ -31,8 +31,9 @@ std::vector<std::string> events_of(std::string_view text, std::size_t split) {
 } // namespace
 
 TEST_CASE("sse: events, multi-line data, comments and every line ending, at any split") {
-    const std::string_view stream = ": comment\r\nevent: a\r\ndata: 1\r\ndata:2\r\n\r\ndata: x\n\nretry: 5\rdata: y\r\r";
-    const std::vector<std::string> expected{"a|1\n2", "|x", "|y"};
+    const std::string_view stream = ": comment\r\nevent: a\r\ndata: 1\r\ndata:2\r\n\r\ndata: x\n\nretry: 5\rdata: y\r\r"
+                                    "data: a line of more than eight bytes,\twith a tab, \xC3\xA9 and \x01\r\n\n";
+    const std::vector<std::string> expected{"a|1\n2", "|x", "|y", "|a line of more than eight bytes,\twith a tab, \xC3\xA9 and \x01"};
     for (std::size_t split = 1; split <= stream.size(); ++split) CHECK(events_of(stream, split) == expected);
     sse_parser cut;
     cut.feed("data: {\"a\"", [](const sse_event&) {});

@@ -84,6 +84,7 @@
 #include <agentry/schema/raw_json.hpp>
 
 #include <array>
+#include <bit>
 #include <charconv>
 #include <cmath>
 #include <cstddef>
@@ -466,7 +467,14 @@ inline void put_string(sink& s, const char* data, std::size_t n) {
         while (i + 8 <= end) {
             std::uint64_t word;
             std::memcpy(&word, p + i, 8);
-            if (needs_attention(word)) break;
+            if constexpr (std::endian::native == std::endian::little) {
+                if (const std::uint64_t bits = attention_bits(word)) {
+                    i += std::size_t(std::countr_zero(bits)) / 8;
+                    break;
+                }
+            } else if (needs_attention(word)) {
+                break;
+            }
             i += 8;
         }
         while (i < end && plain_byte[p[i]]) ++i;

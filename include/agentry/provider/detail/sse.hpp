@@ -11,6 +11,8 @@
 #include <agentry/transport/transport.hpp>
 
 #include <cstddef>
+#include <cstdint>
+#include <cstring>
 #include <string>
 #include <string_view>
 
@@ -31,29 +33,32 @@ public:
 
     template <class OnEvent>
     void feed(std::string_view bytes, OnEvent&& on_event) {
-        std::size_t i = 0;
-        while (i != bytes.size() && !overflowed_) {
-            const char c = bytes[i];
-            if (after_cr_ && c == '\n') {
+        const char* p = bytes.data();
+        const char* const end = p + bytes.size();
+        while (p != end && !overflowed_) {
+            if (after_cr_) {
                 after_cr_ = false;
-                ++i;
-                continue;
+                if (*p == '\n' && ++p == end) return;
             }
-            after_cr_ = c == '\r';
-            if (c == '\r' || c == '\n') {
-                line_end(on_event);
-                ++i;
-                continue;
-            }
-            // The rest of the line, appended at once.
-            std::size_t end = i + 1;
-            while (end != bytes.size() && bytes[end] != '\r' && bytes[end] != '\n') ++end;
-            if (end - i > max_ - line_.size()) {
+            const char* stop = line_break(p, end);
+            if (std::size_t(stop - p) > max_ - line_.size()) {
                 overflowed_ = true;
                 return;
             }
-            line_.append(bytes.data() + i, end - i);
-            i = end;
+            if (stop == end) {
+                line_.append(p, std::size_t(stop - p));
+                return;
+            }
+            // A whole line: read where it is when nothing of it came before.
+            if (line_.empty()) {
+                line_end(std::string_view(p, std::size_t(stop - p)), on_event);
+            } else {
+                line_.append(p, std::size_t(stop - p));
+                line_end(std::string_view(line_), on_event);
+                line_.clear();
+            }
+            after_cr_ = *stop == '\r';
+            p = stop + 1;
         }
     }
 
@@ -65,34 +70,47 @@ public:
     std::size_t max_event() const noexcept { return max_; }
 
 private:
+    // The first '\r' or '\n' at or after p, or end; eight bytes at a time while none of them
+    // is below 0x0E.
+    static const char* line_break(const char* p, const char* end) noexcept {
+        constexpr std::uint64_t ones = 0x0101010101010101ull;
+        constexpr std::uint64_t highs = 0x8080808080808080ull;
+        while (end - p >= 8) {
+            std::uint64_t word;
+            std::memcpy(&word, p, 8);
+            if (((word - ones * 0x0E) & ~word & highs) != 0) break;
+            p += 8;
+        }
+        while (p != end && *p != '\r' && *p != '\n') ++p;
+        return p;
+    }
+
+    // A line without its end: an empty one dispatches the event.
     template <class OnEvent>
-    void line_end(OnEvent& on_event) {
-        if (line_.empty()) {
+    void line_end(std::string_view line, OnEvent& on_event) {
+        if (line.empty()) {
             if (has_data_) on_event(static_cast<const sse_event&>(event_));
             event_.name.clear();
             event_.data.clear();
             has_data_ = false;
             return;
         }
-        const std::string_view line = line_;
         const std::size_t colon = line.find(':');
-        if (colon != 0) {
-            const std::string_view field = line.substr(0, colon);
-            std::string_view value = colon == std::string_view::npos ? std::string_view{} : line.substr(colon + 1);
-            if (!value.empty() && value.front() == ' ') value.remove_prefix(1);
-            if (field == "data") {
-                if (event_.data.size() + value.size() + 1 > max_) {
-                    overflowed_ = true;
-                    return;
-                }
-                if (has_data_) event_.data.push_back('\n');
-                event_.data.append(value);
-                has_data_ = true;
-            } else if (field == "event") {
-                event_.name.assign(value);
+        if (colon == 0) return;
+        const std::string_view field = line.substr(0, colon);
+        std::string_view value = colon == std::string_view::npos ? std::string_view{} : line.substr(colon + 1);
+        if (!value.empty() && value.front() == ' ') value.remove_prefix(1);
+        if (field == "data") {
+            if (event_.data.size() + value.size() + 1 > max_) {
+                overflowed_ = true;
+                return;
             }
+            if (has_data_) event_.data.push_back('\n');
+            event_.data.append(value);
+            has_data_ = true;
+        } else if (field == "event") {
+            event_.name.assign(value);
         }
-        line_.clear();
     }
 
     std::size_t max_;
