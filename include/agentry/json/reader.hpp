@@ -724,7 +724,6 @@ template <class E>
 inline constexpr enum_plan enum_plan_of{reflect::enum_names<E>.data(), reflect::enum_values<E>.data(),
                                         reflect::enum_count<E>, sizeof(E)};
 
-
 // ---- constraints ---------------------------------------------------------------------------
 
 // The bytes that do not continue a UTF-8 sequence (not 10xxxxxx), eight at a time.
@@ -1904,9 +1903,11 @@ struct alternatives<std::variant<A...>> {
 
 template <class T>
 void read_value(reader& r, T& out) {
-    if (r.stopped()) return;
-    r.in.skip_ws();
     constexpr kind k = kind_of<T>();
+    if constexpr (k != kind::enumeration) {  // read_enum does both itself
+        if (r.stopped()) return;
+        r.in.skip_ws();
+    }
     if constexpr (k == kind::boolean) {
         if (r.in.end - r.in.p >= 4 && std::memcmp(r.in.p, "true", 4) == 0) {
             r.in.p += 4;
