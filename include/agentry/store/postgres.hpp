@@ -11,8 +11,8 @@
 // Workers take runs with claim(): UPDATE ... WHERE id = (SELECT ... FOR UPDATE SKIP LOCKED), so
 // that concurrent claims never wait for each other nor take the same run. Lease times are the
 // database server's clock, the one clock all workers share. Each append locks the run's row
-// (FOR SHARE) while it checks the owner, so that a claim by another worker comes before or
-// after it, never between the check and the write.
+// (FOR SHARE) while it checks the owner and the lease's end, so that a claim by another worker
+// comes before or after it, never between the check and the write.
 
 #include <agentry/store/run_store.hpp>
 
@@ -78,6 +78,8 @@ public:
 
     const std::string& worker() const noexcept { return worker_; }
 
+    void set_worker(std::string name) { worker_ = name.empty() ? detail::random_name() : std::move(name); }
+
     std::string create_run(std::string_view state) {
         std::string id = detail::random_name();
         query("WITH r AS (INSERT INTO agentry_runs(id, status) VALUES($1, 'runnable') RETURNING id) "
@@ -88,7 +90,7 @@ public:
 
     std::uint64_t append(std::string_view run, checkpoint_kind kind, std::string_view body) {
         result r = query("WITH held AS (SELECT id FROM agentry_runs WHERE id = $1 AND status = 'runnable' AND "
-                         "(owner IS NULL OR owner = $4) FOR SHARE) "
+                         "(owner IS NULL OR (owner = $4 AND lease_until > clock_timestamp())) FOR SHARE) "
                          "INSERT INTO agentry_checkpoints(run_id, seq, kind, body) "
                          "SELECT id, (SELECT coalesce(max(seq), 0) + 1 FROM agentry_checkpoints WHERE run_id = $1), "
                          "$2, $3 FROM held RETURNING seq",
@@ -172,7 +174,7 @@ public:
         result r = query("UPDATE agentry_runs SET owner = $1, "
                          "lease_until = clock_timestamp() + $2::bigint * interval '1 millisecond' WHERE id = "
                          "(SELECT id FROM agentry_runs WHERE status = 'runnable' AND "
-                         "(owner IS NULL OR lease_until < clock_timestamp()) ORDER BY n LIMIT 1 FOR UPDATE SKIP LOCKED) "
+                         "(owner IS NULL OR lease_until <= clock_timestamp()) ORDER BY n LIMIT 1 FOR UPDATE SKIP LOCKED) "
                          "RETURNING id",
                          {worker_, std::to_string(lease.count())});
         if (r.rows() == 0) return std::nullopt;
@@ -181,7 +183,8 @@ public:
 
     bool heartbeat(std::string_view run, std::chrono::milliseconds lease) {
         result r = query("UPDATE agentry_runs SET lease_until = clock_timestamp() + $3::bigint * interval "
-                         "'1 millisecond' WHERE id = $1 AND owner = $2 AND status = 'runnable' RETURNING id",
+                         "'1 millisecond' WHERE id = $1 AND owner = $2 AND status = 'runnable' AND "
+                         "lease_until > clock_timestamp() RETURNING id",
                          {run, worker_, std::to_string(lease.count())});
         return r.rows() == 1;
     }
@@ -239,6 +242,12 @@ private:
     store_error refused(std::string_view run) {
         const std::optional<run_status> s = status(run);
         if (!s) return store_error("agentry: postgres_store: no run " + std::string(run) + "; start one with start_run");
+        if (*s == run_status::runnable && owner(run) == worker_)
+            return store_error("agentry: postgres_store: the lease of worker " + worker_ + " on run " +
+                               std::string(run) +
+                               " has expired; this worker must leave the run, which another worker may have taken "
+                               "(renew the lease well before it ends: a shorter worker_options::heartbeat or a "
+                               "longer lease)");
         if (*s == run_status::done)
             return store_error("agentry: postgres_store: run " + std::string(run) +
                                " is done; it takes no more checkpoints");
@@ -247,6 +256,11 @@ private:
                                " waits for decisions on its pending tool calls; give them with decide_run");
         return store_error("agentry: postgres_store: run " + std::string(run) + " is leased by another worker, not " +
                            worker_ + "; this worker lost its lease and must leave the run to its new owner");
+    }
+
+    std::string owner(std::string_view run) {
+        result r = query("SELECT coalesce(owner, '') FROM agentry_runs WHERE id = $1", {run});
+        return r.rows() == 0 ? std::string() : std::string(r.text(0, 0));
     }
 
     store_error not_waiting(std::string_view run) {

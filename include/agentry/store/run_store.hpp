@@ -21,11 +21,15 @@
 // A store object is one connection: use it from one thread at a time.
 //
 // Leases: claim() takes a runnable run whose lease is free or has expired and records the
-// store's worker name as its owner until now + lease; heartbeat() extends it. While a run is
-// owned, only its owner may append to it or finish it (append() and finish() throw
-// store_error otherwise), so a worker that lost its lease cannot write past the one that took
-// the run over. A run nobody owns (one driven by resume_run outside a worker) takes appends
-// from any connection.
+// store's worker name as its owner until now + lease; heartbeat() extends it while it has not
+// expired. A lease holds while now < its end: one of 0 ms has expired as soon as it is taken.
+// While a run is owned, only its owner may append to it or finish it, and only before the
+// lease expires (append(), finish() and pause() throw store_error otherwise), so a worker that
+// lost its lease, or let it expire, cannot write past one that may have taken the run over. A
+// run nobody owns (one driven by resume_run outside a worker) takes appends from any
+// connection. The worker name is a worker's, not a connection's: every connection of one
+// worker writes the same name (run_worker gives its second connection the first one's with
+// set_worker), and no two workers share one.
 
 #include <agentry/loop/result.hpp>
 #include <agentry/provider/message.hpp>
@@ -145,7 +149,7 @@ concept run_store = requires(S& s, const S& cs, std::string_view id, std::string
     /// A new runnable run whose first checkpoint is the state `body`; returns its id.
     { s.create_run(body) } -> std::same_as<std::string>;
     /// Appends a checkpoint; returns its number. Throws store_error for a run that is missing,
-    /// waiting, done, or owned by another worker.
+    /// waiting, done, owned by another worker, or owned by this one past its lease.
     { s.append(id, kind, body) } -> std::same_as<std::uint64_t>;
     /// Every checkpoint of the run, in order (empty for an unknown id).
     { s.history(id) } -> std::same_as<std::vector<checkpoint>>;
@@ -164,7 +168,7 @@ concept run_store = requires(S& s, const S& cs, std::string_view id, std::string
     { s.runs(run_status::waiting) } -> std::same_as<std::vector<std::string>>;
     /// Takes a runnable run for this store's worker (see the top of this file).
     { s.claim(lease) } -> std::same_as<std::optional<std::string>>;
-    /// Extends this worker's lease; false when it no longer owns the run.
+    /// Extends this worker's lease; false when it no longer owns the run or the lease has expired.
     { s.heartbeat(id, lease) } -> std::same_as<bool>;
     /// Gives up this worker's lease on the run (it stays runnable).
     { s.release(id) } -> std::same_as<void>;
@@ -172,6 +176,9 @@ concept run_store = requires(S& s, const S& cs, std::string_view id, std::string
     { s.unfinished() } -> std::same_as<std::size_t>;
     /// This connection's worker name (the lease owner it writes).
     { cs.worker() } -> std::same_as<const std::string&>;
+    /// Makes `name` this connection's worker name (empty: a new random one); called before the
+    /// connection claims a run.
+    { s.set_worker(std::string(id)) } -> std::same_as<void>;
 };
 
 namespace detail {

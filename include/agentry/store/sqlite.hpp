@@ -77,6 +77,8 @@ public:
 
     const std::string& worker() const noexcept { return worker_; }
 
+    void set_worker(std::string name) { worker_ = name.empty() ? detail::random_name() : std::move(name); }
+
     std::string create_run(std::string_view state) {
         std::string id = detail::random_name();
         transaction t(*this);
@@ -93,8 +95,9 @@ public:
         statement s(*this, "INSERT INTO agentry_checkpoints(run_id, seq, kind, body) "
                            "SELECT id, (SELECT coalesce(max(seq), 0) + 1 FROM agentry_checkpoints WHERE run_id = ?1), "
                            "?2, ?3 FROM agentry_runs "
-                           "WHERE id = ?1 AND status = 'runnable' AND (owner IS NULL OR owner = ?4) RETURNING seq");
-        s.bind(1, run).bind(2, to_string(kind)).bind(3, body).bind(4, worker_);
+                           "WHERE id = ?1 AND status = 'runnable' AND "
+                           "(owner IS NULL OR (owner = ?4 AND lease_until > ?5)) RETURNING seq");
+        s.bind(1, run).bind(2, to_string(kind)).bind(3, body).bind(4, worker_).bind(5, now_ms());
         if (!s.step()) throw refused(run);
         const std::uint64_t seq = s.integer(0);
         s.step();
@@ -166,7 +169,7 @@ public:
         const std::int64_t now = now_ms();
         statement s(*this, "UPDATE agentry_runs SET owner = ?1, lease_until = ?2 WHERE id = "
                            "(SELECT id FROM agentry_runs WHERE status = 'runnable' AND (owner IS NULL OR "
-                           "lease_until < ?3) ORDER BY rowid LIMIT 1) RETURNING id");
+                           "lease_until <= ?3) ORDER BY rowid LIMIT 1) RETURNING id");
         s.bind(1, worker_).bind(2, now + lease.count()).bind(3, now);
         if (!s.step()) return std::nullopt;
         std::string id(s.text(0));
@@ -175,10 +178,13 @@ public:
     }
 
     bool heartbeat(std::string_view run, std::chrono::milliseconds lease) {
-        statement(*this, "UPDATE agentry_runs SET lease_until = ?3 WHERE id = ?1 AND owner = ?2 AND status = 'runnable'")
+        const std::int64_t now = now_ms();
+        statement(*this, "UPDATE agentry_runs SET lease_until = ?3 WHERE id = ?1 AND owner = ?2 AND "
+                         "status = 'runnable' AND lease_until > ?4")
             .bind(1, run)
             .bind(2, worker_)
-            .bind(3, now_ms() + lease.count())
+            .bind(3, now + lease.count())
+            .bind(4, now)
             .step();
         return sqlite3_changes(db_) == 1;
     }
@@ -266,6 +272,11 @@ private:
     store_error refused(std::string_view run) {
         const std::optional<run_status> s = status(run);
         if (!s) return store_error("agentry: sqlite_store: no run " + std::string(run) + "; start one with start_run");
+        if (*s == run_status::runnable && owner(run) == worker_)
+            return store_error("agentry: sqlite_store: the lease of worker " + worker_ + " on run " + std::string(run) +
+                               " has expired; this worker must leave the run, which another worker may have taken "
+                               "(renew the lease well before it ends: a shorter worker_options::heartbeat or a "
+                               "longer lease)");
         if (*s == run_status::done)
             return store_error("agentry: sqlite_store: run " + std::string(run) + " is done; it takes no more checkpoints");
         if (*s == run_status::waiting)
@@ -273,6 +284,12 @@ private:
                                " waits for decisions on its pending tool calls; give them with decide_run");
         return store_error("agentry: sqlite_store: run " + std::string(run) + " is leased by another worker, not " +
                            worker_ + "; this worker lost its lease and must leave the run to its new owner");
+    }
+
+    std::string owner(std::string_view run) {
+        statement s(*this, "SELECT coalesce(owner, '') FROM agentry_runs WHERE id = ?1");
+        s.bind(1, run);
+        return s.step() ? std::string(s.text(0)) : std::string();
     }
 
     store_error not_waiting(std::string_view run) {

@@ -14,8 +14,13 @@
 //       {.until_drained = true});
 //
 // While a run goes on, a second connection renews its lease every heartbeat; when a renewal
-// finds the run taken by another worker (this one was too slow), the agent is cancelled, and
-// its further checkpoints are refused by the store, so the run is left to its new owner.
+// finds the lease expired or the run taken by another worker (this one was too slow), the
+// agent is cancelled, and its further checkpoints are refused by the store, so the run is left
+// to its new owner.
+//
+// A worker is one lease owner: both connections write the first one's worker name (its
+// `worker` option, or a random name when it has none), whatever names connect() gives them.
+// Leave the option empty, as above, or give each worker a name of its own.
 //
 // A run that stops for approvals is left waiting (see store/durable.hpp): no worker takes it
 // until decide_run gives its decisions.
@@ -65,11 +70,13 @@ struct worker_options {
 /// std::unique_ptr to an agent, one per run, with the tools and configuration the runs were
 /// started with), until `options` say to stop. Returns how many runs this worker finished (not
 /// counting those left waiting).
-/// `connect` is called twice: one connection for the runs, one for the heartbeats.
+/// `connect` is called twice: one connection for the runs, one for the heartbeats, both
+/// writing the first connection's worker name.
 template <run_store Store, class Connect, class MakeAgent>
 std::size_t run_worker(Connect connect, MakeAgent make_agent, const worker_options& options = {}) {
     Store store = connect();
     Store beats = connect();
+    beats.set_worker(store.worker());
     std::size_t finished = 0;
     const auto stopping = [&] { return options.stop && options.stop->load(); };
     while (!stopping()) {
