@@ -17,11 +17,11 @@
 #include <agentry/json/detail/decimal.hpp>
 #include <agentry/json/detail/formats.hpp>
 #include <agentry/json/detail/lexer.hpp>
-#include <agentry/json/detail/regex.hpp>
 #include <agentry/json/detail/suggest.hpp>
 #include <agentry/json/error.hpp>
 #include <agentry/reflect/enum.hpp>
 #include <agentry/reflect/fields.hpp>
+#include <agentry/regex/pattern.hpp>
 #include <agentry/schema/constraints.hpp>
 #include <agentry/schema/detail/classify.hpp>
 #include <agentry/schema/detail/defs.hpp>
@@ -759,8 +759,8 @@ bool at_least_code_points(std::string_view s) noexcept {
 inline constexpr std::size_t pattern_step_limit = 1'000'000;
 
 template <fixed_string Pattern>
-const std::optional<regex>& compiled_pattern() {
-    static const std::optional<regex> compiled = regex::compile(Pattern.view());
+const std::optional<regex::pattern>& compiled_pattern() {
+    static const std::optional<regex::pattern> compiled = regex::pattern::compile(Pattern.view());
     return compiled;
 }
 
@@ -859,14 +859,14 @@ void check_string_constraint(reader& r, const std::string& v) {
             length_error(r, error_kind::max_length, "must be at most ", C::value);
     } else if constexpr (k == constraint_keyword::pattern) {
         const auto& compiled = compiled_pattern<fixed_string<C::value.size()>(C::value)>();
-        const regex::match_result m = compiled ? compiled->search_bounded(v, pattern_step_limit)
-                                               : regex::match_result::no_match;
-        if (m == regex::match_result::too_complex)
+        const regex::pattern::match_result m = compiled ? compiled->search_bounded(v, pattern_step_limit)
+                                                        : regex::pattern::match_result::no_match;
+        if (m == regex::pattern::match_result::too_complex)
             r.error(error_kind::pattern, "could not be checked against the regular expression " +
                                              std::string(C::value) + ": the match needs more than " +
                                              std::to_string(pattern_step_limit) +
                                              " steps; send a shorter or simpler value");
-        else if (m == regex::match_result::no_match)
+        else if (m == regex::pattern::match_result::no_match)
             r.error(error_kind::pattern, "must match the regular expression " + std::string(C::value));
     } else {
         if (!valid_format(C::value, v)) r.error(error_kind::format, "must be a valid " + std::string(format_name(C::value)));

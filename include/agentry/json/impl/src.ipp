@@ -8,6 +8,6 @@
 // provider definitions (provider/impl/<name>.ipp) includes this file there too.
 
 #include <agentry/json/impl/canonical.ipp>
-#include <agentry/json/impl/regex.ipp>
+#include <agentry/regex/impl/pattern.ipp>
 
 #endif

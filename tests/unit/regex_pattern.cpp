@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: BSL-1.0
-#include <agentry/json/detail/regex.hpp>
+#include <agentry/regex/pattern.hpp>
 
 #include <doctest/doctest.h>
 
@@ -15,7 +15,7 @@
 #include <vector>
 
 using namespace std::string_view_literals;
-using agentry::json::detail::regex;
+using regex = agentry::regex::pattern;
 
 namespace {
 

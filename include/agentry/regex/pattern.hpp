@@ -1,10 +1,13 @@
 // SPDX-License-Identifier: BSL-1.0
-#ifndef AGENTRY_JSON_DETAIL_REGEX_HPP
-#define AGENTRY_JSON_DETAIL_REGEX_HPP
+#ifndef AGENTRY_REGEX_PATTERN_HPP
+#define AGENTRY_REGEX_PATTERN_HPP
 
 // ECMA-262 regular expressions with the `u` flag, as JSON Schema's `pattern` uses them
 // (ajv: `new RegExp(pattern, "u")`). The pattern and the text are UTF-8; both are read as
 // Unicode code points. A search matches anywhere unless the pattern is anchored.
+//
+//   auto p = agentry::regex::pattern::compile("^[A-Z]{3}$");
+//   if (p && p->search("CDG")) ...
 //
 // Supported: `|`, `( )`, `(?: )`, `(?<name> )`, `(?= )`, `(?! )`, `(?<= )`, `(?<! )`,
 // `* + ? {n} {n,} {n,m}` and their lazy forms, `^ $ \b \B` (no multiline), `.`, classes
@@ -18,8 +21,9 @@
 // names, Annex B (non-`u`) syntax such as `\a`, `\-` outside a class, or a lone `{ } ]`.
 // Flags do not exist: matching is case-sensitive, `.` does not match line terminators.
 //
-// This header declares the interface; the engine (impl/regex.ipp) is compiled where the
-// header is included (header-only) or once, by src.hpp (separate compilation).
+// This header declares the interface; the engine (impl/pattern.ipp: unicode, parse,
+// program, match) is compiled where the header is included (header-only) or once, by
+// src.hpp (separate compilation).
 
 #include <agentry/detail/separate.hpp>
 
@@ -29,21 +33,21 @@
 #include <string>
 #include <string_view>
 
-namespace agentry::json::detail {
+namespace agentry::regex {
 
-namespace regex_impl {
+namespace detail {
 struct compiled;
-} // namespace regex_impl
+} // namespace detail
 
-/// A compiled ECMA-262 regular expression (`u` flag) for JSON Schema's `pattern`. Copies
-/// share the compiled program, which is immutable.
-class regex {
+/// A compiled ECMA-262 regular expression (`u` flag). Copies share the compiled program,
+/// which is immutable.
+class pattern {
 public:
     enum class match_result { match, no_match, too_complex };
 
-    /// Compiles `pattern`. On failure returns std::nullopt and, if `error` is not null, sets
+    /// Compiles `source`. On failure returns std::nullopt and, if `error` is not null, sets
     /// it to a short message with the byte offset, e.g. "nothing to repeat at offset 0".
-    static std::optional<regex> compile(std::string_view pattern, std::string* error = nullptr) noexcept;
+    static std::optional<pattern> compile(std::string_view source, std::string* error = nullptr) noexcept;
 
     /// True when the pattern matches somewhere in `text` (UTF-8; an invalid byte reads as
     /// U+FFFD). False also when the search gives up after 1'000'000 steps (too_complex):
@@ -56,15 +60,15 @@ public:
     match_result search_bounded(std::string_view text, std::size_t max_steps = 1'000'000) const noexcept;
 
 private:
-    explicit regex(std::shared_ptr<const regex_impl::compiled> c) noexcept : compiled_(std::move(c)) {}
+    explicit pattern(std::shared_ptr<const detail::compiled> c) noexcept : compiled_(std::move(c)) {}
 
-    std::shared_ptr<const regex_impl::compiled> compiled_;  // never null
+    std::shared_ptr<const detail::compiled> compiled_;  // never null
 };
 
-} // namespace agentry::json::detail
+} // namespace agentry::regex
 
 #if !defined(AGENTRY_SEPARATE_COMPILATION)
-#include <agentry/json/impl/regex.ipp>
+#include <agentry/regex/impl/pattern.ipp>
 #endif
 
 #endif
