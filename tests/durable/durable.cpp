@@ -259,19 +259,29 @@ void conformance_leases(Store& a, Other& b) {
         a.release(first);
         CHECK(b.claim(60s) == first);
         CHECK(!a.heartbeat(first, 60s));
-        // An expired lease is free too: a lease of 0 ms expires as soon as the clock moves on.
+        // An expired lease is free too: a lease of 0 ms has expired as soon as it is taken, and
+        // its owner can neither renew it nor write.
         b.release(first);
         CHECK(a.claim(0ms) == first);
-        std::optional<std::string> taken;
-        for (int i = 0; i != 10'000 && !taken; ++i) {
-            taken = b.claim(60s);
-            if (!taken) std::this_thread::sleep_for(1ms);
-        }
-        CHECK(taken == first);
+        CHECK(!a.heartbeat(first, 60s));
+        CHECK_THROWS_WITH_AS(a.append(first, agentry::checkpoint_kind::state, "{}"), doctest::Contains("has expired"),
+                             agentry::store_error);
+        CHECK(b.claim(60s) == first);
         CHECK(!a.heartbeat(first, 60s));
         CHECK(b.finish(first, "{}") == 3);
         CHECK(!b.heartbeat(first, 60s));  // done
         CHECK(a.unfinished() == 1);
+        // Given b's name, a connection writes as b (b still holds the second run): one worker's
+        // connections share its leases.
+        const std::string third = a.create_run("{}");
+        a.set_worker(b.worker());
+        CHECK(a.heartbeat(second, 60s));
+        CHECK(a.append(second, agentry::checkpoint_kind::state, "{}") == 2);
+        a.set_worker("");
+        CHECK(a.worker().size() == 32);
+        CHECK(a.worker() != b.worker());
+        CHECK(!a.heartbeat(second, 60s));
+        CHECK(a.claim(60s) == third);
     }
 }
 

@@ -38,6 +38,7 @@
 #include <memory>
 #include <mutex>
 #include <optional>
+#include <stdexcept>
 #include <string>
 #include <string_view>
 #include <thread>
@@ -47,7 +48,8 @@ namespace agentry {
 struct worker_options {
     /// How long a claimed run stays this worker's without a heartbeat.
     std::chrono::milliseconds lease{30'000};
-    /// How often the lease is renewed while a run goes on; well below `lease`.
+    /// How often the lease is renewed while a run goes on; well below `lease` (run_worker throws
+    /// std::invalid_argument when it is not shorter: the lease would expire between renewals).
     std::chrono::milliseconds heartbeat{10'000};
     /// The wait before looking again when no run can be taken.
     std::chrono::milliseconds poll{500};
@@ -74,6 +76,12 @@ struct worker_options {
 /// writing the first connection's worker name.
 template <run_store Store, class Connect, class MakeAgent>
 std::size_t run_worker(Connect connect, MakeAgent make_agent, const worker_options& options = {}) {
+    if (options.heartbeat >= options.lease)
+        throw std::invalid_argument("agentry: run_worker: worker_options::heartbeat (" +
+                                    std::to_string(options.heartbeat.count()) + " ms) is not shorter than lease (" +
+                                    std::to_string(options.lease.count()) +
+                                    " ms), so the lease would expire between renewals; make heartbeat a fraction "
+                                    "of lease, such as a third");
     Store store = connect();
     Store beats = connect();
     beats.set_worker(store.worker());
@@ -135,7 +143,8 @@ std::size_t run_worker(Connect connect, MakeAgent make_agent, const worker_optio
         }
         if (lost.load()) {
             failure = store_error("agentry: run_worker: worker " + store.worker() + " lost its lease on run " + *id +
-                                  "; the run is left to the worker that holds it now");
+                                  " (it expired before a renewal, or another worker took the run); the run is left "
+                                  "to other workers");
         } else {
             try {
                 store.release(*id);

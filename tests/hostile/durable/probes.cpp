@@ -307,6 +307,27 @@ TEST_CASE("postgres: a worker connected as the docs write it holds its run, and 
         [&](const std::string& id) { return peek_postgres(*conninfo, id); });
 }
 
+TEST_CASE("a heartbeat not shorter than the lease is refused before any run is taken") {
+    const std::string path = (scratch() / (fresh_name("runs") + ".db")).string();
+    {
+        agentry::sqlite_store s{{.path = path}};
+        s.create_run("{}");
+    }
+    agentry::worker_options options;
+    options.lease = 1000ms;
+    options.heartbeat = 1000ms;
+    options.until_drained = true;
+    CHECK_THROWS_WITH_AS(
+        agentry::run_worker<agentry::sqlite_store>([&] { return agentry::sqlite_store{{.path = path}}; }, make_agent,
+                                                   options),
+        "agentry: run_worker: worker_options::heartbeat (1000 ms) is not shorter than lease (1000 ms), so the lease "
+        "would expire between renewals; make heartbeat a fraction of lease, such as a third",
+        std::invalid_argument);
+    agentry::sqlite_store s{{.path = path}};
+    CHECK(s.unfinished() == 1);
+    CHECK(s.claim(60s).has_value());  // not taken
+}
+
 TEST_CASE("sqlite: a write after the lease expired is refused") {
     const std::string path = (scratch() / (fresh_name("runs") + ".db")).string();
     expired_lease_refuses_writes<agentry::sqlite_store>([&] { return agentry::sqlite_store{{.path = path}}; });
