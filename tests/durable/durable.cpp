@@ -423,7 +423,7 @@ void conformance_approval(const place& p, bool approve) {
         REQUIRE(pending.size() == 1);
         CHECK(pending[0].call_id == "c1");
         CHECK(pending[0].tool == "charge");
-        CHECK(pending[0].arguments == R"({"cents":25e1,"job":"job-a"})");  // canonical form
+        CHECK(pending[0].arguments == R"({"cents":250,"job":"job-a"})");  // canonical form
         CHECK(pending[0].level == agentry::permission::write);
 
         // Decisions the agent would refuse are refused with its message; the run stays waiting.

@@ -23,8 +23,10 @@ namespace agentry {
 struct approval_request {
     std::string_view call_id;
     std::string_view tool;
-    /// The arguments in canonical form: members sorted by key, no spaces, numbers as exact
-    /// decimals (so that equal arguments read the same whatever the model's spelling).
+    /// The arguments in canonical form, RFC 8785's (JSON Canonicalization Scheme): members
+    /// sorted by key, no spaces, numbers as ECMAScript writes them (`100`, `0.5`, `1e+21`), so
+    /// that equal arguments read the same whatever the model's spelling. An integer a double
+    /// would change (9007199254740993) keeps its exact digits rather than being rounded.
     std::string_view arguments;
     /// What the model wrote in the turn that made the call (often its reason); may be empty.
     std::string_view model_text;
@@ -74,9 +76,16 @@ inline approval_decision decide(const pending_call& call, approval answer) {
 
 namespace detail {
 
-/// The canonical text of JSON `text`, or nothing when it is not one JSON value within the
-/// reader's default size and depth limits.
+/// The canonical text of JSON `text` (RFC 8785, as approval_request::arguments describes it),
+/// or nothing when it is not one JSON value within the reader's default limits (size, depth,
+/// unique keys, UTF-8).
 AGENTRY_DECL std::optional<std::string> canonical_json(std::string_view text);
+
+/// Whether a decision made for the arguments `decided` holds for a call whose arguments are
+/// `arguments` (the model's text, or a canonical text of it): the same text, or the same JSON
+/// value (both canonicalised), or `decided` is `arguments` as the canonical form before RFC
+/// 8785 wrote it (numbers as digits and exponent, `1e2`; a decision or checkpoint saved then).
+AGENTRY_DECL bool same_arguments(std::string_view decided, std::string_view arguments);
 
 } // namespace detail
 

@@ -7,6 +7,7 @@
 
 #include <agentry/detail/separate.hpp>
 #include <agentry/json/detail/canonical.hpp>
+#include <agentry/json/detail/jcs.hpp>
 #include <agentry/json/reader.hpp>
 #include <agentry/policy/approval.hpp>
 #include <agentry/schema/raw_json.hpp>
@@ -17,14 +18,37 @@
 
 namespace agentry {
 
-AGENTRY_DECL std::optional<std::string> detail::canonical_json(std::string_view text) {
+namespace detail {
+
+// The text of a json::read-validated `text` by `canonical` (a function of a cursor and the
+// text appended), or nothing.
+template <class Canonical>
+std::optional<std::string> canonical_text(std::string_view text, Canonical canonical) {
     if (!json::read<raw_json>(text).ok()) return std::nullopt;
     json::detail::cursor in;
     in.begin = in.p = text.data();
     in.end = text.data() + text.size();
     std::string out;
-    if (!json::detail::canonical_value(in, out)) return std::nullopt;
+    if (!canonical(in, out)) return std::nullopt;
     return out;
+}
+
+} // namespace detail
+
+AGENTRY_DECL std::optional<std::string> detail::canonical_json(std::string_view text) {
+    return canonical_text(text, [](json::detail::cursor& in, std::string& out) { return json::detail::append_jcs_value(in, out); });
+}
+
+AGENTRY_DECL bool detail::same_arguments(std::string_view decided, std::string_view arguments) {
+    if (decided == arguments) return true;
+    const std::optional<std::string> call = canonical_json(arguments);
+    if (!call) return false;
+    if (canonical_json(decided) == call) return true;
+    // The canonical form before RFC 8785 (members sorted by bytes, numbers as digits and an
+    // exponent, strings unescaped but for '"' and '\'): not always JSON, so compared as text.
+    return canonical_text(arguments, [](json::detail::cursor& in, std::string& out) {
+               return json::detail::canonical_value(in, out);
+           }) == decided;
 }
 
 } // namespace agentry
