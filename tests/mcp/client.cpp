@@ -259,6 +259,69 @@ TEST_CASE("stdio: a program that cannot be started") {
     CHECK(contains(empty.error().message, "argv is empty"));
 }
 
+namespace {
+
+// What the env fake server sees of `name`.
+std::string server_env(mcp::stdio_command command, std::string_view name) {
+    auto c = mcp::client::connect(command);
+    REQUIRE_MESSAGE(c.has_value(), (c ? std::string() : c.error().message));
+    auto r = (*c)->call_tool("anything", R"({"name":")" + std::string(name) + "\"}");
+    REQUIRE_MESSAGE(r.has_value(), (r ? std::string() : r.error().message));
+    return r->text;
+}
+
+} // namespace
+
+TEST_CASE("stdio: the server's environment: the allow-list, all, none, set and removed names") {
+    ::setenv("AGENTRY_TEST_INHERITED", "parent", 1);
+    ::setenv("HOME", "/parent-home", 1);
+    mcp::stdio_command command = fake("env");
+    CHECK(command.inherit == mcp::inherit_env::allowed);
+    CHECK(command.allowed_env == mcp::default_allowed_env());
+    CHECK(server_env(command, "AGENTRY_TEST_INHERITED") == "unset");
+    CHECK(server_env(command, "HOME") == "set:/parent-home");
+    command.allowed_env.push_back("AGENTRY_TEST_INHERITED");
+    CHECK(server_env(command, "AGENTRY_TEST_INHERITED") == "set:parent");
+
+    command = fake("env", {"HOME=/first", "HOME=/second", "EXTRA=1"});
+    command.inherit = mcp::inherit_env::all;
+    CHECK(server_env(command, "AGENTRY_TEST_INHERITED") == "set:parent");
+    CHECK(server_env(command, "HOME") == "set:/second");
+    command.env = {"AGENTRY_TEST_INHERITED"};  // a bare name removes the variable
+    CHECK(server_env(command, "AGENTRY_TEST_INHERITED") == "unset");
+
+    command = fake("env", {"ONLY=this"});
+    command.inherit = mcp::inherit_env::none;
+    command.argv[0] = self;  // no PATH to look it up in
+    CHECK(server_env(command, "ONLY") == "set:this");
+    CHECK(server_env(command, "HOME") == "unset");
+    CHECK(server_env(command, "PATH") == "unset");
+
+    for (std::vector<std::string> bad : {std::vector<std::string>{"=value"}, {"OK=1", std::string("A\0B=1", 5)}}) {
+        auto c = mcp::client::connect(fake("env", bad));
+        REQUIRE_FALSE(c.has_value());
+        CHECK(c.error().kind == agentry::failure_kind::invalid_input);
+        CHECK(contains(c.error().message, "agentry: mcp::client: stdio_command::env["));
+        CHECK_FALSE(contains(c.error().message, "=value"));
+        CHECK_FALSE(contains(c.error().message, "B=1"));
+    }
+    ::unsetenv("AGENTRY_TEST_INHERITED");
+}
+
+TEST_CASE("stdio: client_options::max_list_size bounds a listing over all its pages") {
+    mcp::client_options options;
+    options.max_list_size = 600;  // page one of the good server keeps less, page two more
+    auto c = connect_fake("good", options);
+    auto r = c->list_tools();
+    REQUIRE_FALSE(r.has_value());
+    CHECK(r.error().message ==
+          "agentry: mcp::client: fake: tools/list: the pages listed so far hold more than 600 bytes "
+          "(client_options::max_list_size), at page 2; the listing was stopped; raise the limit if the server "
+          "legitimately lists more");
+    options.max_list_size = 1 << 20;
+    CHECK(connect_fake("good", options)->list_tools().has_value());
+}
+
 TEST_CASE("stdio: examples/mcp_server") {
     auto c = mcp::client::connect(mcp::stdio_command{{AGENTRY_TEST_MCP_SERVER}});
     REQUIRE(c.has_value());
@@ -359,6 +422,20 @@ TEST_CASE("http: URLs the client refuses, and a server that is not there") {
     auto nobody = mcp::client::connect(mcp::http_url{"http://127.0.0.1:" + std::to_string(free_port()) + "/mcp"});
     REQUIRE_FALSE(nobody.has_value());
     CHECK(contains(nobody.error().message, "initialize: cannot connect to 127.0.0.1:"));
+    // A credential header for a host that is not loopback, refused before anything is sent.
+    for (std::string_view name : {"Authorization", "x-api-key", "Cookie"}) {
+        auto plain = mcp::client::connect(mcp::http_url{"http://mcp.example.com/mcp", {{std::string(name), "secret"}}});
+        REQUIRE_FALSE(plain.has_value());
+        CHECK(plain.error().kind == agentry::failure_kind::permission);
+        CHECK(contains(plain.error().message, "refusing to send the credential header \"" + std::string(name) + "\""));
+        CHECK_FALSE(contains(plain.error().message, "secret"));
+    }
+    // Allowed by name, it is sent (here to a port where nobody listens).
+    auto allowed = mcp::client::connect(mcp::http_url{"http://localhost.:" + std::to_string(free_port()) + "/mcp",
+                                                      {{"Authorization", "Bearer t"}},
+                                                      true});
+    REQUIRE_FALSE(allowed.has_value());
+    CHECK(contains(allowed.error().message, "initialize: cannot"));
 }
 
 namespace {

@@ -9,6 +9,8 @@
 //   notify_first  a good server that sends a log notification, a stray progress notification
 //                 and a ping request before each answer
 //   version       answers initialize with protocol version 1999-01-01
+//   env           a good server whose tools/call answers "unset", or "set:" and the value of
+//                 the variable named by the argument "name" in its environment
 // FAKE_VERSION, when set, is the version a good server answers initialize with.
 #ifndef AGENTRY_TESTS_MCP_CLIENT_FAKE_HPP
 #define AGENTRY_TESTS_MCP_CLIENT_FAKE_HPP
@@ -92,6 +94,12 @@ inline int fake_server(std::string_view mode) {
             continue;
         }
         if (mode == "die" && method == "tools/call") return 3;
+        if (mode == "env" && method == "tools/call") {
+            const d::jvalue* args = params.get("arguments");
+            const char* value = std::getenv(std::string(args ? args->string_at("name") : "").c_str());
+            text(value ? "set:" + std::string(value) : std::string("unset"));
+            continue;
+        }
         if (mode == "notify_first") {
             out << R"({"jsonrpc":"2.0","method":"notifications/message","params":{"level":"info","data":"working"}})"
                 << "\n"

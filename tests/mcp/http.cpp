@@ -166,7 +166,7 @@ TEST_CASE("http endpoint: stateless 2026-07-28 requests and batches") {
     reply = endpoint.handle(post(R"({"jsonrpc":"2.0","id":2,"method":"tools/list"})", {}, "2026-07-28"));
     CHECK(reply.response.result() == http::status::bad_request);
     CHECK(reply.response.body() ==
-          R"({"jsonrpc":"2.0","id":2,"error":{"code":-32020,"message":"Bad Request: the MCP-Protocol-Version header \"2026-07-28\" differs from the request's _meta protocol version"}})");
+          R"({"jsonrpc":"2.0","id":2,"error":{"code":-32020,"message":"Bad Request: the MCP-Protocol-Version header \"2026-07-28\" differs from the request's _meta protocol version, which names none"}})");
     // server/discover needs neither a session nor a header.
     reply = endpoint.handle(post(R"({"jsonrpc":"2.0","id":3,"method":"server/discover"})"));
     CHECK(reply.response.result() == http::status::ok);

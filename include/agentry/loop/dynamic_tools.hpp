@@ -117,6 +117,10 @@ struct dynamic_state {
     const dynamic_policy* policy_of(std::string_view name) const noexcept;
 };
 
+/// Whether `name` can name a tool added at run time in any dialect: not empty, no control
+/// character (a name reaches messages, logs and the provider's payload).
+AGENTRY_DECL bool printable_tool_name(std::string_view name) noexcept;
+
 /// What is wrong with `p` as the policy of a tool added at run time (a sentence naming the
 /// field and the fix), or empty.
 AGENTRY_DECL std::string dynamic_policy_problem(const tool_policy& p);

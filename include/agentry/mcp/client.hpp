@@ -21,8 +21,11 @@
 #include <agentry/mcp/detail/client_http.hpp>
 #include <agentry/mcp/detail/client_json.hpp>
 #include <agentry/mcp/detail/client_stdio.hpp>
+#include <agentry/detail/text.hpp>
 #include <agentry/mcp/message.hpp>
 #include <agentry/outcome.hpp>
+#include <agentry/provider/detail/redact.hpp>
+#include <agentry/transport/detail/url.hpp>
 #include <agentry/version.hpp>
 
 #include <algorithm>
@@ -33,6 +36,7 @@
 #include <functional>
 #include <memory>
 #include <optional>
+#include <set>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -40,18 +44,39 @@
 
 namespace agentry::mcp {
 
-/// A server the client starts: argv[0] is looked up in PATH; `env` adds NAME=VALUE entries to
-/// the client's environment. Its standard error is the client's.
+/// Which variables of the client's environment a server it starts inherits.
+enum class inherit_env : unsigned char {
+    allowed,  // only those named in stdio_command::allowed_env (the default)
+    all,      // every one (API keys included)
+    none,     // none: the server gets stdio_command::env only
+};
+
+/// The names stdio_command::allowed_env holds unless set: what a program needs to find its
+/// tools, its files, its locale and its time zone, and no credential.
+inline std::vector<std::string> default_allowed_env() {
+    return {"PATH", "HOME", "USER", "LOGNAME", "SHELL", "TERM", "TMPDIR", "TZ", "LANG", "LC_ALL", "LC_CTYPE"};
+}
+
+/// A server the client starts: argv[0] is looked up in PATH. Its environment is the client's
+/// variables that `inherit` lets through, then `env`: NAME=VALUE sets NAME, a bare NAME removes
+/// it, either replacing the inherited variable of that name (never a second entry). Its standard
+/// error is the client's.
 struct stdio_command {
     std::vector<std::string> argv;
     std::vector<std::string> env{};
+    inherit_env inherit = inherit_env::allowed;
+    /// The variables inherited with inherit_env::allowed.
+    std::vector<std::string> allowed_env = default_allowed_env();
 };
 
 /// A Streamable HTTP endpoint, e.g. "http://127.0.0.1:8080/mcp", with extra request headers
-/// (e.g. {"Authorization", "Bearer ..."}).
+/// (e.g. {"Authorization", "Bearer ..."}). A credential header (Authorization, Cookie, x-api-key,
+/// ...) is refused for a host that is not loopback, as the providers refuse it, unless
+/// `allow_plain_http_credentials` says the network path is trusted.
 struct http_url {
     std::string url;
     std::vector<std::pair<std::string, std::string>> headers{};
+    bool allow_plain_http_credentials = false;
 };
 
 /// The versions the client accepts in the initialize answer, oldest first, and the one it offers.
@@ -73,6 +98,9 @@ struct client_options {
     std::chrono::milliseconds grace{2'000};
     /// Longest message accepted from the server; a longer one breaks the connection.
     std::size_t max_message_size = default_max_message_size;
+    /// Most bytes list_tools, list_resources and list_prompts keep over all the pages of one
+    /// listing (the texts of the entries and the cursors); past it the listing fails.
+    std::size_t max_list_size = 16 * 1024 * 1024;
     /// Server notifications other than progress (logging, list changes, ...), called on the
     /// thread that reads them.
     std::function<void(std::string_view method, std::string_view params)> on_notification{};
@@ -141,10 +169,15 @@ public:
         if (command.argv.empty() || command.argv[0].empty())
             return fail(failure_kind::invalid_input, "agentry: mcp::client: stdio_command::argv is empty; name the server "
                                                      "program in argv[0]");
+        std::string why;
+        std::optional<std::vector<std::string>> env = detail::spawn_environment(
+            environ, command.inherit == inherit_env::all,
+            command.inherit == inherit_env::allowed ? command.allowed_env : std::vector<std::string>{}, command.env, why);
+        if (!env) return fail(failure_kind::invalid_input, "agentry: mcp::client: " + why);
         auto c = std::make_shared<client>(private_tag{}, options);
         const std::string what = options.label.empty() ? command.argv[0] : options.label;
         try {
-            c->channel_ = std::make_unique<detail::stdio_channel>(command.argv, command.env, options.max_message_size,
+            c->channel_ = std::make_unique<detail::stdio_channel>(command.argv, *env, options.max_message_size,
                                                                   options.grace, c->notification_handler(),
                                                                   options.on_send);
         } catch (const detail::stdio_channel::spawn_failed& e) {
@@ -158,6 +191,16 @@ public:
         std::string why;
         std::optional<detail::http_target> target = detail::parse_http_url(endpoint.url, why);
         if (!target) return fail(failure_kind::invalid_input, "agentry: mcp::client: \"" + endpoint.url + "\": " + why);
+        if (!endpoint.allow_plain_http_credentials && !agentry::detail::is_loopback_host(target->host))
+            for (const auto& [name, value] : endpoint.headers)
+                if (!value.empty() && agentry::detail::is_credential_name(name, agentry::detail::credential_headers))
+                    return fail(failure_kind::permission,
+                                "agentry: mcp::client: refusing to send the credential header \"" +
+                                    agentry::detail::printable(name, 60) + "\" over plain http:// to '" +
+                                    agentry::detail::printable(target->host, 100) +
+                                    "', which is not a loopback address; reach the server through https:// behind a "
+                                    "local TLS proxy, or set http_url::allow_plain_http_credentials = true if the "
+                                    "network path is trusted");
         auto c = std::make_shared<client>(private_tag{}, options);
         c->channel_ = std::make_unique<detail::http_channel>(std::move(*target), endpoint.headers,
                                                              options.max_message_size, options.grace,
@@ -180,7 +223,8 @@ public:
     /// Whether the server declared the capability (`tools`, `resources`, `prompts`, ...).
     bool has_capability(std::string_view name) const { return capabilities_.get(name) != nullptr; }
 
-    /// Every tool, following nextCursor across pages (at most 1,000 pages).
+    /// Every tool, following nextCursor across pages (at most 1,000 pages, no cursor twice,
+    /// client_options::max_list_size bytes in all).
     outcome<std::vector<tool_info>> list_tools(const request_options& options = {}) {
         std::vector<tool_info> out;
         outcome<void> r = pages("tools/list", "tools", options, [&](const detail::jvalue& t) {
@@ -192,7 +236,10 @@ public:
             if (const detail::jvalue* a = t.get("annotations")) info.annotations = detail::to_json(*a);
             if (info.title.empty())
                 if (const detail::jvalue* a = t.get("annotations")) info.title = a->string_at("title");
+            const std::size_t kept = info.name.size() + info.title.size() + info.description.size() +
+                                     info.input_schema.size() + info.annotations.size();
             out.push_back(std::move(info));
+            return kept;
         });
         if (!r) return std::move(r).error();
         return out;
@@ -234,6 +281,8 @@ public:
         outcome<void> r = pages("resources/list", "resources", options, [&](const detail::jvalue& v) {
             out.push_back({std::string(v.string_at("uri")), std::string(v.string_at("name")),
                            std::string(v.string_at("description")), std::string(v.string_at("mimeType"))});
+            const listed_resource& e = out.back();
+            return e.uri.size() + e.name.size() + e.description.size() + e.mime_type.size();
         });
         if (!r) return std::move(r).error();
         return out;
@@ -246,6 +295,8 @@ public:
             const detail::jvalue* a = v.get("arguments");
             out.push_back({std::string(v.string_at("name")), std::string(v.string_at("description")),
                            a ? detail::to_json(*a) : std::string()});
+            const listed_prompt& e = out.back();
+            return e.name.size() + e.description.size() + e.arguments.size();
         });
         if (!r) return std::move(r).error();
         return out;
@@ -294,7 +345,7 @@ private:
             return std::move(r).error();
         }
         if (const detail::jvalue* info = r->get("serverInfo")) server_name_ = info->string_at("name");
-        if (options_.label.empty() && !server_name_.empty()) label_ = server_name_;
+        if (options_.label.empty() && !server_name_.empty()) label_ = agentry::detail::printable(server_name_, 100);
         const std::string version(r->string_at("protocolVersion"));
         if (std::find(client_protocol_versions.begin(), client_protocol_versions.end(), version) ==
             client_protocol_versions.end()) {
@@ -319,9 +370,14 @@ private:
         return std::nullopt;
     }
 
+    // Requests `method` page by page; `each` takes one entry of the `key` array and returns the
+    // bytes it kept. Stops at a cursor given before (the pages would repeat) and past
+    // max_list_size bytes kept (entries and cursors together).
     template <class F>
     outcome<void> pages(std::string_view method, std::string_view key, const request_options& options, F&& each) {
         std::string cursor;
+        std::set<std::string, std::less<>> seen;
+        std::size_t kept = 0;
         for (int page = 0; page != 1000; ++page) {
             std::string params;
             if (!cursor.empty()) {
@@ -336,14 +392,31 @@ private:
                 return error(failure_kind::permanent, method,
                              "the result has no \"" + std::string(key) + "\" array: " +
                                  detail::client_excerpt(detail::to_json(*r)));
-            for (const detail::jvalue& v : list->items) each(v);
+            for (const detail::jvalue& v : list->items) {
+                kept += each(v);
+                if (kept > options_.max_list_size) return too_long(method, page);
+            }
             const detail::jvalue* next = r->get("nextCursor");
             if (!next || !next->is(detail::jtype::string)) return {};
-            if (next->text == cursor)
-                return error(failure_kind::permanent, method, "the server gave the same nextCursor twice");
+            if (next->text.empty() || seen.contains(next->text))
+                return error(failure_kind::permanent, method,
+                             "the server gave the nextCursor \"" + agentry::detail::printable(next->text, 60) +
+                                 "\" " + (next->text.empty() ? "(empty)" : "a second time") + " (page " +
+                                 std::to_string(page + 1) + "), which would list the same pages again; the listing "
+                                 "was stopped");
+            kept += next->text.size();
+            if (kept > options_.max_list_size) return too_long(method, page);
             cursor = next->text;
+            seen.insert(cursor);
         }
         return error(failure_kind::permanent, method, "more than 1,000 pages");
+    }
+
+    failure too_long(std::string_view method, int page) const {
+        return error(failure_kind::permanent, method,
+                     "the pages listed so far hold more than " + std::to_string(options_.max_list_size) +
+                         " bytes (client_options::max_list_size), at page " + std::to_string(page + 1) +
+                         "; the listing was stopped; raise the limit if the server legitimately lists more");
     }
 
     // One request: `params` is a JSON object's text (empty: none). Returns the result.

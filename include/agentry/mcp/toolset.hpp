@@ -23,6 +23,7 @@
 // loop_config::max_permission that needs no approval is left out or refused like an
 // unsupported schema.
 
+#include <agentry/detail/text.hpp>
 #include <agentry/loop/dynamic_tools.hpp>
 #include <agentry/mcp/client.hpp>
 #include <agentry/mcp/detail/client_schema.hpp>
@@ -76,9 +77,15 @@ struct toolset_options {
 
 namespace detail {
 
+/// Whether the dialect accepts `name`. In every dialect a name is 1 to 128 bytes without a
+/// control character, space or DEL (the MCP specification's tool names are narrower still: letters,
+/// digits, '_', '-' and '.'); the provider dialects allow 64 bytes of their own characters.
 inline bool valid_tool_name(dialect_kind kind, std::string_view name) noexcept {
-    if (kind == dialect_kind::standard || kind == dialect_kind::mcp) return !name.empty();
-    if (name.empty() || name.size() > 64) return false;
+    if (name.empty() || name.size() > 128) return false;
+    for (char c : name)
+        if (static_cast<unsigned char>(c) <= 0x20 || c == 0x7F) return false;
+    if (kind == dialect_kind::standard || kind == dialect_kind::mcp) return true;
+    if (name.size() > 64) return false;
     const auto letter = [](char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'); };
     const auto digit = [](char c) { return c >= '0' && c <= '9'; };
     if (kind == dialect_kind::gemini && !letter(name[0]) && name[0] != '_') return false;
@@ -220,8 +227,8 @@ private:
         for (const auto& e : entries) {
             const toolset_options& o = e->options;
             for (const tool_info& tool : e->tools) {
-                const std::string where =
-                    "agentry: mcp::toolset: server \"" + e->server->label() + "\", tool \"" + tool.name + "\": ";
+                const std::string where = "agentry: mcp::toolset: server \"" + agentry::detail::printable(e->server->label(), 100) +
+                                          "\", tool \"" + agentry::detail::printable(tool.name, 130) + "\": ";
                 const auto unsupported = [&](std::string why) -> std::optional<failure> {
                     if (o.unsupported == unsupported_schema::refuse)
                         return fail(failure_kind::invalid_input,
@@ -243,8 +250,8 @@ private:
                 if (why.empty() && taken(name)) name = o.prefix + tool.name;
                 if (why.empty() && taken(name)) why = "its name is taken even with the prefix \"" + o.prefix + "\"";
                 if (why.empty() && !detail::valid_tool_name(target.kind, name))
-                    why = "the name \"" + name + "\" is not a valid tool name for the " + std::string(target.rules.name) +
-                          " dialect";
+                    why = "the name \"" + agentry::detail::printable(name, 130) + "\" is not a valid tool name for the " +
+                          std::string(target.rules.name) + " dialect";
                 std::optional<tool_policy> policy;
                 if (why.empty()) {
                     policy = detail::policy_of_tool(o, tool);

@@ -296,6 +296,34 @@ TEST_CASE("http endpoint: at max_sessions, never-initialized sessions go first, 
     CHECK(alive(d2));
 }
 
+// ---- item: protocol versions inside a session
+
+TEST_CASE("http endpoint: a 2025-11-25 session's request whose _meta says 2026-07-28 gets 400 and -32020") {
+    const mcp::http_options options;
+    mcp::detail::http_endpoint<registry> endpoint(server, options, true);
+    const std::string session(endpoint.handle(post(std::string(initialize))).response["Mcp-Session-Id"]);
+    REQUIRE_FALSE(session.empty());
+    const std::string list =
+        R"({"jsonrpc":"2.0","id":2,"method":"tools/list","params":{"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28"}}})";
+    auto request = post(list, session);
+    request.set("MCP-Protocol-Version", "2025-11-25");
+    auto reply = endpoint.handle(request);
+    CHECK(reply.response.result() == http::status::bad_request);
+    CHECK(reply.response.body() ==
+          R"({"jsonrpc":"2.0","id":2,"error":{"code":-32020,"message":"Bad Request: the MCP-Protocol-Version header \"2025-11-25\" differs from the request's _meta protocol version \"2026-07-28\""}})");
+    CHECK(reply.response.body().find("resultType") == std::string::npos);
+    // Without the header, the _meta version has nothing to agree with: 400 and -32020 too.
+    reply = endpoint.handle(post(list, session));
+    CHECK(reply.response.result() == http::status::bad_request);
+    CHECK(reply.response.body().find(R"("code":-32020)") != std::string::npos);
+    // The session itself goes on under its own version.
+    request = post(R"({"jsonrpc":"2.0","id":3,"method":"tools/list"})", session);
+    request.set("MCP-Protocol-Version", "2025-11-25");
+    reply = endpoint.handle(request);
+    CHECK(reply.response.result() == http::status::ok);
+    CHECK(reply.response.body().find("resultType") == std::string::npos);
+}
+
 // ---- item: authorization
 
 namespace {

@@ -27,6 +27,13 @@
 
 namespace agentry::detail {
 
+AGENTRY_DECL bool printable_tool_name(std::string_view name) noexcept {
+    if (name.empty()) return false;
+    for (char c : name)
+        if (static_cast<unsigned char>(c) < 0x20 || c == 0x7F) return false;
+    return true;
+}
+
 AGENTRY_DECL std::string dynamic_policy_problem(const tool_policy& p) {
     if (!p.fallback.empty())
         return "its policy has a fallback chain, which only registry tools can have (checked at compile time); "
@@ -98,6 +105,13 @@ outcome<void> collect_dynamic_tools(const dynamic_tool_source& source, const dyn
     outcome<std::vector<dynamic_tool>> tools = source(target);
     if (!tools) return std::move(tools).error();
     for (const dynamic_tool& t : *tools) {
+        if (!printable_tool_name(t.name))
+            return fail(failure_kind::invalid_input,
+                        t.name.empty() ? std::string("agentry: agent::add_tools: a tool has an empty name; name it; "
+                                                     "nothing was added")
+                                       : "agentry: agent::add_tools: the tool name \"" + printable(t.name, 130) +
+                                             "\" holds a control character; a tool name must be printable; nothing "
+                                             "was added");
         if (target.taken(t.name))
             return fail(failure_kind::invalid_input, "agentry: agent::add_tools: the agent already has a tool named \"" +
                                                          t.name + "\"; give the source a prefix for its names");

@@ -9,6 +9,7 @@
 // every later message, the negotiated version as MCP-Protocol-Version, and close() deletes the
 // session.
 
+#include <agentry/detail/text.hpp>
 #include <agentry/mcp/detail/client_channel.hpp>
 
 #include <cerrno>
@@ -117,6 +118,18 @@ inline std::optional<http_target> parse_http_url(std::string_view url, std::stri
     return t;
 }
 
+/// The longest Mcp-Session-Id the client sends back.
+inline constexpr std::size_t max_session_id = 1024;
+
+/// A session id as the MCP specification allows it: visible ASCII (0x21 to 0x7E) only, and here
+/// at most max_session_id bytes, so that echoing it cannot add a header or grow every request.
+inline bool valid_session_id(std::string_view id) noexcept {
+    if (id.empty() || id.size() > max_session_id) return false;
+    for (char c : id)
+        if (c < 0x21 || c > 0x7E) return false;
+    return true;
+}
+
 class http_channel final : public client_channel {
 public:
     http_channel(http_target target, std::vector<std::pair<std::string, std::string>> headers, std::size_t max_size,
@@ -134,8 +147,17 @@ public:
         head h;
         if (std::string e = read_head(c, h, wait.deadline, wait.cancel); !e.empty()) return finish(out, c, std::move(e));
         if (!h.session.empty()) {
-            std::lock_guard lock(mutex_);
-            if (session_.empty()) session_ = h.session;
+            std::unique_lock lock(mutex_);
+            if (session_.empty()) {
+                if (!valid_session_id(h.session)) {
+                    lock.unlock();
+                    return finish(out, c,
+                                  "the server's Mcp-Session-Id \"" + agentry::detail::printable(h.session, 60) +
+                                      "\" is not a session id (visible ASCII (0x21 to 0x7E), at most " +
+                                      std::to_string(max_session_id) + " bytes); it is not sent back");
+                }
+                session_ = h.session;
+            }
         }
         const bool sse = h.content_type.find("text/event-stream") != std::string::npos;
         if (h.status != 200 || (!sse && h.content_type.find("json") == std::string::npos)) {

@@ -19,8 +19,11 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <poll.h>
 #include <spawn.h>
+#include <string>
+#include <string_view>
 #include <sys/types.h>
 #include <sys/wait.h>
 #include <thread>
@@ -37,14 +40,52 @@ inline std::string exit_text(int status) {
     return "ended";
 }
 
+/// The name of an environment entry: the text before its first '='.
+inline std::string_view env_name(std::string_view entry) noexcept { return entry.substr(0, entry.find('=')); }
+
+/// The environment of a server the client starts: of `parent` (NAME=VALUE entries), every entry
+/// when `inherit_all`, else those whose name is in `allowed`; then `set`, where NAME=VALUE sets
+/// NAME and a bare NAME removes it, each replacing any inherited entry of that name (the last
+/// entry of `set` for a name wins), so that no name appears twice (glibc's getenv would return
+/// the first). An entry of `set` with an empty name or a NUL byte is refused: nothing, with `why`.
+inline std::optional<std::vector<std::string>> spawn_environment(char** parent, bool inherit_all,
+                                                                 const std::vector<std::string>& allowed,
+                                                                 const std::vector<std::string>& set,
+                                                                 std::string& why) {
+    for (std::size_t i = 0; i != set.size(); ++i)
+        if (env_name(set[i]).empty() || set[i].find('\0') != std::string::npos) {
+            why = "stdio_command::env[" + std::to_string(i) + "] has an empty name or a NUL byte (its value is not "
+                  "shown); write NAME=VALUE to set a variable or NAME to remove it";
+            return std::nullopt;
+        }
+    const auto named_in = [](const std::vector<std::string>& list, std::string_view name, bool entries) {
+        for (const std::string& e : list)
+            if ((entries ? env_name(e) : std::string_view(e)) == name) return true;
+        return false;
+    };
+    std::vector<std::string> out;
+    for (char** e = parent; e && *e; ++e) {
+        const std::string_view name = env_name(*e);
+        if (!inherit_all && !named_in(allowed, name, false)) continue;
+        if (!named_in(set, name, true) && !named_in(out, name, true)) out.emplace_back(*e);
+    }
+    for (std::size_t i = 0; i != set.size(); ++i) {
+        const std::string_view name = env_name(set[i]);
+        bool later = false;
+        for (std::size_t j = i + 1; j != set.size() && !later; ++j) later = env_name(set[j]) == name;
+        if (!later && set[i].find('=') != std::string::npos) out.push_back(set[i]);
+    }
+    return out;
+}
+
 class stdio_channel final : public client_channel {
 public:
     struct spawn_failed {
         std::string message;
     };
 
-    /// Starts `argv[0]` (looked up in PATH) with `argv` and the environment plus `env`
-    /// (NAME=VALUE). Throws spawn_failed.
+    /// Starts `argv[0]` (looked up in PATH) with `argv` and exactly the environment `env`
+    /// (NAME=VALUE entries, see spawn_environment). Throws spawn_failed.
     stdio_channel(const std::vector<std::string>& argv, const std::vector<std::string>& env, std::size_t max_size,
                   std::chrono::milliseconds grace, notification_handler on_notification, send_hook on_send)
         : max_size_(max_size), grace_(grace), on_notification_(std::move(on_notification)), on_send_(std::move(on_send)) {
@@ -60,7 +101,6 @@ public:
         for (const std::string& a : argv) args.push_back(const_cast<char*>(a.c_str()));
         args.push_back(nullptr);
         std::vector<char*> envp;
-        for (char** e = environ; e && *e; ++e) envp.push_back(*e);
         for (const std::string& e : env) envp.push_back(const_cast<char*>(e.c_str()));
         envp.push_back(nullptr);
         posix_spawn_file_actions_t actions;

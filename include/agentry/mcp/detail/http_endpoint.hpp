@@ -425,15 +425,16 @@ private:
         const bool stateless = id.empty() && m.kind == message_kind::request && !initialize &&
                                (version == stateless_protocol_version || m.method == "server/discover" ||
                                 (!version.empty() && !detail::served_version(version)));
+        // The _meta version (2026-07-28) must agree with the header: without a session when a header
+        // is sent (server/discover may come without one), and always in a session, whose rules the
+        // header was checked against, so that a _meta of its own cannot change them.
+        const std::optional<std::string> meta_version =
+            m.kind == message_kind::request ? detail::read_meta(m.params).version : std::nullopt;
+        if (stateless ? !version.empty() : meta_version.has_value())
+            if (meta_version.value_or(std::string()) != version)
+                return json(http::status::bad_request, m.id, error_code::header_mismatch,
+                            header_mismatch_text(version, meta_version));
         if (stateless) {
-            // 2026-07-28: each request on its own, its version in the header and in _meta alike.
-            const detail::request_meta meta = detail::read_meta(m.params);
-            if (!version.empty() && meta.version.value_or(std::string()) != version) {
-                std::string message = "Bad Request: the MCP-Protocol-Version header ";
-                json::write(message, version.substr(0, 40));
-                message += " differs from the request's _meta protocol version";
-                return json(http::status::bad_request, m.id, error_code::header_mismatch, message);
-            }
             state = std::make_shared<session>(who ? std::make_shared<const identity>(*who) : nullptr);
         } else if (initialize) {
             state = std::make_shared<session>(who ? std::make_shared<const identity>(*who) : nullptr);
@@ -471,6 +472,24 @@ private:
         http_reply reply = json_body(unsupported ? http::status::bad_request : http::status::ok, std::move(answer));
         if (initialize && state->initialized()) reply.response.set("Mcp-Session-Id", add_session(std::move(state), client));
         return reply;
+    }
+
+    // The -32020 message: the header and the _meta version, each cut to 40 bytes.
+    static std::string header_mismatch_text(std::string_view header, const std::optional<std::string>& meta) {
+        std::string out = "Bad Request: the MCP-Protocol-Version header ";
+        if (header.empty()) {
+            out += "is missing";
+        } else {
+            json::write(out, header.substr(0, 40));
+            out += " differs from the request's _meta protocol version";
+        }
+        if (meta) {
+            out += header.empty() ? " while the request's _meta names protocol version " : " ";
+            json::write(out, std::string_view(*meta).substr(0, 40));
+        } else {
+            out += ", which names none";
+        }
+        return out;
     }
 
     static http_reply json_body(http::status status, std::string body) {
