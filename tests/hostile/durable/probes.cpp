@@ -202,7 +202,7 @@ struct worker_thread {
 };
 
 // The worker's connections are opened by `connect`, written as the docs write it. The lease
-// is 1.5 s, renewed every 10 ms; the tool call lasts until the first lease would have expired.
+// is 2 s, renewed every 200 ms; the tool call lasts until the first lease would have expired.
 template <class Store, class Connect, class Peek>
 void one_worker_holds_its_run(Connect connect, Peek peek) {
     {
@@ -210,7 +210,7 @@ void one_worker_holds_its_run(Connect connect, Peek peek) {
         the_gate().entered = false;
         the_gate().open = false;
     }
-    constexpr std::chrono::milliseconds lease = 1500ms;
+    constexpr std::chrono::milliseconds lease = 2000ms;
     std::string id;
     {
         Store s = connect();
@@ -219,7 +219,7 @@ void one_worker_holds_its_run(Connect connect, Peek peek) {
     worker_thread w;
     agentry::worker_options& options = w.options;
     options.lease = lease;
-    options.heartbeat = 10ms;
+    options.heartbeat = 200ms;
     options.poll = 5ms;
     options.stop = &w.stop;
     options.on_done = [&](std::string_view, const agentry::run_result& r) {
@@ -308,15 +308,23 @@ TEST_CASE("postgres: a worker connected as the docs write it holds its run, and 
 }
 
 TEST_CASE("a heartbeat not shorter than the lease is refused before any run is taken") {
+    {
+        std::lock_guard lock(the_gate().mutex);
+        the_gate().open = true;  // a run taken anyway does not hold
+    }
     const std::string path = (scratch() / (fresh_name("runs") + ".db")).string();
     {
         agentry::sqlite_store s{{.path = path}};
         s.create_run("{}");
     }
+    std::atomic<bool> stop{false};  // a worker that takes the run anyway stops after it
     agentry::worker_options options;
     options.lease = 1000ms;
     options.heartbeat = 1000ms;
     options.until_drained = true;
+    options.stop = &stop;
+    options.on_done = [&](std::string_view, const agentry::run_result&) { stop.store(true); };
+    options.on_failure = [&](std::string_view, const agentry::store_error&) { stop.store(true); };
     CHECK_THROWS_WITH_AS(
         agentry::run_worker<agentry::sqlite_store>([&] { return agentry::sqlite_store{{.path = path}}; }, make_agent,
                                                    options),
