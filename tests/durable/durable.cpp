@@ -776,7 +776,7 @@ void crash(bool postgres, const std::string& point) {
     with_store(*p, "", [&](auto& s) { id = agentry::start_run(s, *durable_test::make_agent(), "job-k"); });
     int pipe_fds[2];
     REQUIRE(::pipe(pipe_fds) == 0);
-    const pid_t first = spawn_worker(*p, effects, point, pipe_fds[1], 300, "first");
+    const pid_t first = spawn_worker(*p, effects, point, pipe_fds[1], 1000, "first");
     ::close(pipe_fds[1]);
     // Bounded: a worker that never reaches the point fails the test instead of hanging it.
     pollfd ready{pipe_fds[0], POLLIN, 0};
@@ -787,7 +787,7 @@ void crash(bool postgres, const std::string& point) {
     CHECK(wait_exit(first) == 128 + SIGKILL);
     ::close(pipe_fds[0]);
     REQUIRE_MESSAGE(stopped, "the first worker did not reach " << point);
-    const pid_t second = spawn_worker(*p, effects, "", -1, 300, "second");
+    const pid_t second = spawn_worker(*p, effects, "", -1, 1000, "second");
     CHECK(wait_exit(second) == 0);
 
     // The run completed once, in the second worker.
