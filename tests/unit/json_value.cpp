@@ -13,6 +13,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <type_traits>
 #include <vector>
 
 using agentry::json::error_kind;
@@ -216,6 +217,9 @@ TEST_CASE("json::value: made in code") {
     // Ill-formed UTF-8 is written as U+FFFD, one per maximal ill-formed sequence.
     CHECK(to_text(value(std::string("a\xFF" "b\xE2\x82" "c"))) == "\"a\xEF\xBF\xBD" "b\xEF\xBF\xBD" "c\"");
     CHECK(parse(to_text(value(std::string("\xC0\xAF")))).ok());
+    CHECK(to_text(value(false)) == "false");
+    static_assert(!std::is_convertible_v<const value*, value>);
+    static_assert(std::is_convertible_v<const char*, value>);
 }
 
 TEST_CASE("json::value: equality is JSON equality") {

@@ -62,35 +62,28 @@ struct value_builder;
 
 class value {
 public:
+    // The constructors are defined after `member`, which their members need complete.
     /// null.
-    value() noexcept = default;
-    value(std::nullptr_t) noexcept {}
-    value(bool b) noexcept : type_(json::type::boolean), bool_(b) {}
+    value() noexcept;
+    value(std::nullptr_t) noexcept;
+    /// true or false (a template, so that no pointer converts to it).
+    template <class B>
+        requires std::is_same_v<B, bool>
+    value(B b) noexcept;
     /// A number, exactly (its decimal text).
     template <class I>
         requires(std::is_integral_v<I> && !std::is_same_v<I, bool> && !std::is_same_v<I, char>)
-    value(I i) : type_(json::type::number) {
-        if constexpr (std::is_signed_v<I>) text_ = std::to_string(static_cast<long long>(i));
-        else text_ = std::to_string(static_cast<unsigned long long>(i));
-    }
+    value(I i);
     /// A number written as the shortest text that reads back to `d`; NaN and the infinities,
     /// which JSON cannot write, make null (as JSON.stringify does).
     value(double d);
-    value(std::string s) noexcept : type_(json::type::string), text_(std::move(s)) {}
-    value(std::string_view s) : type_(json::type::string), text_(s) {}
-    value(const char* s) : type_(json::type::string), text_(s) {}
+    value(std::string s) noexcept;
+    value(std::string_view s);
+    value(const char* s);
 
     /// An empty array or object.
-    static value array() {
-        value v;
-        v.type_ = json::type::array;
-        return v;
-    }
-    static value object() {
-        value v;
-        v.type_ = json::type::object;
-        return v;
-    }
+    static value array();
+    static value object();
     /// A number from its JSON text; std::nullopt when `text` is not a JSON number.
     static std::optional<value> number(std::string_view text);
 
@@ -157,6 +150,32 @@ struct member {
     std::string key;
     json::value value;
 };
+
+inline value::value() noexcept = default;
+inline value::value(std::nullptr_t) noexcept {}
+template <class B>
+    requires std::is_same_v<B, bool>
+value::value(B b) noexcept : type_(json::type::boolean), bool_(b) {}
+template <class I>
+    requires(std::is_integral_v<I> && !std::is_same_v<I, bool> && !std::is_same_v<I, char>)
+value::value(I i) : type_(json::type::number) {
+    if constexpr (std::is_signed_v<I>) text_ = std::to_string(static_cast<long long>(i));
+    else text_ = std::to_string(static_cast<unsigned long long>(i));
+}
+inline value::value(std::string s) noexcept : type_(json::type::string), text_(std::move(s)) {}
+inline value::value(std::string_view s) : type_(json::type::string), text_(s) {}
+inline value::value(const char* s) : type_(json::type::string), text_(s) {}
+
+inline value value::array() {
+    value v;
+    v.type_ = json::type::array;
+    return v;
+}
+inline value value::object() {
+    value v;
+    v.type_ = json::type::object;
+    return v;
+}
 
 /// A value read from text, and what was wrong with the text.
 struct parsed {
