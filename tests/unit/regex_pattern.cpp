@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: BSL-1.0
 #include <agentry/regex/pattern.hpp>
 
+#include <agentry/json/value.hpp>
+
 #include <doctest/doctest.h>
 
 #include <chrono>
@@ -44,201 +46,16 @@ std::string compile_error(std::string_view pattern) {
     return error;
 }
 
-// The JSON the test suite files need: objects, arrays, strings (with \u escapes), and the
-// other values as their text.
-struct json_value {
-    enum class kind { null, boolean, number, string, array, object } type = kind::null;
-    std::string text;  // string: the decoded value; number, boolean: the literal
-    std::vector<json_value> items;      // array items, or object member values
-    std::vector<std::string> keys;      // object member names, one per item
-
-    const json_value* find(std::string_view key) const;
-};
-
-const json_value* json_value::find(std::string_view key) const {
-    for (std::size_t k = 0; k < keys.size(); ++k)
-        if (keys[k] == key) return &items[k];
-    return nullptr;
-}
-
-class json_parser {
-public:
-    explicit json_parser(std::string_view text) : in_(text) {}
-
-    std::optional<json_value> parse() {
-        json_value v;
-        if (!value(v, 0)) return std::nullopt;
-        skip_space();
-        if (i_ != in_.size()) return std::nullopt;
-        return v;
-    }
-
-private:
-    std::string_view in_;
-    std::size_t i_ = 0;
-
-    void skip_space() {
-        while (i_ < in_.size() && (in_[i_] == ' ' || in_[i_] == '\t' || in_[i_] == '\n' || in_[i_] == '\r')) ++i_;
-    }
-
-    bool literal(std::string_view word) {
-        if (in_.substr(i_, word.size()) != word) return false;
-        i_ += word.size();
-        return true;
-    }
-
-    bool value(json_value& v, int depth) {
-        if (depth > 64) return false;
-        skip_space();
-        if (i_ >= in_.size()) return false;
-        const char c = in_[i_];
-        if (c == '{') {
-            v.type = json_value::kind::object;
-            ++i_;
-            skip_space();
-            if (i_ < in_.size() && in_[i_] == '}') return ++i_, true;
-            for (;;) {
-                skip_space();
-                std::string key;
-                if (!string(key)) return false;
-                skip_space();
-                if (i_ >= in_.size() || in_[i_] != ':') return false;
-                ++i_;
-                json_value member;
-                if (!value(member, depth + 1)) return false;
-                v.keys.push_back(std::move(key));
-                v.items.push_back(std::move(member));
-                skip_space();
-                if (i_ < in_.size() && in_[i_] == ',') {
-                    ++i_;
-                    continue;
-                }
-                if (i_ < in_.size() && in_[i_] == '}') return ++i_, true;
-                return false;
-            }
-        }
-        if (c == '[') {
-            v.type = json_value::kind::array;
-            ++i_;
-            skip_space();
-            if (i_ < in_.size() && in_[i_] == ']') return ++i_, true;
-            for (;;) {
-                json_value item;
-                if (!value(item, depth + 1)) return false;
-                v.items.push_back(std::move(item));
-                skip_space();
-                if (i_ < in_.size() && in_[i_] == ',') {
-                    ++i_;
-                    continue;
-                }
-                if (i_ < in_.size() && in_[i_] == ']') return ++i_, true;
-                return false;
-            }
-        }
-        if (c == '"') {
-            v.type = json_value::kind::string;
-            return string(v.text);
-        }
-        if (literal("true") || literal("false")) {
-            v.type = json_value::kind::boolean;
-            v.text = in_[i_ - 1] == 'e' && in_[i_ - 2] == 'u' ? "true" : "false";
-            return true;
-        }
-        if (literal("null")) return true;
-        const std::size_t start = i_;
-        while (i_ < in_.size() && std::string_view("+-.0123456789eE").find(in_[i_]) != std::string_view::npos) ++i_;
-        if (i_ == start) return false;
-        v.type = json_value::kind::number;
-        v.text = std::string(in_.substr(start, i_ - start));
-        return true;
-    }
-
-    bool hex4(unsigned& out) {
-        if (in_.size() - i_ < 4) return false;
-        out = 0;
-        for (int k = 0; k < 4; ++k) {
-            const char h = in_[i_++];
-            out <<= 4;
-            if (h >= '0' && h <= '9') out |= unsigned(h - '0');
-            else if (h >= 'a' && h <= 'f') out |= unsigned(h - 'a' + 10);
-            else if (h >= 'A' && h <= 'F') out |= unsigned(h - 'A' + 10);
-            else return false;
-        }
-        return true;
-    }
-
-    static void append_utf8(std::string& out, unsigned cp) {
-        if (cp < 0x80) {
-            out += char(cp);
-        } else if (cp < 0x800) {
-            out += char(0xC0 | (cp >> 6));
-            out += char(0x80 | (cp & 0x3F));
-        } else if (cp < 0x10000) {
-            out += char(0xE0 | (cp >> 12));
-            out += char(0x80 | ((cp >> 6) & 0x3F));
-            out += char(0x80 | (cp & 0x3F));
-        } else {
-            out += char(0xF0 | (cp >> 18));
-            out += char(0x80 | ((cp >> 12) & 0x3F));
-            out += char(0x80 | ((cp >> 6) & 0x3F));
-            out += char(0x80 | (cp & 0x3F));
-        }
-    }
-
-    bool string(std::string& out) {
-        if (i_ >= in_.size() || in_[i_] != '"') return false;
-        ++i_;
-        while (i_ < in_.size()) {
-            const char c = in_[i_++];
-            if (c == '"') return true;
-            if (c != '\\') {
-                out += c;
-                continue;
-            }
-            if (i_ >= in_.size()) return false;
-            const char e = in_[i_++];
-            switch (e) {
-            case '"': case '\\': case '/': out += e; break;
-            case 'b': out += '\b'; break;
-            case 'f': out += '\f'; break;
-            case 'n': out += '\n'; break;
-            case 'r': out += '\r'; break;
-            case 't': out += '\t'; break;
-            case 'u': {
-                unsigned cp = 0;
-                if (!hex4(cp)) return false;
-                unsigned trail = 0;
-                if (cp >= 0xD800 && cp <= 0xDBFF && in_.substr(i_, 2) == "\\u") {
-                    const std::size_t save = i_;
-                    i_ += 2;
-                    if (hex4(trail) && trail >= 0xDC00 && trail <= 0xDFFF) {
-                        cp = 0x10000 + ((cp - 0xD800) << 10) + (trail - 0xDC00);
-                    } else {
-                        i_ = save;
-                    }
-                }
-                append_utf8(out, cp);
-                break;
-            }
-            default: return false;
-            }
-        }
-        return false;
-    }
-};
-
 // The pattern of a schema that is exactly {"pattern": P} or {"type": "string", "pattern": P}
 // ("$schema" aside, which every group of the suite carries).
-std::optional<std::string> pattern_only(const json_value& schema) {
-    if (schema.type != json_value::kind::object) return std::nullopt;
+std::optional<std::string> pattern_only(const agentry::json::value& schema) {
+    if (!schema.is_object()) return std::nullopt;
     std::optional<std::string> pattern;
-    for (std::size_t k = 0; k < schema.keys.size(); ++k) {
-        const std::string& key = schema.keys[k];
-        const json_value& v = schema.items[k];
-        if (key == "$schema") continue;
-        if (key == "pattern" && v.type == json_value::kind::string) {
-            pattern = v.text;
-        } else if (!(key == "type" && v.type == json_value::kind::string && v.text == "string")) {
+    for (const agentry::json::member& m : schema.members()) {
+        if (m.key == "$schema") continue;
+        if (m.key == "pattern" && m.value.is_string()) {
+            pattern = m.value.as_string();
+        } else if (!(m.key == "type" && m.value.as_string() == "string")) {
             return std::nullopt;
         }
     }
@@ -662,31 +479,32 @@ TEST_CASE("regex: JSON-Schema-Test-Suite pattern cases agree") {
         ++files;
         std::ifstream in(file, std::ios::binary);
         const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-        const std::optional<json_value> groups = json_parser(text).parse();
+        const agentry::json::parsed groups = agentry::json::parse(text);
         INFO("file ", file.string());
-        REQUIRE(groups.has_value());
-        REQUIRE(groups->type == json_value::kind::array);
-        for (const json_value& group : groups->items) {
-            const json_value* schema = group.find("schema");
-            const json_value* tests = group.find("tests");
+        REQUIRE(groups.ok());
+        REQUIRE(groups.value.is_array());
+        for (const agentry::json::value& group : groups.value.items()) {
+            const agentry::json::value* schema = group.find("schema");
+            const agentry::json::value* tests = group.find("tests");
             if (schema == nullptr || tests == nullptr) continue;
             const std::optional<std::string> pattern = pattern_only(*schema);
             if (!pattern) continue;
             std::string error;
             const std::optional<regex> re = regex::compile(*pattern, &error);
-            const json_value* description = group.find("description");
-            INFO("group \"", description ? description->text : std::string(), "\" pattern /", *pattern, "/ ", error);
+            const agentry::json::value* description = group.find("description");
+            INFO("group \"", description ? description->as_string() : std::string(), "\" pattern /", *pattern, "/ ",
+                 error);
             CHECK(re.has_value());
             if (!re) continue;
-            for (const json_value& test : tests->items) {
-                const json_value* data = test.find("data");
-                const json_value* valid = test.find("valid");
-                if (data == nullptr || valid == nullptr || data->type != json_value::kind::string) continue;
-                const bool expected = valid->text == "true";
-                const bool actual = re->search(data->text);
+            for (const agentry::json::value& test : tests->items()) {
+                const agentry::json::value* data = test.find("data");
+                const agentry::json::value* valid = test.find("valid");
+                if (data == nullptr || valid == nullptr || !data->is_string()) continue;
+                const bool expected = valid->as_bool();
+                const bool actual = re->search(data->as_string());
                 ++checked;
                 agreed += actual == expected;
-                INFO("data \"", data->text, "\"");
+                INFO("data \"", data->as_string(), "\"");
                 CHECK(actual == expected);
             }
         }
