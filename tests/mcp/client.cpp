@@ -292,7 +292,6 @@ TEST_CASE("stdio: the server's environment: the allow-list, all, none, set and r
 
     command = fake("env", {"ONLY=this"});
     command.inherit = mcp::inherit_env::none;
-    command.argv[0] = self;  // no PATH to look it up in
     CHECK(server_env(command, "ONLY") == "set:this");
     CHECK(server_env(command, "HOME") == "unset");
     CHECK(server_env(command, "PATH") == "unset");
