@@ -71,6 +71,11 @@ struct plan_options {
     std::uint32_t max_replans = 2;
     /// Steps one plan may have; a longer plan is refused.
     std::uint32_t max_steps = 32;
+    /// Inputs (results of earlier steps set into its arguments) one step may have.
+    std::uint32_t max_inputs_per_step = 16;
+    /// Bytes a step's arguments may reach once its inputs are set; past it the plan is sent
+    /// back to the model, to point its inputs at smaller parts of the results.
+    std::size_t max_arguments_size = 256 * 1024;
 };
 
 struct loop_config {

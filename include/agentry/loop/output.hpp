@@ -60,6 +60,7 @@ inline constexpr std::string_view output_schema_name = "final_answer";
 /// What to do with a model answer: keep it, ask the model again, or stop the run.
 enum class output_verdict { accepted, repair, exhausted };
 
+
 AGENTRY_DECL std::string output_errors_text(const std::vector<json::read_error>& errors);
 
 /// judge() for an answer that is not a valid Output (`errors`): a repair request appended to

@@ -125,23 +125,34 @@ AGENTRY_DECL std::string plan_errors_text(const std::vector<std::string>& errors
 AGENTRY_TEMPLATE_DECL
 std::string plan_failure_summary(const plan_record& record);
 
-/// Sets the inputs of step `i` (`s`) from the results of `finished`; false with the errors in
-/// `record` when one cannot be set.
+/// Sets the inputs of step `i` (`s`) from the results of `finished`, within the limits of
+/// `options`; false with the errors in `record` when one cannot be set.
 AGENTRY_TEMPLATE_DECL
 bool plan_step_arguments(const plan_step_wire& s, std::size_t i, plan_record& record,
-                         const finished_steps& finished);
+                         const finished_steps& finished, const plan_options& options);
 
-/// Runs agent::run_planned. A friend of agent: it drives the agent's own turns and tool calls.
-/// Events is agent_events (declared with the agent).
+/// What an agent keeps for run_planned: the plan tool's payload and the registry's tool names.
+struct plan_tools {
+    std::string_view payload;
+    std::span<const std::string_view> names;
+
+    template <class D, class Registry>
+    static plan_tools of() noexcept {
+        return {plan_definitions<D, Registry>(), Registry::names};
+    }
+};
+
+/// Runs agent::run_planned over the engine (loop/engine.hpp): it drives the engine's own turns,
+/// and its tool calls through the same call pipeline as every call. Events is agent_events.
 template <class Agent, class Events>
 struct planner {
     using clock = std::chrono::steady_clock;
-    static constexpr plan_options options = Agent::config_.planning;
 
     // How a plan's execution ended.
     enum class ending { done, failed, refused };
 
     Agent& a;
+    const plan_tools& tools;
     run_result& result;
     const Events& events;
     clock::time_point started;
@@ -150,6 +161,7 @@ struct planner {
     std::uint32_t replans = 0;
     // What a callback threw during a round: rethrown once the plan call has its result.
     std::exception_ptr failure{};
+    const plan_options& options = a.config_.planning;
 
     static std::chrono::microseconds since(clock::time_point t0, clock::time_point t) {
         return std::chrono::duration_cast<std::chrono::microseconds>(t - t0);
@@ -159,9 +171,9 @@ struct planner {
     // Empty when the run stopped (the reason is set).
     std::optional<completion> turn(tool_choice choice) {
         if (a.stopped(result, started)) return std::nullopt;
-        if (result.turns >= Agent::config_.max_turns) {
+        if (result.turns >= a.config_.max_turns) {
             result.stop = stop_reason::max_turns;
-            result.text = "Stopped after " + std::to_string(Agent::config_.max_turns) + " turns without a final answer.";
+            result.text = "Stopped after " + std::to_string(a.config_.max_turns) + " turns without a final answer.";
             return std::nullopt;
         }
         if (a.stop_before_request(result, started)) return std::nullopt;
@@ -169,7 +181,7 @@ struct planner {
         std::vector<message> trimmed;
         const std::span<const message> sent = a.context(result, trimmed);
         chat_request request = a.request_for(sent, choice.kind, events);
-        request.tools = a.plan_tools_.payload;
+        request.tools = tools.payload;
         request.tool_choice = std::move(choice);
         request.parallel_tool_calls.reset();
         std::string why;
@@ -236,7 +248,7 @@ struct planner {
                 continue;
             }
             record.text = made[at].arguments;
-            checked_plan checked = check_plan(made[at].arguments, a.plan_tools_.names, finished, options.max_steps);
+            checked_plan checked = check_plan(made[at].arguments, tools.names, finished, options.max_steps);
             if (!checked.errors.empty()) {
                 record.errors = checked.errors;
                 for (const plan_step_wire& s : checked.plan.steps)
@@ -320,7 +332,7 @@ struct planner {
             std::vector<tool_call> calls;
             std::vector<std::size_t> run;
             for (std::size_t i : ready) {
-                if (!plan_step_arguments(steps[i], i, record, finished)) continue;
+                if (!plan_step_arguments(steps[i], i, record, finished, options)) continue;
                 calls.push_back({plan_call.id + "/" + steps[i].id, steps[i].tool, record.steps[i].arguments, {}});
                 run.push_back(i);
             }
@@ -338,7 +350,7 @@ struct planner {
                 if (events.on_tool_start) events.on_tool_start(call);
             };
             a.open_sub_runs(result);
-            auto done = a.run_calls(admitted, result.turns, a.history_.back().text, timed, nullptr);
+            auto done = a.run_calls(admitted, result.turns, a.history_.back().text, timed, nullptr, call_origin::plan);
             a.nested_->collect(result);
             std::size_t next = 0;
             for (std::size_t k = 0; k != calls.size(); ++k) {
@@ -374,8 +386,8 @@ struct planner {
                     r.status = plan_step_status::failed;
                     states[i] = state::failed;
                     record.errors.push_back("step " + in_quotes(steps[i].id) + " (" + steps[i].tool +
-                                            "): its arguments, with the inputs set, are " + r.arguments +
-                                            ", which the tool refuses: " + tr.content);
+                                            "): its arguments, with the inputs set, are " + plan_excerpt(r.arguments) +
+                                            ", which the tool refuses: " + plan_excerpt(tr.content, 1000));
                 } else {
                     r.status = plan_step_status::failed;
                     states[i] = state::failed;
@@ -414,17 +426,6 @@ struct planner {
                 record.steps[i].result = "the plan stopped before this step";
         if (!record.errors.empty()) return ending::refused;
         return failed ? ending::failed : ending::done;
-    }
-};
-
-/// What an agent keeps for run_planned: the plan tool's payload and the registry's tool names.
-struct plan_tools {
-    std::string_view payload;
-    std::span<const std::string_view> names;
-
-    template <class D, class Registry>
-    static plan_tools of() noexcept {
-        return {plan_definitions<D, Registry>(), Registry::names};
     }
 };
 

@@ -109,7 +109,7 @@ inline std::string refusal_of(std::span<const pending_call> pending, std::span<c
         if (p == pending.end()) return "agentry: resume: no pending call has the id \"" + d.call_id + "\"";
         if (std::find(decided.begin(), decided.end(), d.call_id) != decided.end())
             return "agentry: resume: two decisions for the call " + d.call_id;
-        if (canonical_json(d.arguments) != std::optional<std::string>(p->arguments))
+        if (!same_arguments(d.arguments, p->arguments))
             return "agentry: resume: the decision for the call " + d.call_id + " (" + p->tool +
                    ") was made for the arguments " + d.arguments + ", but the call's are " + p->arguments +
                    "; decide on the call as it is";

@@ -201,8 +201,15 @@ std::string plan_failure_summary(const plan_record& record) {
 
 AGENTRY_TEMPLATE_DEF
 bool plan_step_arguments(const plan_step_wire& s, std::size_t i, plan_record& record,
-                         const finished_steps& finished) {
+                         const finished_steps& finished, const plan_options& options) {
     std::string& args = record.steps[i].arguments;
+    if (s.inputs.size() > options.max_inputs_per_step) {
+        record.errors.push_back("step " + in_quotes(s.id) + " has " + std::to_string(s.inputs.size()) +
+                                " inputs; a step may have at most " + std::to_string(options.max_inputs_per_step) +
+                                " (plan_options::max_inputs_per_step). Point fewer inputs at larger parts of the "
+                                "results, or split the step");
+        return false;
+    }
     for (std::size_t k = 0; k != s.inputs.size(); ++k) {
         const plan_input_wire& in = s.inputs[k];
         const std::string where = "step " + in_quotes(s.id) + ", inputs[" + std::to_string(k) + "]: ";
@@ -217,8 +224,15 @@ bool plan_step_arguments(const plan_step_wire& s, std::size_t i, plan_record& re
         }
         if (!json_set(args, *pointer_tokens(in.argument), *value)) {
             record.errors.push_back(where + "argument " + in_quotes(in.argument) +
-                                    " has no place in the arguments once the inputs before it are set (" + args +
-                                    "); point at a member of arguments");
+                                    " has no place in the arguments once the inputs before it are set (" +
+                                    plan_excerpt(args) + "); point at a member of arguments");
+            return false;
+        }
+        if (args.size() > options.max_arguments_size) {
+            record.errors.push_back(where + "with this input set, the arguments reach " + std::to_string(args.size()) +
+                                    " bytes, past the " + std::to_string(options.max_arguments_size) +
+                                    " a step may have (plan_options::max_arguments_size); point the input at a "
+                                    "smaller part of the result of step " + in_quotes(in.step));
             return false;
         }
     }

@@ -7,10 +7,10 @@
 // some provider definitions (provider/impl/<name>.ipp) includes this file there too when it runs
 // an agent.
 
-#include <agentry/loop/impl/agent.ipp>
 #include <agentry/loop/impl/context.ipp>
 #include <agentry/loop/impl/detect.ipp>
 #include <agentry/loop/impl/dynamic_tools.ipp>
+#include <agentry/loop/impl/engine.ipp>
 #include <agentry/loop/impl/json_pointer.ipp>
 #include <agentry/loop/impl/nested.ipp>
 #include <agentry/loop/impl/output.ipp>
@@ -18,6 +18,8 @@
 #include <agentry/loop/impl/replay.ipp>
 #include <agentry/loop/impl/summary.ipp>
 #include <agentry/policy/impl/approval.ipp>
+#include <agentry/policy/impl/layers.ipp>
+#include <agentry/policy/impl/threads.ipp>
 #include <agentry/policy/impl/token_bucket.ipp>
 
 #endif

@@ -1,27 +1,15 @@
 // SPDX-License-Identifier: BSL-1.0
-#ifndef AGENTRY_LOOP_IMPL_AGENT_IPP
-#define AGENTRY_LOOP_IMPL_AGENT_IPP
+#ifndef AGENTRY_POLICY_IMPL_THREADS_IPP
+#define AGENTRY_POLICY_IMPL_THREADS_IPP
 
-// The definitions of the agent's threads, waits and backoffs (agent.hpp): included by it
-// header-only, and by <agentry/src.hpp> in separate compilation (detail/separate.hpp).
-
-#include <agentry/agent.hpp>
 #include <agentry/config.hpp>
 #include <agentry/detail/separate.hpp>
-#include <agentry/detail/text.hpp>
-#include <agentry/loop/config.hpp>
-#include <agentry/policy/fixed_duration.hpp>
-#include <agentry/policy/tool_policy.hpp>
-#include <agentry/tool_result.hpp>
+#include <agentry/policy/detail/threads.hpp>
 
 #include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <condition_variable>
-#include <cstddef>
-#include <cstdint>
-#include <functional>
-#include <iterator>
 #include <future>
 #include <memory>
 #include <mutex>
@@ -29,7 +17,6 @@
 #include <random>
 #include <stop_token>
 #include <string>
-#include <string_view>
 #include <thread>
 #include <utility>
 #include <vector>
@@ -45,11 +32,6 @@ AGENTRY_DECL bool sleep_unless(std::chrono::milliseconds delay, const std::atomi
         if (now >= until) return true;
         std::this_thread::sleep_for(std::min<clock::duration>(std::chrono::milliseconds(20), until - now));
     }
-}
-
-AGENTRY_DECL std::string excerpt(std::string_view text, std::size_t n) {
-    if (text.size() <= n) return std::string(text);
-    return std::string(text.substr(0, utf8_cut(text, n))) + "...";
 }
 
 /// A thread running `f`, or nothing when one cannot be started.
@@ -84,13 +66,11 @@ private:
     std::size_t count_ = 0;
 };
 
-AGENTRY_TEMPLATE_DEF
-std::shared_ptr<running_calls> make_running_calls() { return std::make_shared<running_calls>(); }
+AGENTRY_DECL std::shared_ptr<running_calls> make_running_calls() { return std::make_shared<running_calls>(); }
 
 AGENTRY_DECL void wait_idle(running_calls& calls) { calls.wait_idle(); }
 
-AGENTRY_TEMPLATE_DEF
-tool_result call_on_thread(std::function<tool_result(std::stop_token)> call, const std::string& name,
+AGENTRY_DECL tool_result call_on_thread(std::function<tool_result(std::stop_token)> call, const std::string& name,
                            const std::stop_token& run, std::chrono::steady_clock::time_point t0,
                            fixed_duration timeout, const std::shared_ptr<running_calls>& running, bool& timed_out) {
     const auto failed = [](std::string text) {
@@ -124,8 +104,7 @@ tool_result call_on_thread(std::function<tool_result(std::stop_token)> call, con
                   " ms; it was abandoned. Try a narrower request or another tool.");
 }
 
-AGENTRY_TEMPLATE_DEF
-void run_workers(std::size_t threads, const std::function<void()>& worker) {
+AGENTRY_DECL void run_workers(std::size_t threads, const std::function<void()>& worker) {
     std::vector<std::thread> pool;
     pool.reserve(threads - 1);
     for (std::size_t t = 1; t < threads; ++t)
@@ -133,12 +112,6 @@ void run_workers(std::size_t threads, const std::function<void()>& worker) {
         else break;
     worker();
     for (std::thread& t : pool) t.join();
-}
-
-AGENTRY_TEMPLATE_DEF
-void insert_after(std::vector<message>& history, std::size_t at, std::vector<message> messages) {
-    history.insert(history.begin() + static_cast<std::ptrdiff_t>(at + 1), std::make_move_iterator(messages.begin()),
-                   std::make_move_iterator(messages.end()));
 }
 
 AGENTRY_DECL std::chrono::milliseconds jittered_backoff(std::int64_t initial, std::int64_t ceiling,

@@ -1,0 +1,275 @@
+// SPDX-License-Identifier: BSL-1.0
+#ifndef AGENTRY_LOOP_ENGINE_HPP
+#define AGENTRY_LOOP_ENGINE_HPP
+
+// The engine of agentry::agent: one class, not a template, compiled once (inline header-only;
+// in <agentry/src.hpp> with AGENTRY_SEPARATE_COMPILATION), that drives every run as stages
+// over the run's state:
+//
+//   prepare       the limits and the stop condition before a request; the history compressed
+//   model_turn    the request, with retries of transient provider errors
+//   handle_reply  the reply recorded; an answer judged (typed output); the calls capped
+//   run_tools     the calls through the call pipeline (policy/pipeline.hpp), their results in
+//                 the history, the checks after them (stop-at tools, invalid rounds, loops)
+//   finish        max_turns reached: the answer forced or asked for once more
+//
+// A run starts at prepare (run, continue_run), at run_tools (resume, continue_run with calls
+// waiting) or in the planner (run_planned, loop/plan.hpp), which uses the same stages' parts.
+// What the run uses (the provider's turn, the tools, the limits) is fixed at construction by
+// the typed facade, agent<Config, Context, Output> (agent.hpp); what changes is the run's.
+
+#include <agentry/call_scope.hpp>
+#include <agentry/detail/separate.hpp>
+#include <agentry/loop/checkpoint.hpp>
+#include <agentry/loop/context.hpp>
+#include <agentry/loop/config.hpp>
+#include <agentry/loop/detail/nested.hpp>
+#include <agentry/loop/detect.hpp>
+#include <agentry/loop/dynamic_tools.hpp>
+#include <agentry/loop/events.hpp>
+#include <agentry/loop/output.hpp>
+#include <agentry/loop/result.hpp>
+#include <agentry/loop/stop.hpp>
+#include <agentry/policy/approval.hpp>
+#include <agentry/policy/detail/threads.hpp>
+#include <agentry/policy/pipeline.hpp>
+#include <agentry/policy/token_bucket.hpp>
+#include <agentry/provider/message.hpp>
+#include <agentry/provider/provider.hpp>
+#include <agentry/tool_result.hpp>
+
+#include <atomic>
+#include <chrono>
+#include <cstdint>
+#include <exception>
+#include <functional>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <span>
+#include <stop_token>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+namespace agentry {
+
+namespace detail {
+
+AGENTRY_DECL std::string excerpt(std::string_view text, std::size_t n = 200);
+
+/// Moves `messages` into `history` right after its message `at`.
+AGENTRY_DECL void insert_after(std::vector<message>& history, std::size_t at, std::vector<message> messages);
+
+/// What the engine keeps of the tools' policies (only when some tool declares one, or has one
+/// from add_tools).
+struct policy_state {
+    std::span<const tool_policy> table;
+    std::size_t (*find)(std::string_view) noexcept;
+    /// The tools' rate limits and the registry's own; null when there are none.
+    std::unique_ptr<rate_limiter> limits;
+    /// Some tool needs approval.
+    bool any_approval = false;
+    /// How the registry reads arguments, for fallback adapters.
+    json::read_options arguments{};
+    /// The tools added by add_tools, with their policies; null when none has one.
+    std::shared_ptr<const dynamic_state> dynamic;
+
+    const dynamic_policy* dynamic_for(std::string_view name) const noexcept {
+        return dynamic ? dynamic->policy_of(name) : nullptr;
+    }
+
+    /// The state of a registry whose policies are `Policies` (registry_policies<R>).
+    template <class Policies>
+    static std::shared_ptr<policy_state> of(std::size_t (*find)(std::string_view) noexcept,
+                                            const json::read_options& arguments) {
+        auto state = std::make_shared<policy_state>();
+        state->table = Policies::table;
+        state->find = find;
+        for (const tool_policy& p : Policies::table) state->any_approval = state->any_approval || p.needs_approval;
+        state->arguments = arguments;
+        if constexpr (Policies::any_rate) state->limits = std::make_unique<rate_limiter>(Policies::table, Policies::registry_rate);
+        return state;
+    }
+};
+
+/// What a run uses, fixed by the facade at construction.
+struct run_deps {
+    using turn_fn = std::function<turn_result(const chat_request&, const stream_events&, const trace_hook&)>;
+    /// A call of a registry or added tool: name, arguments, scope, and the run's context object
+    /// (null when the tools take none).
+    using call_fn = std::function<tool_result(std::string_view, std::string_view, const call_scope&, void*)>;
+    /// Judges a model answer for a typed output (null: any text is the answer).
+    using judge_fn = std::function<output_verdict(std::string_view text, std::uint32_t& repairs,
+                                                  std::uint32_t max_repairs, std::vector<message>& history,
+                                                  run_result& result)>;
+
+    loop_config limits{};
+    turn_fn turn;
+    call_fn call;
+    std::string_view tools_payload;
+    dynamic_context dynamic{};
+    std::optional<output_format> output;
+    judge_fn judge;
+    std::shared_ptr<policy_state> policy;  // null when no tool declares a policy
+};
+
+/// The stages of a run (see the top of this file).
+enum class stage { prepare, model_turn, handle_reply, run_tools, finish, done };
+
+/// The engine of agent<...>.
+class engine {
+public:
+    using clock = std::chrono::steady_clock;
+    using decided_calls = std::map<std::string, approval, std::less<>>;
+
+    AGENTRY_DECL explicit engine(run_deps deps);
+    engine(const engine&) = delete;
+    engine& operator=(const engine&) = delete;
+    /// Waits for tool calls abandoned at their timeout to end.
+    AGENTRY_DECL ~engine();
+
+    // --- entries -------------------------------------------------------------------------
+    AGENTRY_DECL run_result start(std::string input, const agent_events& events, void* ctx) noexcept;
+    AGENTRY_DECL run_result resume_with(std::span<const approval_decision> decisions, const agent_events& events,
+                                        void* ctx, run_result progress = {}) noexcept;
+    AGENTRY_DECL run_result continue_run(run_result progress, const agent_events& events, void* ctx) noexcept;
+
+    // Runs `body(result, started)` from `result` (the run so far), turning what it throws into
+    // the run's stop reason.
+    template <class Body>
+    run_result guarded(Body&& body, void* ctx, run_result result = {}) noexcept {
+        const auto started = clock::now() - result.wall_time;  // the time limit counts on from `result`
+        try {
+            begin_run(started, ctx);
+            body(result, started);
+        } catch (const detail::callback_error& e) {
+            result.stop = stop_reason::callback_error;
+            result.text = e.what();
+        } catch (const std::exception& e) {
+            result.stop = stop_reason::provider_error;
+            result.error = detail::malformed(std::string("agentry: ") + e.what());
+            result.text = result.error->message;
+        } catch (...) {
+            result.stop = stop_reason::provider_error;
+            result.error = detail::malformed("agentry: unknown exception");
+            result.text = result.error->message;
+        }
+        result.wall_time = detail::elapsed_ms(started);
+        return result;
+    }
+
+    // --- settings --------------------------------------------------------------------------
+    AGENTRY_DECL void cancel() noexcept;
+    AGENTRY_DECL std::vector<pending_call> pending_approvals() const;
+    AGENTRY_DECL std::string save() const;
+    AGENTRY_DECL bool restore(std::string_view saved);
+    AGENTRY_DECL outcome<void> stop_at_tool(std::string name);
+    AGENTRY_DECL outcome<void> add_tools(const dynamic_tool_source& source);
+    void set_token_estimator(token_estimator estimate) { estimate_ = std::move(estimate); }
+    void set_stop_condition(stop_condition stop) { stop_condition_ = std::move(stop); }
+    void set_token_budget(std::uint64_t tokens) noexcept { token_budget_ = tokens; }
+    void set_trace(trace_hook hook) { trace_ = std::move(hook); }
+    void set_approver(approver decide) { approver_ = std::move(decide); }
+    void set_checkpointer(checkpointer* c) noexcept { checkpoint_ = c; }
+    const std::vector<message>& conversation() const noexcept { return history_; }
+    const loop_config& limits() const noexcept { return config_; }
+    /// The system prompt, as the conversation's first message.
+    AGENTRY_DECL void set_system_prompt(std::string prompt);
+
+    // --- the parts of the stages (the planner uses them too) ------------------------------
+
+    // The last model reply's tool calls that have no result yet: only a run stopped for
+    // approval leaves them.
+    struct open_turn {
+        std::size_t reply;
+        std::vector<std::size_t> unanswered;
+    };
+    AGENTRY_DECL std::optional<open_turn> open_turn_of() const;
+    /// Stops the run with approval_pending and `why` when calls of the last turn wait for a
+    /// decision; true then.
+    AGENTRY_DECL bool refuse_if_open(run_result& result, std::string_view entry);
+    AGENTRY_DECL void refuse(run_result& result, std::string why) const;
+    AGENTRY_DECL bool stopped(run_result& result, clock::time_point started);
+    AGENTRY_DECL bool stop_before_request(run_result& result, clock::time_point started);
+    AGENTRY_DECL void compress(run_result& result, const agent_events& events, clock::time_point started);
+    AGENTRY_DECL std::span<const message> context(run_result& result, std::vector<message>& trimmed) const;
+    AGENTRY_DECL chat_request request_for(std::span<const message> messages, tool_choice_kind choice,
+                                          const agent_events& events) const;
+    AGENTRY_DECL turn_result ask(const chat_request& request, const agent_events& events, clock::time_point started,
+                                 std::string& why);
+    AGENTRY_DECL void record_turn(run_result& result, const completion& c, const agent_events& events);
+    AGENTRY_DECL bool must_pause(std::span<const tool_call> calls) const;
+    AGENTRY_DECL void open_sub_runs(const run_result& result);
+
+    // What run_calls did: per call of the turn in the model's order, its step and result, or
+    // nothing when it was not run (the run was cancelled, or a callback threw: `failure`).
+    using outcome_of_call = std::optional<std::pair<step, tool_result>>;
+    struct calls_done {
+        std::vector<outcome_of_call> done;
+        std::exception_ptr failure;
+    };
+    AGENTRY_DECL calls_done run_calls(std::span<const tool_call> calls, std::uint32_t turn, std::string_view model_text,
+                                      const agent_events& events, const decided_calls* decided,
+                                      call_origin origin = call_origin::model);
+
+    const loop_config config_;
+    std::vector<message> history_;
+    std::atomic<bool> cancel_{false};
+    std::shared_ptr<nested_runs> nested_ = std::make_shared<nested_runs>();
+    checkpointer* checkpoint_ = nullptr;
+
+private:
+    struct run_state;
+
+    AGENTRY_DECL void begin_run(clock::time_point started, void* ctx);
+    AGENTRY_DECL void execute(run_result& result, const agent_events& events, clock::time_point started,
+                              const decided_calls* resumed);
+    AGENTRY_DECL stage prepare(run_state& s);
+    AGENTRY_DECL stage model_turn(run_state& s);
+    AGENTRY_DECL stage handle_reply(run_state& s);
+    AGENTRY_DECL stage run_tools(run_state& s);
+    AGENTRY_DECL stage finish(run_state& s);
+    AGENTRY_DECL bool run_turn_calls(run_result& result, const agent_events& events, const decided_calls* decided,
+                                     std::uint32_t turn, const open_turn& open, loop_detector& loops,
+                                     std::map<std::string, std::uint32_t, std::less<>>& invalid_rounds);
+    AGENTRY_DECL bool stopped_at_tool(run_result& result, std::span<const tool_call> calls,
+                                      const calls_done& done) const;
+    AGENTRY_DECL std::size_t beyond_call_budget(const run_result& result, open_turn& open) const;
+    AGENTRY_DECL void answer_beyond_budget(const open_turn& open, std::size_t beyond);
+    AGENTRY_DECL std::size_t cap_calls(std::vector<tool_call>& calls) const;
+    AGENTRY_DECL std::string over_limit_text(std::size_t over) const;
+    AGENTRY_DECL std::chrono::milliseconds retry_delay(std::uint32_t attempt, const provider_error& error) const;
+    AGENTRY_DECL tool_rules rules_of(std::string_view name) const;
+    AGENTRY_DECL void build_pipeline();
+
+    run_deps deps_;
+    std::shared_ptr<dynamic_state> dynamic_;  // tools added by add_tools; null when none
+    std::uint64_t token_budget_ = 0;
+    token_estimator estimate_;
+    trace_hook trace_;
+    // The stop source of the run in progress (replaced by each run under stop_mutex_, signalled
+    // by cancel()) and its token, read by the tool calls.
+    std::mutex stop_mutex_;
+    std::stop_source run_stop_;
+    std::stop_token run_token_;
+    void* ctx_ = nullptr;          // of the run in progress
+    clock::time_point started_{};  // of the run in progress
+    approver approver_;
+    std::shared_ptr<running_calls> running_ = make_running_calls();
+    stop_condition stop_condition_;
+    std::vector<std::string> stop_tools_;  // added by stop_at_tool
+    call_pipeline pipeline_;
+};
+
+} // namespace detail
+
+} // namespace agentry
+
+#if !defined(AGENTRY_SEPARATE_COMPILATION)
+#include <agentry/loop/impl/engine.ipp>
+#endif
+
+#endif

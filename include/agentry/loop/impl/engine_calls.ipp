@@ -1,0 +1,147 @@
+// SPDX-License-Identifier: BSL-1.0
+#ifndef AGENTRY_LOOP_IMPL_ENGINE_CALLS_IPP
+#define AGENTRY_LOOP_IMPL_ENGINE_CALLS_IPP
+
+// The engine's tool calls (loop/engine.hpp): the call pipeline it builds, and the calls of a
+// turn or of a plan's round run through it, one at a time or in parallel.
+
+#include <agentry/detail/separate.hpp>
+#include <agentry/loop/engine.hpp>
+#include <agentry/loop/layers/checkpoint.hpp>
+#include <agentry/policy/layers/approval.hpp>
+#include <agentry/policy/layers/canonical.hpp>
+#include <agentry/policy/layers/ceiling.hpp>
+#include <agentry/policy/layers/fallback.hpp>
+#include <agentry/policy/layers/rate_limit.hpp>
+#include <agentry/policy/layers/result_cap.hpp>
+#include <agentry/policy/layers/retry.hpp>
+#include <agentry/policy/layers/timeout.hpp>
+
+#include <algorithm>
+#include <atomic>
+#include <memory>
+#include <mutex>
+#include <utility>
+#include <vector>
+
+namespace agentry::detail {
+
+AGENTRY_DECL tool_rules engine::rules_of(std::string_view name) const {
+    tool_rules rules;
+    rules.typed = deps_.dynamic.has_static && deps_.dynamic.has_static(name) &&
+                  !(dynamic_ && std::find(dynamic_->names.begin(), dynamic_->names.end(), name) != dynamic_->names.end());
+    const policy_state* policy = deps_.policy.get();
+    if (!policy) return rules;
+    const std::size_t index = policy->find(name);
+    if (index != policy->table.size()) {
+        rules.policy = &policy->table[index];
+        rules.limits = policy->limits.get();
+        rules.rate_index = index;
+    } else if (const dynamic_policy* added = policy->dynamic_for(name)) {
+        rules.policy = &added->policy;
+        rules.limits = added->limits.get();  // one bucket of its own, index 0
+    }
+    return rules;
+}
+
+AGENTRY_DECL void engine::build_pipeline() {
+    const policy_state* policy = deps_.policy.get();
+    const auto any = [&](auto&& pred) {
+        if (!policy) return false;
+        if (std::any_of(policy->table.begin(), policy->table.end(), pred)) return true;
+        return policy->dynamic && std::any_of(policy->dynamic->policies.begin(), policy->dynamic->policies.end(),
+                                              [&](const auto& p) { return pred(p.second.policy); });
+    };
+    std::vector<std::unique_ptr<call_layer>> layers;
+    layers.push_back(std::make_unique<checkpoint_layer>(&checkpoint_));
+    layers.push_back(std::make_unique<result_cap_layer>(config_.max_result_size));
+    layers.push_back(std::make_unique<canonical_layer>());
+    if (config_.max_permission != permission::destructive) layers.push_back(std::make_unique<ceiling_layer>(config_.max_permission));
+    const bool rate = policy && (policy->limits || (policy->dynamic && std::any_of(policy->dynamic->policies.begin(),
+                                                                                    policy->dynamic->policies.end(),
+                                                                                    [](const auto& p) {
+                                                                                        return p.second.limits != nullptr;
+                                                                                    })));
+    if (rate) layers.push_back(std::make_unique<rate_limit_layer>(config_.max_rate_wait));
+    if (policy && policy->any_approval) layers.push_back(std::make_unique<approval_layer>(&approver_));
+    if (any([](const tool_policy& p) { return !p.fallback.empty(); }))
+        layers.push_back(std::make_unique<fallback_layer>([this](std::string_view name) { return rules_of(name); },
+                                                          policy->arguments));
+    layers.push_back(std::make_unique<retry_layer>());
+    if (!config_.tool_timeout.is_zero() || any([](const tool_policy& p) { return !p.timeout.is_zero(); }))
+        layers.push_back(std::make_unique<timeout_layer>(config_.tool_timeout, running_));
+    // The tool owns what it needs: a call abandoned at its timeout may end after the run.
+    call_target target = [fn = deps_.call, nested = nested_](const tool_invocation& call) {
+        const nested_call here{nested, call.call.id, call.call.name};
+        const nested_call_guard in_call(&here);
+        return fn(call.call.name, call.call.arguments, call_scope{call.stop, {}}, call.context);
+    };
+    pipeline_ = call_pipeline(std::move(layers), std::move(target));
+}
+
+AGENTRY_DECL engine::calls_done engine::run_calls(std::span<const tool_call> calls, std::uint32_t turn,
+                                                  std::string_view model_text, const agent_events& events,
+                                                  const decided_calls* decided, call_origin origin) {
+    calls_done out;
+    out.done.resize(calls.size());
+    std::atomic<bool> failed{false};
+    std::mutex mutex;      // for the events and `failure`
+    std::mutex approving;  // the approver is asked one call at a time
+    const call_run run{&cancel_, run_token_, started_, config_.max_total_time, decided};
+    const auto one = [&](std::size_t i, bool parallel) {
+        try {
+            if (events.on_tool_start) {
+                std::unique_lock lock(mutex, std::defer_lock);
+                if (parallel) lock.lock();
+                invoke_callback("on_tool_start", events.on_tool_start, calls[i]);
+            }
+            std::pair<step, tool_result>& o = out.done[i].emplace();
+            step& s = o.first;
+            s.turn = turn;
+            s.id = calls[i].id;
+            s.tool = calls[i].name;
+            tool_invocation invocation{calls[i], origin, rules_of(calls[i].name), model_text, {}, run_token_, false,
+                                       parallel ? &approving : nullptr, &run, &s};
+            invocation.context = ctx_;
+            const auto t0 = clock::now();
+            try {
+                o.second = pipeline_(invocation);
+            } catch (const callback_error&) {
+                throw;
+            } catch (const std::exception& e) {
+                o.second =
+                    refused_call(tool_status::tool_error, "agentry: " + calls[i].name + " could not be run: " + e.what());
+            }
+            s.arguments = invocation.call.arguments;
+            if (!s.attempts.empty()) s.duration = std::chrono::duration_cast<std::chrono::microseconds>(clock::now() - t0);
+            s.status = o.second.status;
+            s.result_excerpt = excerpt(o.second.content);
+            s.repairs = o.second.repairs;
+            s.failure = o.second.failure;
+            if (events.on_tool_end) {
+                std::unique_lock lock(mutex, std::defer_lock);
+                if (parallel) lock.lock();
+                invoke_callback("on_tool_end", events.on_tool_end, std::as_const(s));
+            }
+        } catch (...) {
+            std::lock_guard lock(mutex);
+            if (!out.failure) out.failure = std::current_exception();
+            failed.store(true);
+        }
+    };
+    std::size_t threads = 1;
+    if (config_.parallel_tool_calls) threads = std::min<std::size_t>(config_.max_parallelism, calls.size());
+    if (threads <= 1) {
+        for (std::size_t i = 0; i != calls.size() && !cancel_.load() && !failed.load(); ++i) one(i, false);
+        return out;
+    }
+    std::atomic<std::size_t> next{0};
+    run_workers(threads, [&] {
+        for (std::size_t i; !cancel_.load() && !failed.load() && (i = next.fetch_add(1)) < calls.size();) one(i, true);
+    });
+    return out;
+}
+
+} // namespace agentry::detail
+
+#endif
