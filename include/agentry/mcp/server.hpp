@@ -193,6 +193,38 @@ inline request_meta read_meta(std::string_view params) {
     return out;
 }
 
+/// The methods the server answers, each named once: the request's method is looked up here,
+/// and what it needs decides whether this server, in this mode, knows it.
+enum class method { discover, initialize, ping, set_level, tools_list, tools_call, resources_list,
+                    resource_templates_list, resources_read, prompts_list, prompts_get };
+enum class method_needs { nothing, session, resources, prompts };
+
+struct method_row {
+    std::string_view name;
+    method id;
+    method_needs needs;
+};
+
+inline constexpr method_row method_table[] = {
+    {"server/discover", method::discover, method_needs::nothing},
+    {"initialize", method::initialize, method_needs::session},
+    {"ping", method::ping, method_needs::nothing},
+    {"logging/setLevel", method::set_level, method_needs::session},
+    {"tools/list", method::tools_list, method_needs::nothing},
+    {"tools/call", method::tools_call, method_needs::nothing},
+    {"resources/list", method::resources_list, method_needs::resources},
+    {"resources/templates/list", method::resource_templates_list, method_needs::resources},
+    {"resources/read", method::resources_read, method_needs::resources},
+    {"prompts/list", method::prompts_list, method_needs::prompts},
+    {"prompts/get", method::prompts_get, method_needs::prompts},
+};
+
+constexpr const method_row* find_method(std::string_view name) noexcept {
+    for (const method_row& row : method_table)
+        if (row.name == name) return &row;
+    return nullptr;
+}
+
 // The results the server builds, written with the JSON writer (members named as on the wire).
 struct implementation {
     std::string name;
@@ -564,21 +596,15 @@ private:
             json::write(message, std::string_view(*meta.version).substr(0, 100));
             return error(m.id, error_code::unsupported_protocol_version, message, data);
         }
-        if (method == "server/discover") return discover(m.id, s);
-        if (!stateless) {
-            if (method == "initialize") return initialize(s, m);
-            if (method == "ping") return result(m.id, "{}");
-        }
-        const bool known = method == "tools/list" || method == "tools/call" || method == "ping" ||
-                           (method == "logging/setLevel" && !stateless) ||
-                           (!resources_.empty() && (method == "resources/list" || method == "resources/templates/list" ||
-                                                    method == "resources/read")) ||
-                           (!prompts_.empty() && (method == "prompts/list" || method == "prompts/get"));
-        if (!known) {
+        const detail::method_row* row = detail::find_method(method);
+        if (row == nullptr || !serves(*row, stateless)) {
             std::string message = "Method not found: ";
             json::write(message, method.substr(0, 100));
             return error(m.id, error_code::method_not_found, message);
         }
+        if (row->id == detail::method::discover) return discover(m.id, s);
+        if (row->id == detail::method::initialize) return initialize(s, m);
+        if (row->id == detail::method::ping && !stateless) return result(m.id, "{}");
         if (!stateless && !s.initialized())
             return error(m.id, error_code::invalid_request,
                          "Invalid Request: the session is not initialized; send \"initialize\" first, or name the "
@@ -587,21 +613,31 @@ private:
         const protocol_features f = features_of(version);
         const detail::request_scope scope{&out, stateless ? meta.level : s.level()};
         const detail::request_scope_guard current(&scope);
-        return answer(s, m, version, f, meta);
+        return answer(row->id, s, m, version, f, meta);
+    }
+
+    bool serves(const detail::method_row& row, bool stateless) const noexcept {
+        switch (row.needs) {
+        case detail::method_needs::nothing: return true;
+        case detail::method_needs::session: return !stateless;
+        case detail::method_needs::resources: return !resources_.empty();
+        case detail::method_needs::prompts: return !prompts_.empty();
+        }
+        return false;
     }
 
     // The answer to an initialized or stateless request of a known method other than
     // initialize, ping (before 2026-07-28) and server/discover.
-    std::string answer(session& s, const received& m, const std::string& version, const protocol_features& f,
-                       const detail::request_meta& meta) const {
-        const std::string_view method = m.method;
+    std::string answer(detail::method method, session& s, const received& m, const std::string& version,
+                       const protocol_features& f, const detail::request_meta& meta) const {
         const bool is_private = s.owner() != nullptr;
         const auto done = [&](std::string body, bool cacheable) {
             return result(m.id, f.stateless ? detail::complete_result(std::move(body), cacheable, is_private) : body);
         };
         std::string problem;
-        if (method == "ping") return done("{}", false);
-        if (method == "logging/setLevel") {
+        switch (method) {
+        case detail::method::ping: return done("{}", false);
+        case detail::method::set_level: {
             detail::set_level_params p;
             if (!detail::read_params(m.params, p, problem)) return error(m.id, error_code::invalid_params, problem);
             const std::optional<log_level> level = parse_log_level(p.level);
@@ -615,18 +651,24 @@ private:
             s.set_level(*level);
             return done("{}", false);
         }
-        if (method == "tools/list" || method == "resources/list" || method == "resources/templates/list" ||
-            method == "prompts/list") {
+        case detail::method::tools_list:
+        case detail::method::resources_list:
+        case detail::method::resource_templates_list:
+        case detail::method::prompts_list: {
             detail::list_params p;
             if (!detail::read_params(m.params, p, problem)) return error(m.id, error_code::invalid_params, problem);
             if (p.cursor) return error(m.id, error_code::invalid_params, "Invalid params: /cursor: unknown cursor");
-            if (method == "tools/list") return done(std::string(tools_list(version)), true);
-            if (method == "prompts/list") return done(prompts_list(f), true);
-            return done(resources_list(f, method == "resources/templates/list"), true);
+            if (method == detail::method::tools_list) return done(std::string(tools_list(version)), true);
+            if (method == detail::method::prompts_list) return done(prompts_list(f), true);
+            return done(resources_list(f, method == detail::method::resource_templates_list), true);
         }
-        if (method == "resources/read") return read_resource(m, f, done);
-        if (method == "prompts/get") return get_prompt(m, done);
-        return call(s, m, f, meta, done);
+        case detail::method::resources_read: return read_resource(m, f, done);
+        case detail::method::prompts_get: return get_prompt(m, done);
+        case detail::method::tools_call: return call(s, m, f, meta, done);
+        case detail::method::discover:
+        case detail::method::initialize: break;
+        }
+        return error(m.id, error_code::method_not_found, "Method not found");
     }
 
     std::string discover(std::string_view id, const session& s) const {
