@@ -30,8 +30,9 @@
 // - The sub-agent must outlive the agents that have the tool (they wait, when destroyed, for
 //   calls abandoned at a timeout).
 
-#include <agentry/agent.hpp>
 #include <agentry/loop/detail/nested.hpp>
+#include <agentry/loop/events.hpp>
+#include <agentry/loop/result.hpp>
 #include <agentry/outcome.hpp>
 #include <agentry/reflect/fixed_string.hpp>
 #include <agentry/reflect/function.hpp>
@@ -50,16 +51,26 @@ namespace agentry {
 
 namespace detail {
 
+/// An agent is known by the types agent<Config, Context, Output> names; this header does not
+/// include agent.hpp, which is above it.
+template <class Agent>
+concept names_agent_types = requires {
+    typename Agent::result_type;
+    typename Agent::context_type;
+    typename Agent::output_type;
+};
+
 template <class Agent>
 struct agent_traits {
     static constexpr bool is_agent = false;
 };
-template <loop_config Config, class Context, class Output>
-struct agent_traits<agent<Config, Context, Output>> {
+template <names_agent_types Agent>
+struct agent_traits<Agent> {
     static constexpr bool is_agent = true;
-    static constexpr bool has_context = !std::is_void_v<Context>;
+    static constexpr bool has_context = !std::is_void_v<typename Agent::context_type>;
     /// What the tool returns: the typed output, or the answer's text.
-    using output = std::conditional_t<std::is_void_v<Output>, std::string, Output>;
+    using output = std::conditional_t<std::is_void_v<typename Agent::output_type>, std::string,
+                                      typename Agent::output_type>;
 };
 
 template <class List>
