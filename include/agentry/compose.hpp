@@ -23,6 +23,7 @@
 
 #include <array>
 #include <cstddef>
+#include <tuple>
 #include <type_traits>
 #include <utility>
 
@@ -74,10 +75,9 @@ constexpr auto pick(const registry<Tools...>& r, std::index_sequence<I...>) {
         .with_options(r.options());
 }
 
-template <std::size_t K, fixed_string First, fixed_string... Rest>
+template <std::size_t K, fixed_string... Names>
 consteval auto nth_name() noexcept {
-    if constexpr (K == 0) return First;
-    else return nth_name<K - 1, Rest...>();
+    return std::get<K>(std::tuple{Names...});
 }
 
 } // namespace detail

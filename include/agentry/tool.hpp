@@ -20,6 +20,7 @@
 #include <agentry/json/error.hpp>
 #include <agentry/reflect/fixed_string.hpp>
 #include <agentry/reflect/function.hpp>
+#include <agentry/reflect/types.hpp>
 #include <agentry/schema/dialect.hpp>
 #include <agentry/schema/json_schema.hpp>
 
@@ -81,26 +82,15 @@ struct tool_signature<bound_member<M, Object>> : reflect::signature<M> {};
 template <class F>
 concept readable_callable = requires { typename tool_signature<F>::result; };
 
-template <class Kept, class... Rest>
-struct drop_injected {
-    using type = Kept;
-};
-template <class... Kept, class A, class... Rest>
-struct drop_injected<reflect::type_list<Kept...>, A, Rest...>
-    : std::conditional_t<is_injected<A>, drop_injected<reflect::type_list<Kept...>, Rest...>,
-                         drop_injected<reflect::type_list<Kept..., A>, Rest...>> {};
-
-template <class List>
-struct schema_parameters;
-template <class... A>
-struct schema_parameters<reflect::type_list<A...>> : drop_injected<reflect::type_list<>, A...> {};
+template <class A>
+using is_injected_t = std::bool_constant<is_injected<A>>;
 
 /// The signature the schema is made of: the callable's, without its injected parameters.
 template <class F>
 struct schema_signature {
     using result = typename tool_signature<F>::result;
-    using parameters = typename schema_parameters<typename tool_signature<F>::parameters>::type;
-    static constexpr std::size_t arity = parameters::size;
+    using parameters = boost::mp11::mp_remove_if<typename tool_signature<F>::parameters, is_injected_t>;
+    static constexpr std::size_t arity = boost::mp11::mp_size<parameters>::value;
 };
 
 template <class List>
@@ -123,36 +113,17 @@ template <class T>
 struct context_type_one<context<T>> {
     using type = std::remove_cv_t<T>;
 };
+template <class A>
+using context_type_one_t = typename context_type_one<std::remove_cvref_t<A>>::type;
 
-template <class... A>
-struct context_of {
-    using type = void;
-};
-template <class A, class... Rest>
-struct context_of<A, Rest...> {
-    using one = typename context_type_one<std::remove_cvref_t<A>>::type;
-    using type = std::conditional_t<std::is_void_v<one>, typename context_of<Rest...>::type, one>;
-};
-
+/// The T of the first agentry::context<T> in List (without const), or void.
 template <class List>
-struct context_type_of;
-template <class... A>
-struct context_type_of<reflect::type_list<A...>> {
-    using type = typename context_of<A...>::type;
-};
-
-template <class List>
-struct first_parameter {
-    using type = void;
-};
-template <class A, class... Rest>
-struct first_parameter<reflect::type_list<A, Rest...>> {
-    using type = std::remove_cvref_t<A>;
-};
+using context_type_of = reflect::first_parameter<
+    boost::mp11::mp_remove<boost::mp11::mp_transform<context_type_one_t, List>, void>>;
 
 template <class Sig, fixed_string... Params>
 consteval bool takes_one_aggregate() noexcept {
-    using P = typename first_parameter<typename Sig::parameters>::type;
+    using P = reflect::first_parameter<typename Sig::parameters>;
     if constexpr (Sig::arity != 1 || sizeof...(Params) != 0) return false;
     else return reflect::aggregate<P> && !schema::detail::is_std_array<P>;
 }
@@ -164,7 +135,7 @@ struct parameters_of {
 template <class Sig, fixed_string... Params>
     requires(takes_one_aggregate<Sig, Params...>())
 struct parameters_of<Sig, Params...> {
-    using type = typename first_parameter<typename Sig::parameters>::type;
+    using type = reflect::first_parameter<typename Sig::parameters>;
 };
 
 enum class parameter_form { ok, unnamed, not_aggregate, name_count, invalid_name, duplicate_name };
@@ -283,7 +254,7 @@ struct tool_t {
     /// without the injected parameters (agentry::context<T>, std::stop_token, agentry::progress).
     using parameters_type = typename detail::parameters_of<detail::schema_signature<F>, Params...>::type;
     /// The T of the agentry::context<T> the callable takes (without const), or void.
-    using context_type = typename detail::context_type_of<typename signature::parameters>::type;
+    using context_type = detail::context_type_of<typename signature::parameters>;
     /// The callable takes some injected parameter.
     static constexpr bool injects = detail::injection_of<typename signature::parameters>::count != 0;
 

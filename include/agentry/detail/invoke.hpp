@@ -10,6 +10,7 @@
 #include <agentry/json/reader.hpp>
 #include <agentry/json/writer.hpp>
 #include <agentry/outcome.hpp>
+#include <agentry/reflect/types.hpp>
 #include <agentry/tool_result.hpp>
 
 #include <array>
@@ -149,7 +150,7 @@ template <class Tool, class Context>
 auto call_tool(const Tool& tool, json::detail::storage_t<typename Tool::parameters_type>& arguments,
                          const injection<Context>& in) {
     using parameters = typename Tool::signature::parameters;
-    return call_injected(tool, arguments, in, parameters{}, std::make_index_sequence<parameters::size>{});
+    return call_injected(tool, arguments, in, parameters{}, std::make_index_sequence<boost::mp11::mp_size<parameters>::value>{});
 }
 
 // The failure a std::expected's error stands for: a failure as it is, a failure_kind with its

@@ -10,6 +10,7 @@
 #include <agentry/reflect/fields.hpp>
 #include <agentry/reflect/detail/shown_name.hpp>
 #include <agentry/reflect/function.hpp>
+#include <agentry/reflect/types.hpp>
 #include <agentry/schema/json_schema.hpp>
 
 #include <cstddef>
@@ -97,16 +98,19 @@ struct first_unsupported {
     static constexpr field_path path{};
 };
 
-// The first of several candidates (members, alternatives, named parameters) that has one.
-template <class... Found>
-struct first_of {
+struct nothing_found {
     static constexpr unsupported reason = unsupported::none;
     using type = void;
     static constexpr field_path path{};
 };
-template <class Found, class... Rest>
-struct first_of<Found, Rest...>
-    : std::conditional_t<Found::reason != unsupported::none, Found, first_of<Rest...>> {};
+
+template <class Found>
+using has_finding = std::bool_constant<Found::reason != unsupported::none>;
+
+// The first of several candidates (members, alternatives, named parameters) that has one.
+template <class... Found>
+using first_of = boost::mp11::mp_at<reflect::type_list<Found..., nothing_found>,
+                                    boost::mp11::mp_find_if<reflect::type_list<Found...>, has_finding>>;
 
 // A member or a named parameter: its own finding, with its name in front of the path.
 template <class Found, fixed_string Name>

@@ -36,6 +36,7 @@
 #include <agentry/outcome.hpp>
 #include <agentry/reflect/fixed_string.hpp>
 #include <agentry/reflect/function.hpp>
+#include <agentry/reflect/types.hpp>
 #include <agentry/tool.hpp>
 
 #include <chrono>
@@ -73,15 +74,11 @@ struct agent_traits<Agent> {
                                       typename Agent::output_type>;
 };
 
+/// The tool's input: the one parameter of the prompt function.
 template <class List>
 struct prompt_input {
-    static constexpr bool one = false;
-    using type = void;
-};
-template <class A>
-struct prompt_input<reflect::type_list<A>> {
-    static constexpr bool one = true;
-    using type = std::remove_cvref_t<A>;
+    static constexpr bool one = boost::mp11::mp_size<List>::value == 1;
+    using type = reflect::first_parameter<List>;
 };
 
 /// What agent_tool's call needs of its sub-agent, shared by the copies of the tool.

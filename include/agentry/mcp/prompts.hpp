@@ -110,7 +110,7 @@ template <fixed_string Name, fixed_string Description, class F>
 prompt_entry make_entry(const prompt_t<Name, Description, F>& p) {
     static_assert(reflect::has_signature<F> && reflect::signature<F>::arity <= 1,
                   "agentry: mcp::prompt: the function takes no parameter or one struct of arguments");
-    using P = typename first_parameter<typename reflect::signature<F>::parameters>::type;
+    using P = reflect::first_parameter<typename reflect::signature<F>::parameters>;
     using R = typename reflect::signature<F>::result;
     static_assert(std::is_convertible_v<R, std::string> || std::is_same_v<std::remove_cvref_t<R>, std::vector<prompt_message>>,
                   "agentry: mcp::prompt: the function returns std::string or std::vector<mcp::prompt_message>");

@@ -153,15 +153,6 @@ inline bool match_uri_template(std::string_view t, std::string_view uri, std::st
     return u == uri.size();
 }
 
-template <class List>
-struct first_parameter {
-    using type = void;
-};
-template <class A, class... Rest>
-struct first_parameter<reflect::type_list<A, Rest...>> {
-    using type = std::remove_cvref_t<A>;
-};
-
 enum class read_status : unsigned char { no_match, ok, failed };
 
 /// A resource or template, its function type-erased.
@@ -223,7 +214,7 @@ resource_entry make_entry(const resource_template_t<UriTemplate, Name, F>& r) {
     static_assert(reflect::has_signature<F> && reflect::signature<F>::arity == 1,
                   "agentry: mcp::resource_template: the function takes one parameter, a struct whose members are "
                   "the template's variables");
-    using P = typename first_parameter<typename reflect::signature<F>::parameters>::type;
+    using P = reflect::first_parameter<typename reflect::signature<F>::parameters>;
     static_assert(variables_match_members<P>(UriTemplate.view()),
                   "agentry: mcp::resource_template: the URI template's {variables} must be exactly the members of "
                   "the function's parameter struct, one each, separated by literal text");

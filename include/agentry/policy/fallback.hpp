@@ -20,6 +20,8 @@
 #include <agentry/policy/registry_policies.hpp>
 #include <agentry/policy/tool_policy.hpp>
 #include <agentry/reflect/detail/shown_name.hpp>
+#include <agentry/reflect/function.hpp>
+#include <agentry/reflect/types.hpp>
 #include <agentry/registry.hpp>
 
 #include <array>
@@ -33,23 +35,19 @@ namespace agentry {
 
 namespace detail {
 
-/// A distinct address per type, to compare types held in a structural value.
-template <class T>
-inline constexpr char type_tag = 0;
-
 /// The parameter and result types of an adapter function.
 template <class F>
 struct adapter_types {
     static constexpr bool ok = false;
 };
-template <class R, class A>
-struct adapter_types<R (*)(A)> {
-    static constexpr bool ok = !std::is_void_v<R>;
-    using from = std::remove_cvref_t<A>;
-    using to = std::remove_cvref_t<R>;
+template <class F>
+    requires std::is_function_v<std::remove_pointer_t<F>>
+struct adapter_types<F> {
+    using signature = reflect::signature<F>;
+    static constexpr bool ok = signature::arity == 1 && !std::is_void_v<typename signature::result>;
+    using from = reflect::first_parameter<typename signature::parameters>;
+    using to = std::remove_cvref_t<typename signature::result>;
 };
-template <class R, class A>
-struct adapter_types<R (*)(A) noexcept> : adapter_types<R (*)(A)> {};
 
 template <auto F>
 bool adapt_arguments(std::string_view arguments, const json::read_options& options, std::string& out) noexcept {
@@ -67,8 +65,8 @@ bool adapt_arguments(std::string_view arguments, const json::read_options& optio
 
 template <auto F>
 inline constexpr fallback_adapter adapter_of{&adapt_arguments<F>,
-                                             &type_tag<typename adapter_types<decltype(F)>::from>,
-                                             &type_tag<typename adapter_types<decltype(F)>::to>};
+                                             &reflect::type_tag<typename adapter_types<decltype(F)>::from>,
+                                             &reflect::type_tag<typename adapter_types<decltype(F)>::to>};
 
 } // namespace detail
 
@@ -144,7 +142,7 @@ template <class... Tools>
 struct fallback_check<registry<Tools...>> {
     using policies = registry_policies<registry<Tools...>>;
     static constexpr std::array<const void*, sizeof...(Tools)> parameters{
-        &detail::type_tag<typename Tools::parameters_type>...};
+        &reflect::type_tag<typename Tools::parameters_type>...};
 
     static consteval detail::fallback_finding first_problem() noexcept {
         using detail::fallback_problem;

@@ -79,7 +79,7 @@ struct fallback_adapter {
     /// Reads the failed call's arguments, converts them and writes the fallback's; false when
     /// they could not be read or the adapter threw.
     bool (*convert)(std::string_view arguments, const json::read_options& options, std::string& out) = nullptr;
-    /// The adapter's parameter and result types (addresses of detail::type_tag<T>), checked
+    /// The adapter's parameter and result types (addresses of reflect::type_tag<T>), checked
     /// against the two tools' parameters by the agent.
     const void* from = nullptr;
     const void* to = nullptr;

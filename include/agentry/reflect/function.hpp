@@ -5,15 +5,12 @@
 // Signatures of callables: free functions, function pointers, member function pointers,
 // lambdas and function objects with one non-template operator().
 
+#include <agentry/reflect/types.hpp>
+
 #include <cstddef>
 #include <type_traits>
 
 namespace agentry::reflect {
-
-template <class... T>
-struct type_list {
-    static constexpr std::size_t size = sizeof...(T);
-};
 
 template <class R, class... A>
 struct signature_of_function {

@@ -496,7 +496,7 @@ template <class T, class D>
 constexpr void write_object(sink& s, const decor& d) noexcept {
     if (!is_open<T>(s)) write_object_body<T, D>(s, d);
     else if constexpr (!D::rules.refs) s.fail(schema_error::recursive_type);
-    else write_reference(s, &type_tag<T>, &short_name_of<T>, d.nullable, &write_definition<T, D>);
+    else write_reference(s, &reflect::type_tag<T>, &short_name_of<T>, d.nullable, &write_definition<T, D>);
 }
 
 template <class T, class D>
@@ -504,7 +504,7 @@ constexpr void write_object_body(sink& s, const decor& d) noexcept {
     using table = object_table<T, D>;
     if constexpr (!is_named_parameters<T>) check_docs<T>(s);
     if (!enter<D>(s)) return;
-    s.open_types[s.depth - 1] = &type_tag<T>;
+    s.open_types[s.depth - 1] = &reflect::type_tag<T>;
     open_typed<D>(s, "object", "OBJECT", d);
     s.put(",\"properties\":{");
     for (std::size_t i = 0; i != table::size; ++i) {
@@ -624,7 +624,7 @@ constexpr void write_schema(sink& s, const decor& d) noexcept {
 // The root, followed by "$defs" for the recursive types met on the way.
 template <class T, class D>
 constexpr void write_root(sink& s) noexcept {
-    s.root = &type_tag<T>;
+    s.root = &reflect::type_tag<T>;
     write_schema<T, D>(s, {});
     write_definitions(s);
 }

@@ -6,15 +6,13 @@
 // every use, keyed by the unqualified class name (with a suffix when two share a name).
 
 #include <agentry/reflect/detail/static_text.hpp>
+#include <agentry/reflect/types.hpp>
 #include <agentry/schema/detail/sink.hpp>
 
 #include <cstddef>
 #include <string_view>
 
 namespace agentry::schema::detail {
-
-template <class T>
-inline constexpr char type_tag = 0;
 
 // constexpr, not consteval: a name is then only worked out where constant evaluation calls
 // for it (short_name_of), not wherever a writer that might need it is instantiated.
@@ -60,7 +58,7 @@ inline constexpr auto short_type_name_text =
 /// Whether a value of type T is being written inside another value of type T.
 template <class T>
 constexpr bool is_open(const sink& s) noexcept {
-    const void* id = &type_tag<T>;
+    const void* id = &reflect::type_tag<T>;
     bool open = false;
     for (std::size_t i = 0; i != s.depth && i != sink::max_depth; ++i) open = open || s.open_types[i] == id;
     return open;
