@@ -2,6 +2,7 @@
 # SPDX-License-Identifier: BSL-1.0
 # Builds and runs every test: GCC 12, Clang 14, and Clang 14 with ASan + UBSan.
 # Usage: scripts/test.sh [gcc] [clang] [asan]   (default: all three)
+# Prints each configuration's build and ctest wall times, and a summary of them at the end.
 source "$(dirname "${BASH_SOURCE[0]}")/deps.sh"
 apt_need g++-12 clang-14 cmake make pkgconf libboost1.81-dev libcurl4-openssl-dev doctest-dev nlohmann-json3-dev libsqlite3-dev libpq-dev postgresql
 npm_need
@@ -9,9 +10,23 @@ npm_need
 configs=("$@")
 [ ${#configs[@]} -eq 0 ] && configs=(gcc clang asan)
 jobs="$(nproc)"
+times=()
+summary() {
+    local rc=$?
+    [ ${#times[@]} -eq 0 ] || printf 'test.sh: %s\n' "${times[@]}"
+    exit "$rc"
+}
+trap summary EXIT
 for config in "${configs[@]}"; do
     echo "=== $config ==="
+    start=$(date +%s)
     cmake --preset "$config" -S "$agentry_root" >/dev/null
     cmake --build --preset "$config" -j"$jobs"
+    built=$(date +%s)
+    times+=("$config build $((built - start)) s")
+    echo "=== $config: build $((built - start)) s ==="
     (cd "$agentry_root" && ctest --preset "$config" -j"$jobs")
+    tested=$(date +%s)
+    times+=("$config ctest $((tested - built)) s")
+    echo "=== $config: ctest $((tested - built)) s ==="
 done
