@@ -10,6 +10,8 @@
 #include "client_fake.hpp"
 
 #include <agentry/agent.hpp>
+#include <agentry/json/schema_check.hpp>
+#include <agentry/json/value.hpp>
 #include <agentry/mcp/client.hpp>
 #include <agentry/mcp/toolset.hpp>
 #include <agentry/provider/anthropic.hpp>
@@ -184,7 +186,7 @@ TEST_CASE("hostile: garbage on standard output breaks the connection with a clea
     REQUIRE_FALSE(r.has_value());
     CHECK(r.error().message ==
           "agentry: mcp::client: fake: tools/list: the server wrote something that is not a JSON-RPC message on its "
-          "standard output (invalid JSON: invalid value at byte 0): \"hello from a print statement\"");
+          "standard output (invalid JSON at byte 0: unexpected character): \"hello from a print statement\"");
     auto again = c->ping();
     REQUIRE_FALSE(again.has_value());
     CHECK(contains(again.error().message, "not a JSON-RPC message"));
@@ -578,16 +580,19 @@ TEST_CASE("http: an SSE stream that ends without the response, and an error stat
     r = (*c)->ping();
     REQUIRE_FALSE(r.has_value());
     CHECK(r.error().message == "agentry: mcp::client: sse: ping: the server sent something that is not a JSON-RPC "
-                               "message (invalid JSON: invalid value at byte 0): \"not json\"");
+                               "message (invalid JSON at byte 0: unexpected character): \"not json\"");
 }
 
 TEST_CASE("schema: rewritten into each dialect, or refused naming the place") {
-    std::string e;
-    const auto schema = [&](std::string_view text) { return *d::parse_json(text, e); };
+    const auto schema = [&](std::string_view text) {
+        agentry::json::parsed p = agentry::json::parse(text);
+        REQUIRE(p.ok());
+        return p.value;
+    };
     const auto convert = [&](auto dialect, std::string_view text, std::string& why) {
         using D = decltype(dialect);
         auto r = d::schema_converter(D::kind, D::rules).convert(schema(text), why);
-        return r ? d::to_json(*r) : std::string();
+        return r ? agentry::json::to_text(*r) : std::string();
     };
     std::string why;
     CHECK(convert(agentry::dialect::openai_strict{},
@@ -610,30 +615,32 @@ TEST_CASE("schema: rewritten into each dialect, or refused naming the place") {
     CHECK(why == R"(at "/properties/u": a value of several types, which the gemini dialect cannot express)");
 }
 
-TEST_CASE("schema: the argument check") {
-    std::string e;
-    const d::jvalue schema = *d::parse_json(
+TEST_CASE("schema: the argument check the toolset makes (json::schema_checker)") {
+    const agentry::json::schema_checker checker(agentry::json::parse(
         R"({"type":"object","properties":{"n":{"type":"integer","minimum":0,"maximum":10},"s":{"type":"string","maxLength":3},)"
         R"("e":{"enum":["x","y"]},"l":{"type":"array","items":{"type":"number"},"minItems":1},"o":{"anyOf":[{"type":"string"},{"type":"null"}]}},)"
-        R"("required":["n"],"additionalProperties":false})",
-        e);
+        R"("required":["n"],"additionalProperties":false})")
+                                                    .value);
     const auto check = [&](std::string_view args) {
         std::string all;
-        for (const std::string& p : d::argument_checker().check(schema, *d::parse_json(args, e))) all += p + "|";
+        for (const agentry::json::read_error& p : checker(agentry::json::parse(args).value)) all += p.to_string() + "|";
         return all;
     };
     CHECK(check(R"({"n":3,"s":"abc","e":"x","l":[1,2.5],"o":null})") == "");
     CHECK(check(R"({"n":3.0})") == "");
     CHECK(check(R"({})") == "/n: missing required property|");
-    CHECK(check(R"({"n":"3"})") == "/n: expected integer, got string|");
-    CHECK(check(R"({"n":11})") == "/n: the value must be at most 10|");
-    CHECK(check(R"({"n":-1})") == "/n: the value must be at least 0|");
-    CHECK(check(R"({"n":1,"s":"abcd"})") == "/s: the length must be at most 3|");
+    CHECK(check(R"({"n":"3"})") == R"(/n: expected an integer, got a string "3"|)");
+    CHECK(check(R"({"n":11})") == "/n: must be at most 10|");
+    CHECK(check(R"({"n":-1})") == "/n: must be at least 0|");
+    CHECK(check(R"({"n":1,"s":"abcd"})") == "/s: must be at most 3 characters long|");
     CHECK(check(R"({"n":1,"e":"z"})") == R"(/e: "z" is not one of ["x","y"]|)");
-    CHECK(check(R"({"n":1,"l":[]})") == "/l: the number of items must be at least 1|");
-    CHECK(check(R"({"n":1,"l":["a"]})") == "/l/0: expected number, got string|");
-    CHECK(check(R"({"n":1,"o":5})") == "/o: matches none of the allowed forms|");
-    CHECK(check(R"({"n":1,"z":5})") == "/z: unknown property|");
+    CHECK(check(R"({"n":1,"l":[]})") == "/l: must have at least 1 item|");
+    CHECK(check(R"({"n":1,"l":["a"]})") == R"(/l/0: expected a number, got a string "a"|)");
+    CHECK(check(R"({"n":1,"o":5})") == "/o: matches none of the allowed forms; as anyOf/0: /o expected a string, got a "
+                                       "number 5; as anyOf/1: /o expected null, got a number 5|");
+    CHECK(check(R"({"n":1,"z":5})") == R"(/z: unknown property; did you mean "n"?|)");
+    CHECK(check(R"({"n":1,"s":"a\u0000"})") == "");
+    CHECK(check(R"({"n":1,"s":"€€€"})") == "");  // lengths in code points
 }
 
 namespace {
@@ -702,7 +709,7 @@ TEST_CASE("toolset: MCP tools with the registry's in an agent") {
     CHECK(r.steps[1].result_excerpt == "static me");
     CHECK(r.steps[2].status == agentry::tool_status::invalid_arguments);
     CHECK(r.steps[2].result_excerpt ==
-          "add: invalid arguments: /a: the value must be at least 0. Fix the arguments and call add again.");
+          "add: invalid arguments: /a: must be at least 0. Fix the arguments and call add again.");
     CHECK(r.steps[3].result_excerpt == "3");
     CHECK(r.steps[4].status == agentry::tool_status::tool_error);
     CHECK(r.steps[4].result_excerpt == "fail failed: it broke");

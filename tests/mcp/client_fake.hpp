@@ -15,18 +15,25 @@
 #ifndef AGENTRY_TESTS_MCP_CLIENT_FAKE_HPP
 #define AGENTRY_TESTS_MCP_CLIENT_FAKE_HPP
 
-#include <agentry/mcp/detail/client_json.hpp>
+#include <agentry/json/value.hpp>
+#include <agentry/json/writer.hpp>
 
 #include <chrono>
 #include <cstdlib>
 #include <iostream>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <thread>
 
 namespace mcp_client_test {
 
-namespace d = agentry::mcp::detail;
+namespace json = agentry::json;
+
+inline std::string string_at(const json::value& v, std::string_view key) {
+    const json::value* m = v.find(key);
+    return m && m->is_string() ? m->as_string() : std::string();
+}
 
 inline constexpr std::string_view page_one =
     R"({"tools":[)"
@@ -49,20 +56,20 @@ inline int fake_server(std::string_view mode) {
     std::string last_cancelled = "none";
     std::ostream& out = std::cout;
     while (std::getline(std::cin, line)) {
-        std::string error;
-        std::optional<d::jvalue> m = d::parse_json(line, error);
-        if (!m) continue;
-        const std::string method(m->string_at("method"));
-        const d::jvalue* idv = m->get("id");
-        static const d::jvalue none = d::jvalue::object();
-        const d::jvalue* pp = m->get("params");
-        const d::jvalue& params = pp ? *pp : none;
+        json::parsed parsed = json::parse(line);
+        if (!parsed.ok()) continue;
+        const json::value* m = &parsed.value;
+        const std::string method = string_at(*m, "method");
+        const json::value* idv = m->find("id");
+        static const json::value none = json::value::object();
+        const json::value* pp = m->find("params");
+        const json::value& params = pp ? *pp : none;
         if (method == "notifications/cancelled") {
-            if (const d::jvalue* r = params.get("requestId")) last_cancelled = d::to_json(*r);
+            if (const json::value* r = params.find("requestId")) last_cancelled = json::to_text(*r);
             continue;
         }
         if (!idv || method.empty()) continue;
-        const std::string id = d::to_json(*idv);
+        const std::string id = json::to_text(*idv);
         const auto reply = [&](std::string_view result) {
             out << R"({"jsonrpc":"2.0","id":)" << id << R"(,"result":)" << result << "}" << std::endl;
         };
@@ -74,7 +81,7 @@ inline int fake_server(std::string_view mode) {
             reply(r);
         };
         if (method == "initialize") {
-            std::string version(params.string_at("protocolVersion"));
+            std::string version = string_at(params, "protocolVersion");
             if (const char* v = std::getenv("FAKE_VERSION")) version = v;
             if (mode == "version") version = "1999-01-01";
             reply(R"({"protocolVersion":")" + version +
@@ -95,8 +102,8 @@ inline int fake_server(std::string_view mode) {
         }
         if (mode == "die" && method == "tools/call") return 3;
         if (mode == "env" && method == "tools/call") {
-            const d::jvalue* args = params.get("arguments");
-            const char* value = std::getenv(std::string(args ? args->string_at("name") : "").c_str());
+            const json::value* args = params.find("arguments");
+            const char* value = std::getenv((args ? string_at(*args, "name") : std::string()).c_str());
             text(value ? "set:" + std::string(value) : std::string("unset"));
             continue;
         }
@@ -110,27 +117,27 @@ inline int fake_server(std::string_view mode) {
         if (method == "ping") {
             reply("{}");
         } else if (method == "tools/list") {
-            reply(params.string_at("cursor") == "p2" ? page_two : page_one);
+            reply(string_at(params, "cursor") == "p2" ? page_two : page_one);
         } else if (method == "resources/list") {
             reply(R"({"resources":[{"uri":"test://a","name":"a","mimeType":"text/plain"}]})");
         } else if (method == "prompts/list") {
             reply(R"({"prompts":[{"name":"greet","arguments":[{"name":"who","required":true}]}]})");
         } else if (method == "tools/call") {
-            const std::string name(params.string_at("name"));
-            const d::jvalue* args = params.get("arguments");
+            const std::string name = string_at(params, "name");
+            const json::value* args = params.find("arguments");
             if (name == "echo") {
-                text(args ? args->string_at("text") : "");
+                text(args ? string_at(*args, "text") : "");
             } else if (name == "add") {
-                const d::jvalue* a = args ? args->get("a") : nullptr;
-                const d::jvalue* b = args ? args->get("b") : nullptr;
+                const json::value* a = args ? args->find("a") : nullptr;
+                const json::value* b = args ? args->find("b") : nullptr;
                 if (!a || !b) text("a and b are required", true);
-                else text(std::to_string(static_cast<long long>(a->number + b->number)));
+                else text(std::to_string(static_cast<long long>(a->as_double() + b->as_double())));
             } else if (name == "slow") {
-                const d::jvalue* meta = params.get("_meta");
-                const d::jvalue* token = meta ? meta->get("progressToken") : nullptr;
+                const json::value* meta = params.find("_meta");
+                const json::value* token = meta ? meta->find("progressToken") : nullptr;
                 for (int i = 1; token && i <= 3; ++i)
                     out << R"({"jsonrpc":"2.0","method":"notifications/progress","params":{"progressToken":)"
-                        << d::to_json(*token) << R"(,"progress":)" << i << R"(,"total":3,"message":"step )" << i
+                        << json::to_text(*token) << R"(,"progress":)" << i << R"(,"total":3,"message":"step )" << i
                         << "\"}}" << std::endl;
                 text("done");
             } else if (name == "never") {

@@ -16,13 +16,18 @@
 // request_options::timeout) and can be cancelled; both send notifications/cancelled. Calls
 // may run from several threads at once. Errors are agentry::failure values, never exceptions
 // (except std::bad_alloc); their messages start with "agentry: mcp::client".
+//
+// Every message of the server is read by the typed reader's rules (json::parse): a message with
+// a key twice in an object, bytes that are not UTF-8, nesting deeper than max_message_depth or
+// more than client_options::max_message_size bytes breaks the request (stdio: the connection),
+// with the reader's error and its JSON Pointer.
 
+#include <agentry/detail/text.hpp>
+#include <agentry/json/value.hpp>
 #include <agentry/mcp/detail/client_channel.hpp>
 #include <agentry/mcp/detail/client_http.hpp>
-#include <agentry/mcp/detail/client_json.hpp>
 #include <agentry/mcp/detail/client_stdio.hpp>
-#include <agentry/detail/text.hpp>
-#include <agentry/mcp/message.hpp>
+#include <agentry/mcp/limits.hpp>
 #include <agentry/outcome.hpp>
 #include <agentry/provider/detail/redact.hpp>
 #include <agentry/transport/detail/url.hpp>
@@ -32,6 +37,7 @@
 #include <array>
 #include <atomic>
 #include <chrono>
+#include <concepts>
 #include <cstdint>
 #include <functional>
 #include <memory>
@@ -221,21 +227,21 @@ public:
     /// How messages name the server: client_options::label, else its serverInfo.name.
     const std::string& label() const noexcept { return label_; }
     /// Whether the server declared the capability (`tools`, `resources`, `prompts`, ...).
-    bool has_capability(std::string_view name) const { return capabilities_.get(name) != nullptr; }
+    bool has_capability(std::string_view name) const { return capabilities_.find(name) != nullptr; }
 
     /// Every tool, following nextCursor across pages (at most 1,000 pages, no cursor twice,
     /// client_options::max_list_size bytes in all).
     outcome<std::vector<tool_info>> list_tools(const request_options& options = {}) {
         std::vector<tool_info> out;
-        outcome<void> r = pages("tools/list", "tools", options, [&](const detail::jvalue& t) {
+        outcome<void> r = pages("tools/list", "tools", options, [&](const json::value& t) {
             tool_info info;
-            info.name = t.string_at("name");
-            info.title = t.string_at("title");
-            info.description = t.string_at("description");
-            if (const detail::jvalue* s = t.get("inputSchema")) info.input_schema = detail::to_json(*s);
-            if (const detail::jvalue* a = t.get("annotations")) info.annotations = detail::to_json(*a);
+            info.name = detail::string_at(t, "name");
+            info.title = detail::string_at(t, "title");
+            info.description = detail::string_at(t, "description");
+            if (const json::value* s = t.find("inputSchema")) info.input_schema = json::to_text(*s);
+            if (const json::value* a = t.find("annotations")) info.annotations = json::to_text(*a);
             if (info.title.empty())
-                if (const detail::jvalue* a = t.get("annotations")) info.title = a->string_at("title");
+                if (const json::value* a = t.find("annotations")) info.title = detail::string_at(*a, "title");
             const std::size_t kept = info.name.size() + info.title.size() + info.description.size() +
                                      info.input_schema.size() + info.annotations.size();
             out.push_back(std::move(info));
@@ -245,42 +251,60 @@ public:
         return out;
     }
 
-    /// Calls a tool; `arguments` is a JSON object. A tool that fails is a call_result with
-    /// is_error (the server's message in text); a protocol failure is a failure.
+    /// Calls a tool; `arguments` is a JSON object, read by the typed reader's rules (default
+    /// json::read_options: at most 1 MiB and 64 levels, UTF-8, no key twice). A tool that fails
+    /// is a call_result with is_error (the server's message in text); a protocol failure is a
+    /// failure.
     outcome<call_result> call_tool(std::string_view name, std::string_view arguments = "{}",
                                    const request_options& options = {}) {
-        std::string e;
-        std::optional<detail::jvalue> args = detail::parse_json(arguments.empty() ? "{}" : arguments, e);
-        if (!args || !args->is(detail::jtype::object))
-            return fail(failure_kind::invalid_input, "agentry: mcp::client: the arguments of " + std::string(name) +
-                                                         " must be a JSON object" + (args ? "" : " (" + e + ")"));
+        json::parsed args = json::parse(arguments.empty() ? "{}" : arguments);
+        if (!args.ok() || !args.value.is_object()) {
+            std::string why;
+            for (const json::read_error& e : args.errors) why += (why.empty() ? " (" : "; ") + e.to_string();
+            return fail(failure_kind::invalid_input, "agentry: mcp::client: the arguments of " +
+                                                         agentry::detail::printable(name, 130) +
+                                                         " must be a JSON object" + (why.empty() ? "" : why + ")"));
+        }
+        return call_tool(name, args.value, options);
+    }
+
+    /// Calls a tool with arguments already read (a JSON object). A template on exactly
+    /// json::value, so that a text converts to the string_view of the overload above only.
+    template <std::same_as<json::value> Arguments>
+    outcome<call_result> call_tool(std::string_view name, const Arguments& arguments,
+                                   const request_options& options = {}) {
+        if (!arguments.is_object())
+            return fail(failure_kind::invalid_input, "agentry: mcp::client: the arguments of " +
+                                                         agentry::detail::printable(name, 130) +
+                                                         " must be a JSON object");
         std::string params = R"({"name":)";
-        json::write(params, name);
+        detail::write_string(params, name);
         params += R"(,"arguments":)";
-        detail::write_json(params, *args);
+        json::write(params, arguments);
         params += '}';
-        outcome<detail::jvalue> r = request("tools/call", std::move(params), options, "tools/call " + std::string(name));
+        outcome<json::value> r = request("tools/call", std::move(params), options, "tools/call " + std::string(name));
         if (!r) return std::move(r).error();
         call_result out;
-        if (const detail::jvalue* err = r->get("isError")) out.is_error = err->is(detail::jtype::boolean) && err->boolean;
-        if (const detail::jvalue* content = r->get("content")) {
-            out.content = detail::to_json(*content);
-            for (const detail::jvalue& block : content->items) {
+        if (const json::value* err = r->find("isError")) out.is_error = err->as_bool();
+        if (const json::value* content = r->find("content")) {
+            out.content = json::to_text(*content);
+            for (const json::value& block : content->items()) {
                 if (!out.text.empty()) out.text += '\n';
-                if (block.string_at("type") == "text") out.text += block.string_at("text");
-                else out.text += detail::to_json(block);
+                if (detail::string_at(block, "type") == "text") out.text += detail::string_at(block, "text");
+                else out.text += json::to_text(block);
             }
         }
-        if (const detail::jvalue* s = r->get("structuredContent")) out.structured_content = detail::to_json(*s);
+        if (const json::value* s = r->find("structuredContent")) out.structured_content = json::to_text(*s);
         return out;
     }
 
     /// Every resource (resources/list), following nextCursor.
     outcome<std::vector<listed_resource>> list_resources(const request_options& options = {}) {
         std::vector<listed_resource> out;
-        outcome<void> r = pages("resources/list", "resources", options, [&](const detail::jvalue& v) {
-            out.push_back({std::string(v.string_at("uri")), std::string(v.string_at("name")),
-                           std::string(v.string_at("description")), std::string(v.string_at("mimeType"))});
+        outcome<void> r = pages("resources/list", "resources", options, [&](const json::value& v) {
+            out.push_back({std::string(detail::string_at(v, "uri")), std::string(detail::string_at(v, "name")),
+                           std::string(detail::string_at(v, "description")),
+                           std::string(detail::string_at(v, "mimeType"))});
             const listed_resource& e = out.back();
             return e.uri.size() + e.name.size() + e.description.size() + e.mime_type.size();
         });
@@ -291,10 +315,10 @@ public:
     /// Every prompt (prompts/list), following nextCursor.
     outcome<std::vector<listed_prompt>> list_prompts(const request_options& options = {}) {
         std::vector<listed_prompt> out;
-        outcome<void> r = pages("prompts/list", "prompts", options, [&](const detail::jvalue& v) {
-            const detail::jvalue* a = v.get("arguments");
-            out.push_back({std::string(v.string_at("name")), std::string(v.string_at("description")),
-                           a ? detail::to_json(*a) : std::string()});
+        outcome<void> r = pages("prompts/list", "prompts", options, [&](const json::value& v) {
+            const json::value* a = v.find("arguments");
+            out.push_back({std::string(detail::string_at(v, "name")), std::string(detail::string_at(v, "description")),
+                           a ? json::to_text(*a) : std::string()});
             const listed_prompt& e = out.back();
             return e.name.size() + e.description.size() + e.arguments.size();
         });
@@ -303,7 +327,7 @@ public:
     }
 
     outcome<void> ping(const request_options& options = {}) {
-        outcome<detail::jvalue> r = request("ping", "", options, "ping");
+        outcome<json::value> r = request("ping", "", options, "ping");
         if (!r) return std::move(r).error();
         return {};
     }
@@ -316,8 +340,8 @@ public:
 
 private:
     detail::notification_handler notification_handler() {
-        return [hook = options_.on_notification](std::string_view method, const detail::jvalue& params) {
-            if (hook) hook(method, detail::to_json(params));
+        return [hook = options_.on_notification](std::string_view method, const json::value& params) {
+            if (hook) hook(method, json::to_text(params));
         };
     }
 
@@ -335,18 +359,18 @@ private:
         label_ = std::move(label);
         std::string params = R"({"protocolVersion":")" + std::string(client_protocol_version) +
                              R"(","capabilities":{},"clientInfo":{"name":)";
-        json::write(params, std::string_view(options_.name));
+        detail::write_string(params, options_.name);
         params += R"(,"version":)";
-        json::write(params, std::string_view(options_.version));
+        detail::write_string(params, options_.version);
         params += "}}";
-        outcome<detail::jvalue> r = request("initialize", std::move(params), {}, "initialize");
+        outcome<json::value> r = request("initialize", std::move(params), {}, "initialize");
         if (!r) {
             close();
             return std::move(r).error();
         }
-        if (const detail::jvalue* info = r->get("serverInfo")) server_name_ = info->string_at("name");
+        if (const json::value* info = r->find("serverInfo")) server_name_ = detail::string_at(*info, "name");
         if (options_.label.empty() && !server_name_.empty()) label_ = agentry::detail::printable(server_name_, 100);
-        const std::string version(r->string_at("protocolVersion"));
+        const std::string version(detail::string_at(*r, "protocolVersion"));
         if (std::find(client_protocol_versions.begin(), client_protocol_versions.end(), version) ==
             client_protocol_versions.end()) {
             close();
@@ -359,8 +383,8 @@ private:
         }
         version_ = version;
         channel_->set_protocol_version(version_);
-        instructions_ = r->string_at("instructions");
-        if (const detail::jvalue* caps = r->get("capabilities"); caps && caps->is(detail::jtype::object)) capabilities_ = *caps;
+        instructions_ = detail::string_at(*r, "instructions");
+        if (const json::value* caps = r->find("capabilities"); caps && caps->is_object()) capabilities_ = *caps;
         if (std::string e = channel_->notify(R"({"jsonrpc":"2.0","method":"notifications/initialized"})",
                                              detail::client_clock::now() + options_.timeout);
             !e.empty()) {
@@ -382,31 +406,32 @@ private:
             std::string params;
             if (!cursor.empty()) {
                 params = R"({"cursor":)";
-                json::write(params, std::string_view(cursor));
+                detail::write_string(params, cursor);
                 params += '}';
             }
-            outcome<detail::jvalue> r = request(method, std::move(params), options, method);
+            outcome<json::value> r = request(method, std::move(params), options, method);
             if (!r) return std::move(r).error();
-            const detail::jvalue* list = r->get(key);
-            if (!list || !list->is(detail::jtype::array))
+            const json::value* list = r->find(key);
+            if (!list || !list->is_array())
                 return error(failure_kind::permanent, method,
                              "the result has no \"" + std::string(key) + "\" array: " +
-                                 detail::client_excerpt(detail::to_json(*r)));
-            for (const detail::jvalue& v : list->items) {
+                                 detail::client_excerpt(json::to_text(*r)));
+            for (const json::value& v : list->items()) {
                 kept += each(v);
                 if (kept > options_.max_list_size) return too_long(method, page);
             }
-            const detail::jvalue* next = r->get("nextCursor");
-            if (!next || !next->is(detail::jtype::string)) return {};
-            if (next->text.empty() || seen.contains(next->text))
+            const json::value* next = r->find("nextCursor");
+            if (!next || !next->is_string()) return {};
+            const std::string& text = next->as_string();
+            if (text.empty() || seen.contains(text))
                 return error(failure_kind::permanent, method,
-                             "the server gave the nextCursor \"" + agentry::detail::printable(next->text, 60) +
-                                 "\" " + (next->text.empty() ? "(empty)" : "a second time") + " (page " +
+                             "the server gave the nextCursor \"" + agentry::detail::printable(text, 60) +
+                                 "\" " + (text.empty() ? "(empty)" : "a second time") + " (page " +
                                  std::to_string(page + 1) + "), which would list the same pages again; the listing "
                                  "was stopped");
-            kept += next->text.size();
+            kept += text.size();
             if (kept > options_.max_list_size) return too_long(method, page);
-            cursor = next->text;
+            cursor = text;
             seen.insert(cursor);
         }
         return error(failure_kind::permanent, method, "more than 1,000 pages");
@@ -420,7 +445,7 @@ private:
     }
 
     // One request: `params` is a JSON object's text (empty: none). Returns the result.
-    outcome<detail::jvalue> request(std::string_view method, std::string params, const request_options& options,
+    outcome<json::value> request(std::string_view method, std::string params, const request_options& options,
                                     std::string_view what) {
         if (!channel_) return error(failure_kind::permanent, what, "not connected");
         const std::string id = std::to_string(next_id_.fetch_add(1));
@@ -430,11 +455,11 @@ private:
         wait.cancel = options.cancel;
         if (options.on_progress) {
             wait.progress_token = id;
-            wait.on_progress = [f = options.on_progress](const detail::jvalue& p) {
+            wait.on_progress = [f = options.on_progress](const json::value& p) {
                 progress out;
-                if (const detail::jvalue* v = p.get("progress"); v && v->is(detail::jtype::number)) out.progress = v->number;
-                if (const detail::jvalue* v = p.get("total"); v && v->is(detail::jtype::number)) out.total = v->number;
-                out.message = p.string_at("message");
+                if (const json::value* v = p.find("progress"); v && v->is_number()) out.progress = v->as_double();
+                if (const json::value* v = p.find("total"); v && v->is_number()) out.total = v->as_double();
+                out.message = detail::string_at(p, "message");
                 f(out);
             };
             // The token goes in params._meta.
@@ -443,7 +468,7 @@ private:
             else params.insert(1, params.size() > 2 ? meta + "," : meta);
         }
         std::string message = R"({"jsonrpc":"2.0","id":)" + id + R"(,"method":)";
-        json::write(message, method);
+        detail::write_string(message, method);
         if (!params.empty()) {
             message += R"(,"params":)";
             message += params;
@@ -461,23 +486,25 @@ private:
             return error(failure_kind::transient, what, "cancelled");
         case detail::exchange_status::failed: return error(failure_kind::transient, what, r.error);
         }
-        if (const detail::jvalue* e = r.response.get("error")) {
-            const detail::jvalue* code = e->get("code");
+        if (const json::value* e = r.response.find("error")) {
+            const json::value* code = e->find("code");
             return error(failure_kind::permanent, what,
-                         "the server answered with error " + (code ? code->text : std::string("?")) + ": " +
-                             std::string(e->string_at("message")));
+                         "the server answered with error " +
+                             (code && code->is_number() ? code->number_text()
+                                                        : code && code->is_string() ? code->as_string() : std::string("?")) +
+                             ": " + std::string(detail::string_at(*e, "message")));
         }
-        detail::jvalue* result = r.response.get("result");
-        if (!result || !result->is(detail::jtype::object))
+        json::value* result = r.response.find("result");
+        if (!result || !result->is_object())
             return error(failure_kind::permanent, what,
-                         "the answer has no result object: " + detail::client_excerpt(detail::to_json(r.response)));
+                         "the answer has no result object: " + detail::client_excerpt(json::to_text(r.response)));
         return std::move(*result);
     }
 
     void cancel_request(const std::string& id, std::string_view reason) {
         std::string message = R"({"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":)" + id +
                               R"(,"reason":)";
-        json::write(message, reason);
+        detail::write_string(message, reason);
         message += "}}";
         channel_->notify(message, detail::client_clock::now() + options_.grace);
     }
@@ -489,7 +516,7 @@ private:
     std::string server_name_;
     std::string instructions_;
     std::string label_;
-    detail::jvalue capabilities_ = detail::jvalue::object();
+    json::value capabilities_ = json::value::object();
 };
 
 } // namespace agentry::mcp

@@ -16,6 +16,7 @@
 #include <agentry/json/error.hpp>
 #include <agentry/json/reader.hpp>
 #include <agentry/json/writer.hpp>
+#include <agentry/mcp/limits.hpp>
 #include <agentry/schema/raw_json.hpp>
 
 #include <algorithm>
@@ -40,12 +41,6 @@ enum class error_code : int {
     header_mismatch = -32020,         // 2026-07-28: an HTTP header disagrees with the body
     unsupported_protocol_version = -32022,  // 2026-07-28: a `_meta` version not served
 };
-
-/// Longest message accepted by default, in bytes.
-inline constexpr std::size_t default_max_message_size = 4 * 1024 * 1024;
-
-/// Deepest nesting of arrays and objects accepted in a message, envelope included.
-inline constexpr std::size_t max_message_depth = 128;
 
 /// A JSON-RPC 2.0 message as sent. Every member is optional here; read_message decides what
 /// the combination means. Values other than strings are kept as JSON text.

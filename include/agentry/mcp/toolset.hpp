@@ -13,9 +13,12 @@
 // When the tools join the agent, each inputSchema is rewritten into the provider's dialect; a
 // schema the dialect cannot express is reported naming the server and the tool, and the tool
 // is left out (or add_tools fails, by toolset_options::unsupported). A name the agent already
-// has gets the prefix. Before each call, the model's arguments are checked against the
-// server's inputSchema (see detail::argument_checker for what is covered); what the check
-// does not cover is the server's to refuse, and its isError answer reaches the model.
+// has gets the prefix. Before each call, the model's arguments are read by the typed reader's
+// rules (json::parse with toolset_options::arguments: size, depth, UTF-8, no key twice) and
+// checked against the server's inputSchema by json::schema_checker (json/schema_check.hpp:
+// pattern and format included); arguments that fail either never reach the server, and the
+// model is told what to fix. A tool whose schema has a pattern that is not a valid ECMA-262
+// regular expression is left out (or refused) when arguments are checked.
 //
 // Each tool gets a tool_policy (toolset_options::policy, policy_for, and, from a trusted
 // server, its annotations), which the agent applies as to a registry tool's: approval, rate
@@ -24,9 +27,11 @@
 // unsupported schema.
 
 #include <agentry/detail/text.hpp>
+#include <agentry/json/schema_check.hpp>
+#include <agentry/json/value.hpp>
 #include <agentry/loop/dynamic_tools.hpp>
 #include <agentry/mcp/client.hpp>
-#include <agentry/mcp/detail/client_schema.hpp>
+#include <agentry/mcp/detail/tool_schema.hpp>
 #include <agentry/policy/tool_policy.hpp>
 
 #include <atomic>
@@ -57,6 +62,8 @@ struct toolset_options {
     unsupported_schema unsupported = unsupported_schema::leave_out;
     /// Check the model's arguments against the inputSchema before calling the server.
     bool check_arguments = true;
+    /// How the model's arguments are read (size, depth, errors listed), whether checked or not.
+    json::read_options arguments{};
     /// The time a call may take (0: the client's timeout). loop_config::tool_timeout applies
     /// as well; a call the client times out is cancelled on the server.
     std::chrono::milliseconds call_timeout{0};
@@ -105,20 +112,20 @@ inline std::string prefix_of(std::string_view label) {
 
 /// One tool's entry of the tools payload in the dialect.
 inline std::string dynamic_definition(dialect_kind kind, std::string_view name, std::string_view description,
-                                   const jvalue& schema) {
+                                      const json::value& schema) {
     std::string out;
     const bool openai = kind == dialect_kind::openai || kind == dialect_kind::openai_strict;
     out += openai ? R"({"type":"function","function":{"name":)" : R"({"name":)";
-    json::write(out, name);
+    write_string(out, name);
     out += R"(,"description":)";
-    json::write(out, description);
-    const jvalue* props = schema.get("properties");
-    const bool empty = !props || props->members.empty();
+    write_string(out, description);
+    const json::value* props = schema.find("properties");
+    const bool empty = !props || props->members().empty();
     if (!(kind == dialect_kind::gemini && empty)) {
         if (kind == dialect_kind::anthropic || kind == dialect_kind::anthropic_strict) out += R"(,"input_schema":)";
         else if (kind == dialect_kind::mcp) out += R"(,"inputSchema":)";
         else out += R"(,"parameters":)";
-        write_json(out, schema);
+        json::write(out, schema);
     }
     if (kind == dialect_kind::openai_strict) out += R"(,"strict":true}})";
     else if (kind == dialect_kind::openai) out += "}}";
@@ -129,15 +136,49 @@ inline std::string dynamic_definition(dialect_kind kind, std::string_view name, 
 
 /// The model's arguments as the server should get them: JSON null for an optional property
 /// (what a dialect with every property required sends for "absent") is left out.
-inline void drop_null_optionals(jvalue& args, const jvalue& schema) {
-    const jvalue* required = schema.get("required");
-    std::erase_if(args.members, [&](const auto& m) {
-        if (!m.second.is(jtype::null)) return false;
+inline void drop_null_optionals(json::value& args, const json::value& schema) {
+    const json::value* required = schema.find("required");
+    std::erase_if(args.members(), [&](const json::member& m) {
+        if (!m.value.is_null()) return false;
         if (required)
-            for (const jvalue& r : required->items)
-                if (r.text == m.first) return false;
+            for (const json::value& r : required->items())
+                if (r.is_string() && r.as_string() == m.key) return false;
         return true;
     });
+}
+
+/// A text the client wrote from a message it read (tool_info's schema and annotations): read
+/// again without a size limit, as deep as a message may be.
+inline json::parsed reread(std::string_view text) {
+    json::read_options options;
+    options.max_size = static_cast<std::size_t>(-1);
+    options.max_depth = max_message_depth;
+    return json::parse(text, options);
+}
+
+/// The first pattern of `schema` (a "pattern" string, a key of "patternProperties") that
+/// `checker` could not compile, or null.
+inline const json::schema_checker::compiled_pattern* broken_pattern(const json::schema_checker& checker,
+                                                                    const json::value& schema) {
+    for (const json::member& m : schema.members()) {
+        const json::schema_checker::compiled_pattern* p = nullptr;
+        if (m.key == "pattern" && m.value.is_string()) p = checker.find_pattern(m.value.as_string());
+        if (p && !p->compiled) return p;
+        if (m.key == "patternProperties" && m.value.is_object())
+            for (const json::member& k : m.value.members())
+                if (const auto* q = checker.find_pattern(k.key); q && !q->compiled) return q;
+        if (const auto* q = broken_pattern(checker, m.value)) return q;
+    }
+    for (const json::value& item : schema.items())
+        if (const auto* q = broken_pattern(checker, item)) return q;
+    return nullptr;
+}
+
+/// The errors joined for the model: "/a: ...; /b: ...".
+inline std::string join_read_errors(const std::vector<json::read_error>& errors) {
+    std::string text;
+    for (const json::read_error& e : errors) text += (text.empty() ? "" : "; ") + e.to_string();
+    return text;
 }
 
 inline tool_result mcp_tool_result(tool_status status, std::string content) {
@@ -154,13 +195,12 @@ inline std::optional<tool_policy> policy_of_tool(const toolset_options& options,
         if (std::optional<tool_policy> own = options.policy_for(tool)) return own;
     std::optional<tool_policy> out = options.policy;
     if (!options.trust_annotations || tool.annotations.empty()) return out;
-    std::string error;
-    const std::optional<jvalue> hints = parse_json(tool.annotations, error);
-    if (!hints || !hints->is(jtype::object)) return out;
+    const json::parsed hints = reread(tool.annotations);
+    if (!hints.ok() || !hints.value.is_object()) return out;
     const auto hint = [&](std::string_view key) -> std::optional<bool> {
-        const jvalue* v = hints->get(key);
-        if (!v || !v->is(jtype::boolean)) return std::nullopt;
-        return v->boolean;
+        const json::value* v = hints.value.find(key);
+        if (!v || !v->is_bool()) return std::nullopt;
+        return v->as_bool();
     };
     const std::optional<bool> read_only = hint("readOnlyHint");
     const std::optional<bool> destructive = hint("destructiveHint");
@@ -239,13 +279,22 @@ private:
                     else std::fprintf(stderr, "%s\n", message.c_str());
                     return std::nullopt;
                 };
-                std::string error;
-                std::optional<detail::jvalue> schema = detail::parse_json(tool.input_schema.empty() ? "{}" : tool.input_schema, error);
+                json::parsed schema = detail::reread(tool.input_schema.empty() ? "{}" : tool.input_schema);
                 std::string why;
-                std::optional<detail::jvalue> converted;
-                if (!schema || !schema->is(detail::jtype::object)) why = "its inputSchema is not a JSON object";
-                else if (!(converted = detail::schema_converter(target.kind, target.rules).convert(*schema, why)))
+                std::optional<json::value> converted;
+                std::shared_ptr<const json::schema_checker> checker;
+                if (!schema.ok() || !schema.value.is_object()) why = "its inputSchema is not a JSON object";
+                else if (!(converted = detail::schema_converter(target.kind, target.rules).convert(schema.value, why)))
                     why = "its inputSchema " + why;
+                if (why.empty() && o.check_arguments) {
+                    json::schema_check_options check;
+                    check.max_errors = 16;
+                    checker = std::make_shared<const json::schema_checker>(schema.value, check);
+                    if (const auto* p = detail::broken_pattern(*checker, checker->schema()))
+                        why = "its inputSchema's pattern \"" + agentry::detail::printable(p->source, 100) +
+                              "\" is not a valid ECMA-262 regular expression (" + p->error +
+                              "), so arguments cannot be checked against it";
+                }
                 std::string name = o.prefixing == prefix_mode::always ? o.prefix + tool.name : tool.name;
                 if (why.empty() && taken(name)) name = o.prefix + tool.name;
                 if (why.empty() && taken(name)) why = "its name is taken even with the prefix \"" + o.prefix + "\"";
@@ -269,11 +318,12 @@ private:
                 t.policy = policy;
                 t.definition = detail::dynamic_definition(target.kind, name,
                                                        !tool.description.empty() ? tool.description : tool.title, *converted);
-                t.call = [server = e->server, original = tool.name, exposed = name,
-                          schema = std::make_shared<const detail::jvalue>(std::move(*schema)), check = o.check_arguments,
-                          timeout = o.call_timeout,
+                auto schema_value = std::make_shared<const json::value>(std::move(schema.value));
+                t.call = [server = e->server, original = tool.name, exposed = name, schema = std::move(schema_value),
+                          checker = std::move(checker), read = o.arguments, timeout = o.call_timeout,
                           nulls = target.rules.all_required](std::string_view arguments, std::stop_token stop) {
-                    return call(*server, original, exposed, *schema, check, timeout, nulls, arguments, stop);
+                    return call(*server, original, exposed, *schema, checker.get(), read, timeout, nulls, arguments,
+                                stop);
                 };
                 out.push_back(std::move(t));
             }
@@ -281,25 +331,25 @@ private:
         return out;
     }
 
+    // `checker`: null when the arguments are not checked.
     static tool_result call(client& server, const std::string& original, const std::string& exposed,
-                            const detail::jvalue& schema, bool check, std::chrono::milliseconds timeout, bool nulls,
+                            const json::value& schema, const json::schema_checker* checker,
+                            const json::read_options& read, std::chrono::milliseconds timeout, bool nulls,
                             std::string_view arguments, std::stop_token stop) {
-        std::string error;
-        std::optional<detail::jvalue> args = detail::parse_json(arguments.empty() ? "{}" : arguments, error, 64);
-        if (!args || !args->is(detail::jtype::object))
+        json::parsed args = json::parse(arguments.empty() ? "{}" : arguments, read);
+        if (!args.ok() || !args.value.is_object())
             return detail::mcp_tool_result(tool_status::invalid_arguments,
                                            exposed + ": invalid arguments: " +
-                                               (args ? std::string("not a JSON object") : error) +
+                                               (args.ok() ? std::string("not a JSON object")
+                                                          : detail::join_read_errors(args.errors)) +
                                                ". Send a JSON object and call " + exposed + " again.");
-        if (nulls) detail::drop_null_optionals(*args, schema);
-        if (check) {
-            const std::vector<std::string> problems = detail::argument_checker().check(schema, *args);
-            if (!problems.empty()) {
-                std::string text = exposed + ": invalid arguments: ";
-                for (std::size_t i = 0; i != problems.size(); ++i) text += (i ? "; " : "") + problems[i];
+        if (nulls) detail::drop_null_optionals(args.value, schema);
+        if (checker) {
+            const std::vector<json::read_error> problems = (*checker)(args.value);
+            if (!problems.empty())
                 return detail::mcp_tool_result(tool_status::invalid_arguments,
-                                               text + ". Fix the arguments and call " + exposed + " again.");
-            }
+                                               exposed + ": invalid arguments: " + detail::join_read_errors(problems) +
+                                                   ". Fix the arguments and call " + exposed + " again.");
         }
         // The agent's stop (the call's timeout, agent::cancel) cancels the request on the server.
         std::atomic<bool> cancelled{false};
@@ -307,7 +357,7 @@ private:
         request_options options;
         options.timeout = timeout;
         options.cancel = &cancelled;
-        outcome<call_result> r = server.call_tool(original, detail::to_json(*args), options);
+        outcome<call_result> r = server.call_tool(original, args.value, options);
         if (!r) {  // the connection's failure, with its kind (a timeout is transient: retried for an idempotent tool)
             tool_result out = detail::mcp_tool_result(tool_status::tool_error, exposed + " failed: " + r.error().message);
             out.failure = r.error().kind;

@@ -1,13 +1,16 @@
 // SPDX-License-Identifier: BSL-1.0
 // Hostile-peer probes of the MCP client (docs/security.md, "The hostile-input tests"): servers
 // that read the client's environment, page their tools forever, name tools with control bytes,
-// hand out session ids that are not tokens, and a client configured to send a credential over
+// hand out session ids that are not tokens, send messages with a key twice, bytes that are not
+// UTF-8 or more than the size limit, a tool whose inputSchema has a pattern and a format, a
+// model's arguments the toolset must refuse, and a client configured to send a credential over
 // plain http:// to a host that is not loopback. The stdio servers are this program run again
 // with --serve <mode>; the HTTP servers are scripted, on 127.0.0.1 in this process. Every loop
 // is bounded in count and every wait gives up after 20 s.
 #define DOCTEST_CONFIG_IMPLEMENT
 #include <doctest/doctest.h>
 
+#include <agentry/detail/text.hpp>
 #include <agentry/json/writer.hpp>
 #include <agentry/loop/dynamic_tools.hpp>
 #include <agentry/mcp/client.hpp>
@@ -39,6 +42,15 @@ std::string self;  // this program
 
 bool contains(std::string_view text, std::string_view part) { return text.find(part) != std::string_view::npos; }
 
+bool valid_utf8(std::string_view text) {
+    for (std::size_t i = 0; i < text.size();) {
+        const std::size_t n = agentry::detail::utf8_char_length(text.substr(i));
+        if (n == 0) return false;
+        i += n;
+    }
+    return true;
+}
+
 bool has_control_byte(std::string_view text) {
     for (char c : text)
         if (static_cast<unsigned char>(c) < 0x20 || c == 0x7F) return true;
@@ -52,6 +64,13 @@ bool has_control_byte(std::string_view text) {
 //   cycle   tools/list pages whose nextCursor go A, B, A, B, ...
 //   big     64 pages, each one tool with a 512 KiB description, each nextCursor new
 //   names   tools named "evil\nname", "bell\x07" and "fine"
+//   dup_list    tools/list whose one tool has "name" twice ("safe", then "evil")
+//   utf8_list   tools/list whose one tool's description holds the byte 0xFF
+//   dup_call    a tool "pay" whose tools/call result has "isError" twice (false, then true)
+//   utf8_call   a tool "pay" whose tools/call result's text holds the byte 0xFF
+//   big_call    a tool "pay" whose tools/call result is 128 KiB long
+//   pattern     a tool "lookup" whose "code" must match ^[A-Z]{3}$ and "mail" be an email; a
+//               tool "pay" with "amount" (a number) and "to" (a string); each answers "done"
 
 std::string field(std::string_view line, std::string_view key) {
     const std::string quoted = "\"" + std::string(key) + "\":\"";
@@ -94,6 +113,18 @@ int serve(std::string_view mode) {
                 const std::string next = cursor == "A" ? "B" : "A";
                 result = R"({"tools":[)" + tool_json("page_" + (cursor.empty() ? std::string("0") : cursor)) +
                          R"(],"nextCursor":")" + next + "\"}";
+            } else if (mode == "dup_list") {
+                result = R"({"tools":[{"name":"safe","description":"d","name":"evil","inputSchema":{"type":"object"}}]})";
+            } else if (mode == "utf8_list") {
+                result = R"({"tools":[{"name":"pay","description":"bad )" "\xFF" R"( byte","inputSchema":{"type":"object"}}]})";
+            } else if (mode == "pattern") {
+                result = R"({"tools":[{"name":"lookup","description":"d","inputSchema":{"type":"object","properties":)"
+                         R"({"code":{"type":"string","pattern":"^[A-Z]{3}$"},"mail":{"type":"string","format":"email"}},)"
+                         R"("required":["code"]}},)"
+                         R"({"name":"pay","description":"d","inputSchema":{"type":"object","properties":)"
+                         R"({"amount":{"type":"number"},"to":{"type":"string"}},"required":["amount","to"]}}]})";
+            } else if (mode == "dup_call" || mode == "utf8_call" || mode == "big_call") {
+                result = R"({"tools":[)" + tool_json("pay") + "]}";
             } else if (mode == "big") {
                 const int page = cursor.empty() ? 0 : std::atoi(cursor.c_str() + 1);
                 result = R"({"tools":[)" + tool_json("t" + std::to_string(page), std::string(512 * 1024, 'd')) + "]";
@@ -103,6 +134,14 @@ int serve(std::string_view mode) {
                 result = R"({"tools":[)" + tool_json("evil\nname") + "," + tool_json("bell\x07") + "," +
                          tool_json("fine") + "]}";
             }
+        } else if (method == "tools/call" && mode == "dup_call") {
+            result = R"({"content":[{"type":"text","text":"paid"}],"isError":false,"isError":true})";
+        } else if (method == "tools/call" && mode == "utf8_call") {
+            result = R"({"content":[{"type":"text","text":"paid )" "\xFF" R"("}],"isError":false})";
+        } else if (method == "tools/call" && mode == "big_call") {
+            result = R"({"content":[{"type":"text","text":")" + std::string(128 * 1024, 'x') + R"("}],"isError":false})";
+        } else if (method == "tools/call" && mode == "pattern") {
+            result = R"({"content":[{"type":"text","text":"done"}],"isError":false})";
         } else if (method == "tools/call") {
             const std::size_t at = line.find(R"("arguments":{"name":")");
             std::string name;
@@ -360,6 +399,155 @@ TEST_CASE("add_tools: any source's tool name with a control byte is refused, esc
     REQUIRE_FALSE(r.has_value());
     CHECK(r.error().message == R"(agentry: agent::add_tools: the tool name "line\x0Abreak" holds a control character; )"
                                R"(a tool name must be printable; nothing was added)");
+}
+
+// ---- fault: messages read by rules of their own (a key twice, bytes that are not UTF-8, no size limit)
+
+TEST_CASE("stdio client: a tools/call result with a key twice is refused, naming the key") {
+    auto c = start("dup_call");
+    auto r = c->call_tool("pay", R"({"amount":1})");
+    REQUIRE_FALSE(r.has_value());
+    CHECK(contains(r.error().message, "agentry: mcp::client: probe: tools/call pay: the server wrote something that "
+                                      "is not a JSON-RPC message on its standard output (/result/isError: duplicate "
+                                      "property): "));
+}
+
+TEST_CASE("stdio client: a tools/list with a key twice is refused, naming the key") {
+    auto c = start("dup_list");
+    auto r = c->list_tools();
+    REQUIRE_FALSE(r.has_value());
+    CHECK(contains(r.error().message, "agentry: mcp::client: probe: tools/list: the server wrote something that is "
+                                      "not a JSON-RPC message on its standard output (/result/tools/0/name: "
+                                      "duplicate property): "));
+}
+
+TEST_CASE("stdio client: a tools/call result with bytes that are not UTF-8 is refused, the bytes escaped") {
+    auto c = start("utf8_call");
+    auto r = c->call_tool("pay", R"({"amount":1})");
+    REQUIRE_FALSE(r.has_value());
+    CHECK(contains(r.error().message, "agentry: mcp::client: probe: tools/call pay: the server wrote something that "
+                                      "is not a JSON-RPC message on its standard output (invalid JSON at byte "));
+    CHECK(contains(r.error().message, ": invalid UTF-8): "));
+    CHECK(contains(r.error().message, R"(paid \xFF)"));
+    CHECK(valid_utf8(r.error().message));
+}
+
+TEST_CASE("stdio client: a tools/list with bytes that are not UTF-8 is refused") {
+    auto c = start("utf8_list");
+    auto r = c->list_tools();
+    REQUIRE_FALSE(r.has_value());
+    CHECK(contains(r.error().message, "agentry: mcp::client: probe: tools/list: the server wrote something that is "
+                                      "not a JSON-RPC message on its standard output (invalid JSON at byte "));
+    CHECK(contains(r.error().message, ": invalid UTF-8): "));
+    CHECK(valid_utf8(r.error().message));
+}
+
+TEST_CASE("stdio client: a tools/call result past client_options::max_message_size is refused") {
+    mcp::client_options options;
+    options.max_message_size = 64 * 1024;
+    auto c = start("big_call", {}, options);
+    auto r = c->call_tool("pay", R"({"amount":1})");
+    REQUIRE_FALSE(r.has_value());
+    CHECK(r.error().message == "agentry: mcp::client: probe: tools/call pay: the server sent a message longer than "
+                               "the limit of 65536 bytes (client_options::max_message_size)");
+}
+
+std::string json_answer(std::string_view body) {
+    return "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: " + std::to_string(body.size()) +
+           "\r\n\r\n" + std::string(body);
+}
+
+TEST_CASE("http client: a tools/call result with a key twice, or bytes that are not UTF-8, is refused") {
+    scripted_http server({
+        initialize_answer(""),
+        "HTTP/1.1 202 Accepted\r\nContent-Length: 0\r\n\r\n",
+        json_answer(R"({"jsonrpc":"2.0","id":2,"result":{"content":[],"isError":false,"isError":true}})"),
+        "HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\n\r\ndata: "
+        R"({"jsonrpc":"2.0","id":3,"result":{"content":[{"type":"text","text":"paid )" "\xFF" R"("}]}})" "\n\n",
+        json_answer(R"({"jsonrpc":"2.0","id":4,"result":{"tools":[{"name":"a","name":"b","inputSchema":{}}]}})"),
+    });
+    auto c = mcp::client::connect(mcp::http_url{"http://127.0.0.1:" + std::to_string(server.port) + "/mcp"});
+    REQUIRE_MESSAGE(c.has_value(), (c ? std::string() : c.error().message));
+    auto r = (*c)->call_tool("pay");
+    REQUIRE_FALSE(r.has_value());
+    CHECK(contains(r.error().message, "agentry: mcp::client: probe: tools/call pay: the server sent something that "
+                                      "is not a JSON-RPC message (/result/isError: duplicate property): "));
+    r = (*c)->call_tool("pay");
+    REQUIRE_FALSE(r.has_value());
+    CHECK(contains(r.error().message, "agentry: mcp::client: probe: tools/call pay: the server sent something that "
+                                      "is not a JSON-RPC message (invalid JSON at byte "));
+    CHECK(contains(r.error().message, ": invalid UTF-8): "));
+    CHECK(valid_utf8(r.error().message));
+    auto l = (*c)->list_tools();
+    REQUIRE_FALSE(l.has_value());
+    CHECK(contains(l.error().message, "(/result/tools/0/name: duplicate property)"));
+}
+
+// ---- fault: the model's arguments of an MCP tool read by rules of their own, and checked
+// without pattern or format
+
+struct probe_tools {
+    std::shared_ptr<mcp::client> client;
+    std::atomic<int> calls{0};
+    std::vector<agentry::dynamic_tool> tools;
+
+    probe_tools() {
+        mcp::client_options options;
+        options.on_send = [this](std::string_view m) {
+            if (contains(m, R"("method":"tools/call")")) ++calls;
+        };
+        client = start("pattern", {}, options);
+        mcp::toolset set;
+        REQUIRE(set.add(client));
+        const agentry::dynamic_tool_source source = set;
+        auto r = source(target_of<agentry::dialect::standard>());
+        REQUIRE(r.has_value());
+        tools = std::move(*r);
+        REQUIRE(tools.size() == 2);
+    }
+    agentry::tool_result call(std::string_view name, std::string_view arguments) {
+        for (const agentry::dynamic_tool& t : tools)
+            if (t.name == name) return t.call(arguments, {});
+        FAIL("no tool " << name);
+        return {};
+    }
+};
+
+TEST_CASE("toolset: arguments that break the inputSchema's pattern or format are refused before the call") {
+    probe_tools p;
+    agentry::tool_result r = p.call("lookup", R"({"code":"abc"})");
+    CHECK(r.status == agentry::tool_status::invalid_arguments);
+    CHECK(r.content == "lookup: invalid arguments: /code: must match the regular expression ^[A-Z]{3}$. Fix the "
+                       "arguments and call lookup again.");
+    r = p.call("lookup", R"({"code":"ABC","mail":"not an address"})");
+    CHECK(r.status == agentry::tool_status::invalid_arguments);
+    CHECK(r.content == "lookup: invalid arguments: /mail: must be a valid email. Fix the arguments and call lookup "
+                       "again.");
+    CHECK(p.calls.load() == 0);
+    r = p.call("lookup", R"({"code":"ABC","mail":"a@example.com"})");
+    CHECK(r.status == agentry::tool_status::ok);
+    CHECK(r.content == "done");
+    CHECK(p.calls.load() == 1);
+}
+
+TEST_CASE("toolset: arguments with a key twice, bytes that are not UTF-8, or past the size limit never reach the server") {
+    probe_tools p;
+    agentry::tool_result r = p.call("pay", R"({"amount":1,"to":"friend","amount":1000000})");
+    CHECK(r.status == agentry::tool_status::invalid_arguments);
+    CHECK(r.content == "pay: invalid arguments: /amount: duplicate property. Send a JSON object and call pay again.");
+    r = p.call("pay", "{\"amount\":1000000,\"to\":\"attacker\xff\"}");
+    CHECK(r.status == agentry::tool_status::invalid_arguments);
+    CHECK(r.content == "pay: invalid arguments: invalid JSON at byte 32: invalid UTF-8. Send a JSON object and call "
+                       "pay again.");
+    const std::string padded = R"({"amount":1,"to":"friend"})" + std::string(1100 * 1024, ' ');
+    r = p.call("pay", padded);
+    CHECK(r.status == agentry::tool_status::invalid_arguments);
+    CHECK(r.content == "pay: invalid arguments: the arguments are " + std::to_string(padded.size()) +
+                           " bytes long, more than the limit of 1048576. Send a JSON object and call pay again.");
+    CHECK(p.calls.load() == 0);
+    r = p.call("pay", R"({"amount":1,"to":"friend"})");
+    CHECK(r.status == agentry::tool_status::ok);
+    CHECK(p.calls.load() == 1);
 }
 
 TEST_CASE("http client: no Authorization over plain http:// to a host that is not loopback") {

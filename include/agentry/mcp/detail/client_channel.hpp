@@ -3,15 +3,21 @@
 #define AGENTRY_MCP_DETAIL_CLIENT_CHANNEL_HPP
 
 // What mcp::client needs of a transport: send a request and wait for its response (seeing the
-// server's notifications meanwhile), send a notification, close.
+// server's notifications meanwhile), send a notification, close. Every message of the server
+// is read as a json::value, by the rules and limits of the typed reader.
 
-#include <agentry/mcp/detail/client_json.hpp>
+#include <agentry/detail/text.hpp>
+#include <agentry/json/value.hpp>
+#include <agentry/mcp/limits.hpp>
 
 #include <atomic>
 #include <chrono>
+#include <cstddef>
 #include <functional>
+#include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 
 namespace agentry::mcp::detail {
 
@@ -25,19 +31,19 @@ struct exchange_wait {
     /// The request's progress token as JSON text (empty: none) and what its progress
     /// notifications are given to.
     std::string progress_token;
-    std::function<void(const jvalue& params)> on_progress;
+    std::function<void(const json::value& params)> on_progress;
 };
 
 enum class exchange_status : unsigned char { response, timeout, cancelled, failed };
 
 struct exchange_result {
     exchange_status status = exchange_status::failed;
-    jvalue response;    // the whole JSON-RPC response
+    json::value response;  // the whole JSON-RPC response
     std::string error;  // for failed: what went wrong, without the "agentry: " prefix
 };
 
 /// A message the server sent that is not a response of a request of ours (a notification).
-using notification_handler = std::function<void(std::string_view method, const jvalue& params)>;
+using notification_handler = std::function<void(std::string_view method, const json::value& params)>;
 /// Every message the client writes, as sent.
 using send_hook = std::function<void(std::string_view message)>;
 
@@ -54,13 +60,61 @@ public:
     virtual void close() noexcept = 0;
 };
 
-/// "what": the first `n` bytes of a text, for messages.
+/// "what": the first `n` bytes of a text, for messages: a control character as a space, a byte
+/// that is not UTF-8 as \xNN (the result is valid UTF-8).
 inline std::string client_excerpt(std::string_view text, std::size_t n = 120) {
+    constexpr char hex[] = "0123456789ABCDEF";
     std::string out;
-    for (char c : text.substr(0, n)) out += static_cast<unsigned char>(c) < 0x20 ? ' ' : c;
+    const std::string_view head = text.substr(0, n);
+    for (std::size_t i = 0; i < head.size();) {
+        const auto b = static_cast<unsigned char>(head[i]);
+        const std::size_t length = agentry::detail::utf8_char_length(head.substr(i));
+        if (length == 0) {
+            out += "\\x";
+            out += hex[b >> 4];
+            out += hex[b & 0xF];
+            ++i;
+        } else {
+            if (b < 0x20) out += ' ';
+            else out.append(head, i, length);
+            i += length;
+        }
+    }
     if (text.size() > n) out += "...";
     return out;
 }
+
+/// A message of the server read by the typed reader's rules: at most `max_size` bytes and
+/// max_message_depth levels, strict UTF-8, no key twice in an object. The message, an object
+/// whose "jsonrpc" is "2.0"; else nothing, with `why` saying what is wrong ("/result/a:
+/// duplicate property", "invalid JSON at byte 7: invalid UTF-8", "not a JSON-RPC 2.0 object").
+inline std::optional<json::value> read_server_message(std::string_view text, std::size_t max_size, std::string& why) {
+    json::read_options options;
+    options.max_size = max_size;
+    options.max_depth = max_message_depth;
+    options.max_errors = 4;
+    json::parsed m = json::parse(text, options);
+    if (!m.ok()) {
+        why.clear();
+        for (const json::read_error& e : m.errors) why += (why.empty() ? "" : "; ") + e.to_string();
+        return std::nullopt;
+    }
+    const json::value* version = m.value.find("jsonrpc");
+    if (!m.value.is_object() || !version || version->as_string() != "2.0") {
+        why = "not a JSON-RPC 2.0 object";
+        return std::nullopt;
+    }
+    return std::move(m.value);
+}
+
+/// The string member `key` of an object, or `fallback`.
+inline std::string_view string_at(const json::value& v, std::string_view key, std::string_view fallback = {}) noexcept {
+    const json::value* m = v.find(key);
+    return m && m->is_string() ? std::string_view(m->as_string()) : fallback;
+}
+
+/// Appends `s` as a JSON string.
+inline void write_string(std::string& out, std::string_view s) { json::write(out, json::value(s)); }
 
 } // namespace agentry::mcp::detail
 

@@ -281,31 +281,30 @@ private:
 
     // One message of the server (the SSE data or the JSON body): true when it is the response
     // to `id`, which is moved into `response`.
-    bool message_in(std::string_view text, const std::string& id, const exchange_wait& wait, jvalue& response,
+    bool message_in(std::string_view text, const std::string& id, const exchange_wait& wait, json::value& response,
                     std::string& error) {
-        std::string e;
-        std::optional<jvalue> m = parse_json(text, e);
-        if (!m || !m->is(jtype::object) || m->string_at("jsonrpc") != "2.0") {
-            error = "the server sent something that is not a JSON-RPC message (" +
-                    (m ? std::string("not a JSON-RPC 2.0 object") : "invalid JSON: " + e) + "): \"" +
-                    client_excerpt(text) + "\"";
+        std::string why;
+        std::optional<json::value> m = read_server_message(text, max_size_, why);
+        if (!m) {
+            error = "the server sent something that is not a JSON-RPC message (" + why + "): \"" + client_excerpt(text) +
+                    "\"";
             return false;
         }
-        const jvalue* method = m->get("method");
-        const jvalue* mid = m->get("id");
-        if (method && method->is(jtype::string)) {
+        const json::value* method = m->find("method");
+        const json::value* mid = m->find("id");
+        if (method && method->is_string()) {
             if (mid) return false;  // a request of the server on the stream: not offered by this client
-            static const jvalue none = jvalue::object();
-            const jvalue* params = m->get("params");
-            if (method->text == "notifications/progress" && params) {
-                const jvalue* token = params->get("progressToken");
-                if (token && wait.on_progress && to_json(*token) == wait.progress_token) wait.on_progress(*params);
+            static const json::value none = json::value::object();
+            const json::value* params = m->find("params");
+            if (method->as_string() == "notifications/progress" && params) {
+                const json::value* token = params->find("progressToken");
+                if (token && wait.on_progress && json::to_text(*token) == wait.progress_token) wait.on_progress(*params);
             } else if (on_notification_) {
-                on_notification_(method->text, params ? *params : none);
+                on_notification_(method->as_string(), params ? *params : none);
             }
             return false;
         }
-        if (!mid || to_json(*mid) != id) return false;
+        if (!mid || json::to_text(*mid) != id) return false;
         response = std::move(*m);
         return true;
     }

@@ -210,9 +210,9 @@ public:
 private:
     struct pending {
         std::string token;
-        std::function<void(const jvalue&)> on_progress;
+        std::function<void(const json::value&)> on_progress;
         bool done = false;
-        jvalue response;
+        json::value response;
         std::mutex progress_mutex;
         bool finished = false;
     };
@@ -314,27 +314,26 @@ private:
 
     // One line from the server; false when it broke the connection.
     bool dispatch(const std::string& line) {
-        std::string error;
-        std::optional<jvalue> m = parse_json(line, error);
-        if (!m || !m->is(jtype::object) || m->string_at("jsonrpc") != "2.0") {
-            fail_all("the server wrote something that is not a JSON-RPC message on its standard output (" +
-                     (m ? std::string("not a JSON-RPC 2.0 object") : "invalid JSON: " + error) + "): \"" +
-                     client_excerpt(line) + "\"");
+        std::string why;
+        std::optional<json::value> m = read_server_message(line, max_size_, why);
+        if (!m) {
+            fail_all("the server wrote something that is not a JSON-RPC message on its standard output (" + why +
+                     "): \"" + client_excerpt(line) + "\"");
             return false;
         }
-        const jvalue* id = m->get("id");
-        const jvalue* method = m->get("method");
-        if (method && method->is(jtype::string)) {
-            const jvalue* params = m->get("params");
-            static const jvalue none = jvalue::object();
-            if (id) return answer(*id, method->text);
-            if (method->text == "notifications/progress" && params) progress(*params);
-            else if (on_notification_) on_notification_(method->text, params ? *params : none);
+        const json::value* id = m->find("id");
+        const json::value* method = m->find("method");
+        if (method && method->is_string()) {
+            const json::value* params = m->find("params");
+            static const json::value none = json::value::object();
+            if (id) return answer(*id, method->as_string());
+            if (method->as_string() == "notifications/progress" && params) progress(*params);
+            else if (on_notification_) on_notification_(method->as_string(), params ? *params : none);
             return true;
         }
         if (!id) return true;  // an error without id: nothing waits for it
         std::lock_guard lock(mutex_);
-        const auto it = pending_.find(to_json(*id));
+        const auto it = pending_.find(json::to_text(*id));
         if (it == pending_.end()) return true;  // late: the request timed out or was cancelled
         it->second->response = std::move(*m);
         it->second->done = true;
@@ -343,27 +342,28 @@ private:
     }
 
     // A request of the server: ping is answered, anything else is not offered by this client.
-    bool answer(const jvalue& id, const std::string& method) {
+    bool answer(const json::value& id, const std::string& method) {
         std::string out;
         if (method == "ping") {
-            out = R"({"jsonrpc":"2.0","id":)" + to_json(id) + R"(,"result":{}})";
+            out = R"({"jsonrpc":"2.0","id":)" + json::to_text(id) + R"(,"result":{}})";
         } else {
-            out = R"({"jsonrpc":"2.0","id":)" + to_json(id) + R"(,"error":{"code":-32601,"message":)";
-            json::write(out, std::string_view("Method not found: this client does not offer \"" + method + "\""));
+            out = R"({"jsonrpc":"2.0","id":)" + json::to_text(id) + R"(,"error":{"code":-32601,"message":)";
+            write_string(out, "Method not found: this client does not offer \"" + method + "\"");
             out += "}}";
         }
         write(out, client_clock::now() + std::chrono::seconds(1));
         return true;
     }
 
-    void progress(const jvalue& params) {
-        const jvalue* token = params.get("progressToken");
+    void progress(const json::value& params) {
+        const json::value* token = params.find("progressToken");
         if (!token) return;
+        const std::string wanted = json::to_text(*token);
         std::shared_ptr<pending> p;
         {
             std::lock_guard lock(mutex_);
             for (auto& [id, q] : pending_)
-                if (!q->token.empty() && q->token == to_json(*token)) p = q;
+                if (!q->token.empty() && q->token == wanted) p = q;
         }
         if (!p || !p->on_progress) return;
         std::lock_guard lock(p->progress_mutex);
