@@ -23,7 +23,6 @@
 
 #include <array>
 #include <cstddef>
-#include <tuple>
 #include <type_traits>
 #include <utility>
 
@@ -75,10 +74,6 @@ constexpr auto pick(const registry<Tools...>& r, std::index_sequence<I...>) {
         .with_options(r.options());
 }
 
-template <std::size_t K, fixed_string... Names>
-consteval auto nth_name() noexcept {
-    return std::get<K>(std::tuple{Names...});
-}
 
 } // namespace detail
 

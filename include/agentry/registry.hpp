@@ -25,6 +25,7 @@
 #include <agentry/detail/name_table.hpp>
 #include <agentry/detail/text.hpp>
 #include <agentry/json/detail/suggest.hpp>
+#include <agentry/reflect/detail/names.hpp>
 #include <agentry/reflect/detail/shown_name.hpp>
 #include <agentry/reflect/fixed_string.hpp>
 #include <agentry/schema/detail/sink.hpp>
@@ -70,14 +71,6 @@ consteval std::size_t sum_of(const std::array<std::size_t, N>& values) noexcept 
     return sum;
 }
 
-/// Instantiated for a name given to two tools of one registry; the name is its argument (see
-/// shown_name).
-template <auto... Name>
-struct duplicate_tool_name {
-    static_assert(sizeof...(Name) == 0 && sizeof...(Name) != 0,
-                  "agentry: registry: two tools have the same name; tool names must be unique in a registry");
-    static constexpr bool ok = true;
-};
 
 template <class T>
 struct tool_context {
@@ -118,25 +111,15 @@ struct context_missing {
     static constexpr bool ok = true;
 };
 
-template <class First, class... Rest>
-consteval char first_character(First first, Rest...) noexcept {
-    if constexpr (std::is_same_v<First, char>) return first;
-    else return first.value[0];
+/// Whether dialect D takes the tool name `Name`; otherwise a compile error names it.
+template <class D, fixed_string Name>
+consteval bool dialect_takes_name() noexcept {
+    constexpr char first = Name.value[0];
+    if constexpr (D::rules.name_starts_with_letter &&
+                  !(first == '_' || (first >= 'a' && first <= 'z') || (first >= 'A' && first <= 'Z')))
+        return check_name<name_error::gemini_first_character, Name>();
+    else return true;
 }
-
-/// The name rules of dialect D; `named<Name...>` is instantiated with a tool's name (see
-/// shown_name).
-template <class D>
-struct tool_name_rules {
-    template <auto... Name>
-    struct named {
-        static constexpr char first = first_character(Name...);
-        static_assert(!D::rules.name_starts_with_letter || first == '_' || (first >= 'a' && first <= 'z') ||
-                          (first >= 'A' && first <= 'Z'),
-                      "agentry: Gemini function names must start with a letter or an underscore; rename the tool");
-        static constexpr bool ok = true;
-    };
-};
 
 template <class T>
 consteval bool is_object_result() noexcept {
@@ -217,7 +200,7 @@ consteval bool check_tool_definition() noexcept {
     using R = std::remove_cvref_t<typename Tool::result_type>;
     constexpr auto name = Tool::name_text;
     bool ok = schema::detail::check_schema<typename Tool::parameters_type, D, name>() &&
-              decltype(shown_name<name, tool_name_rules<D>::template named>())::ok;
+              dialect_takes_name<D, name>();
     if constexpr (D::kind == dialect_kind::mcp && is_object_result<typename Tool::result_type>())
         ok = ok && schema::detail::check_schema<R, D, Tool::name_text>();
     return ok;
@@ -320,7 +303,7 @@ private:
             return true;
         } else {
             constexpr auto name = detail::fixed_prefix<names[duplicate].size()>(names[duplicate]);
-            return decltype(detail::shown_name<name, detail::duplicate_tool_name>())::ok;
+            return detail::check_name<detail::name_error::repeated_tool, name>();
         }
     }
     static_assert(names_unique());

@@ -16,8 +16,10 @@
 // definitions and the parameter names leave them out.
 
 #include <agentry/call_scope.hpp>
+#include <agentry/detail/name_table.hpp>
 #include <agentry/detail/unsupported.hpp>
 #include <agentry/json/error.hpp>
+#include <agentry/reflect/detail/names.hpp>
 #include <agentry/reflect/fixed_string.hpp>
 #include <agentry/reflect/function.hpp>
 #include <agentry/reflect/types.hpp>
@@ -33,34 +35,6 @@
 namespace agentry {
 
 namespace detail {
-
-consteval bool tool_name_char(char c) noexcept {
-    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' || c == '-';
-}
-
-/// ^[A-Za-z0-9_-]{1,64}$: what OpenAI, Anthropic, Gemini and MCP all accept.
-consteval bool valid_tool_name(std::string_view name) noexcept {
-    if (name.empty() || name.size() > 64) return false;
-    for (char c : name)
-        if (!tool_name_char(c)) return false;
-    return true;
-}
-
-/// ^[A-Za-z_][A-Za-z0-9_]{0,63}$: a property name every provider accepts.
-consteval bool valid_parameter_name(std::string_view name) noexcept {
-    if (name.empty() || name.size() > 64 || (name[0] >= '0' && name[0] <= '9')) return false;
-    for (char c : name)
-        if (!tool_name_char(c) || c == '-') return false;
-    return true;
-}
-
-template <std::size_t N>
-consteval bool unique_names(const std::array<std::string_view, N>& names) noexcept {
-    for (std::size_t i = 0; i < N; ++i)
-        for (std::size_t j = i + 1; j < N; ++j)
-            if (names[i] == names[j]) return false;
-    return true;
-}
 
 template <class M, class Object>
 struct bound_member {
@@ -138,7 +112,7 @@ struct parameters_of<Sig, Params...> {
     using type = reflect::first_parameter<typename Sig::parameters>;
 };
 
-enum class parameter_form { ok, unnamed, not_aggregate, name_count, invalid_name, duplicate_name };
+enum class parameter_form { ok, unnamed, not_aggregate, name_count, invalid_name, repeated_name };
 
 /// Instantiated when the parameters of the tool whose name is its first argument are not
 /// given in one of the three forms.
@@ -154,10 +128,6 @@ struct parameter_form_diagnostic {
     static_assert(Form != parameter_form::name_count,
                   "agentry: tool<\"name\", \"description\", \"p1\", ...>: the number of parameter names differs "
                   "from the number of the function's parameters; give one name per parameter");
-    static_assert(Form != parameter_form::invalid_name,
-                  "agentry: tool<...>: a parameter name must match ^[A-Za-z_][A-Za-z0-9_]{0,63}$");
-    static_assert(Form != parameter_form::duplicate_name,
-                  "agentry: tool<...>: two parameters have the same name; names must be unique");
 };
 
 template <class Sig, fixed_string... Params>
@@ -167,10 +137,29 @@ consteval parameter_form form_of() {
     if constexpr (names == 0 && arity > 1) return parameter_form::unnamed;
     else if constexpr (names == 0 && arity == 1 && !takes_one_aggregate<Sig>()) return parameter_form::not_aggregate;
     else if constexpr (names != 0 && names != arity) return parameter_form::name_count;
-    else if constexpr (!(valid_parameter_name(Params) && ...)) return parameter_form::invalid_name;
-    else if constexpr (!unique_names(std::array<std::string_view, names>{Params.view()...}))
-        return parameter_form::duplicate_name;
+    else if constexpr (first_invalid_name<name_kind::parameter, Params...>() != names)
+        return parameter_form::invalid_name;
+    else if constexpr (first_duplicate(std::array<std::string_view, names>{Params.view()...}) != names)
+        return parameter_form::repeated_name;
     else return parameter_form::ok;
+}
+
+// The diagnostic of a parameter form, as a type; one about a name shows the tool's and the parameter's.
+template <class Tool, parameter_form Form, fixed_string... Params>
+consteval auto form_report() {
+    constexpr std::size_t n = sizeof...(Params);
+    if constexpr (Form == parameter_form::invalid_name) {
+        constexpr auto parameter = nth_name<first_invalid_name<name_kind::parameter, Params...>(), Params...>();
+        return std::type_identity<name_check<name_error::parameter_name, Tool,
+                                             decltype(shown_name<parameter, parameter_named>())>>{};
+    } else if constexpr (Form == parameter_form::repeated_name) {
+        constexpr auto parameter =
+            nth_name<first_duplicate(std::array<std::string_view, n>{Params.view()...}), Params...>();
+        return std::type_identity<name_check<name_error::repeated_parameter, Tool,
+                                             decltype(shown_name<parameter, parameter_named>())>>{};
+    } else {
+        return std::type_identity<parameter_form_diagnostic<Tool, Form>>{};
+    }
 }
 
 enum class parameter_problem { none, form, type, mutable_callable, injection };
@@ -223,7 +212,7 @@ consteval auto report_of() {
     using tool = decltype(shown_name<Name, tool_named>());
     constexpr parameter_problem problem = problem_of<F, Params...>();
     if constexpr (problem == parameter_problem::form)
-        return std::type_identity<parameter_form_diagnostic<tool, form_of<sig, Params...>()>>{};
+        return form_report<tool, form_of<sig, Params...>(), Params...>();
     else if constexpr (problem == parameter_problem::type)
         return std::type_identity<unsupported_report<Name, typename parameters_of<sig, Params...>::type>>{};
     else if constexpr (problem == parameter_problem::mutable_callable)
@@ -304,9 +293,8 @@ inline constexpr bool is_tool<tool_t<Name, Description, F, Params...>> = true;
 /// tool<"name", "description", "a", "b">(f).
 template <fixed_string Name, fixed_string Description, fixed_string... Params, class F>
 constexpr auto tool(F callable) {
-    static_assert(detail::valid_tool_name(Name),
-                  "agentry: tool<\"name\", ...>: a tool name must be 1 to 64 characters from A-Z, a-z, 0-9, '_' "
-                  "and '-' (the names every provider accepts)");
+    if constexpr (!detail::valid_name(Name.view(), detail::name_kind::tool))
+        static_assert(detail::check_name<detail::name_error::tool_name, Name>());
     static_assert(!Description.empty(),
                   "agentry: tool<\"name\", \"description\">: the description is empty; models choose tools by "
                   "their descriptions, so say what the tool does and when to use it");

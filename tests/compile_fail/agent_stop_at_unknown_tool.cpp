@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: BSL-1.0
-// expect: agentry: loop_config::stop_at_tools: the registry has no tool of the name in stop_at_unknown_tool<stop_tool_named<...>>
+// expect: agentry: loop_config::stop_at_tools: the registry has no tool of the name in stop_at_unknown_tool<tool_named<...>>
 // errors: at most 2
 // names: book_tabel
 #include <agentry/agent.hpp>

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: BSL-1.0
-// expect: agentry: Gemini function names must start with a letter or an underscore
+// expect: agentry: dialect::gemini: a tool name must start with a letter or an underscore
 // names: 3d_render
 #include <agentry/registry.hpp>
 

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: BSL-1.0
 // expect: agentry: tool<...>: a parameter name must match
 // errors: at most 3
-// names: add
+// names: add first-term
 #include <agentry/tool.hpp>
 
 int add(int a, int b) { return a + b; }

@@ -101,17 +101,23 @@ TEST_CASE("the result type is reflected") {
 }
 
 TEST_CASE("tool names: the characters every provider accepts") {
-    using agentry::detail::valid_tool_name;
-    static_assert(valid_tool_name("get_weather-2"));
-    static_assert(valid_tool_name("A"));
-    CHECK_FALSE(valid_tool_name(""));
-    CHECK_FALSE(valid_tool_name("get weather"));
-    CHECK_FALSE(valid_tool_name("ns.tool"));
-    CHECK_FALSE(valid_tool_name(std::string_view("x1234567890123456789012345678901234567890123456789012345678901234")));
-    CHECK(valid_tool_name(std::string_view("x123456789012345678901234567890123456789012345678901234567890123")));
-    CHECK(agentry::detail::valid_parameter_name("page_size"));
-    CHECK_FALSE(agentry::detail::valid_parameter_name("1st"));
-    CHECK_FALSE(agentry::detail::valid_parameter_name("page-size"));
+    using agentry::detail::name_kind;
+    using agentry::detail::valid_name;
+    static_assert(valid_name("get_weather-2", name_kind::tool));
+    static_assert(valid_name("A", name_kind::tool));
+    CHECK_FALSE(valid_name("", name_kind::tool));
+    CHECK_FALSE(valid_name("get weather", name_kind::tool));
+    CHECK_FALSE(valid_name("ns.tool", name_kind::tool));
+    CHECK_FALSE(valid_name("x1234567890123456789012345678901234567890123456789012345678901234", name_kind::tool));
+    CHECK(valid_name("x123456789012345678901234567890123456789012345678901234567890123", name_kind::tool));
+    CHECK(valid_name("page_size", name_kind::parameter));
+    CHECK_FALSE(valid_name("1st", name_kind::parameter));
+    CHECK_FALSE(valid_name("page-size", name_kind::parameter));
+    CHECK_FALSE(valid_name("", name_kind::parameter));
+    CHECK(valid_name("_1", name_kind::parameter));
+    static_assert(agentry::detail::first_invalid_name<name_kind::parameter, "a", "b-c", "1d">() == 1);
+    static_assert(agentry::detail::first_invalid_name<name_kind::parameter, "a", "b">() == 2);
+    static_assert(agentry::detail::first_invalid_name<name_kind::tool>() == 0);
 }
 
 // What tool<...>(f) checks before anything reads the parameter types: the first value with no

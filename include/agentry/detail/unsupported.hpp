@@ -8,6 +8,7 @@
 // fail after it is instantiated.
 
 #include <agentry/reflect/fields.hpp>
+#include <agentry/reflect/detail/names.hpp>
 #include <agentry/reflect/detail/shown_name.hpp>
 #include <agentry/reflect/function.hpp>
 #include <agentry/reflect/types.hpp>
@@ -173,9 +174,8 @@ template <class... A, fixed_string... N, std::size_t Depth>
 struct first_unsupported<named_parameters<reflect::type_list<A...>, N...>, Depth>
     : first_of<named_finding<first_unsupported<std::remove_cvref_t<A>, Depth + 1>, N>...> {};
 
-/// The tool's name and the path of field names to the value, as shown_name makes them.
-template <auto... Name>
-struct tool_named {};
+/// The path of field names to the value, as shown_name makes it (the tool's name is in
+/// tool_named<...>).
 template <auto... Path>
 struct field_named {};
 

@@ -12,6 +12,7 @@
 
 #include <agentry/loop/result.hpp>
 #include <agentry/provider/message.hpp>
+#include <agentry/reflect/detail/names.hpp>
 #include <agentry/reflect/detail/shown_name.hpp>
 #include <agentry/reflect/fixed_string.hpp>
 
@@ -27,7 +28,7 @@ namespace agentry {
 
 /// The most tools loop_config::stop_at_tools names, and the longest name.
 inline constexpr std::size_t max_stop_tools = 4;
-inline constexpr std::size_t max_stop_tool_name_size = 64;
+inline constexpr std::size_t max_stop_tool_name_size = detail::max_name_size;
 
 /// Tool names, as a structural value: .stop_at_tools = {"book_table", "give_up"}.
 struct stop_tool_names {
@@ -41,8 +42,9 @@ struct stop_tool_names {
         requires(sizeof...(N) >= 1)
     constexpr stop_tool_names(const char (&... names)[N]) {  // NOLINT: implicit on purpose
         static_assert(sizeof...(N) <= max_stop_tools, "agentry: loop_config::stop_at_tools names at most 4 tools");
-        static_assert(((N - 1 <= max_stop_tool_name_size) && ...),
-                      "agentry: loop_config::stop_at_tools: a name is longer than 64 characters; no tool can have it");
+        static_assert(detail::name_check<((N - 1 <= max_stop_tool_name_size) && ...)
+                                             ? detail::name_error::none
+                                             : detail::name_error::stop_name_too_long>::ok);
         (add(names, N - 1), ...);
     }
 
@@ -83,15 +85,12 @@ inline std::uint64_t tokens_used(const run_result& r) noexcept {
     return r.usage.input_tokens + r.usage.output_tokens;
 }
 
-template <auto... Name>
-struct stop_tool_named {};
-
 /// Instantiated for a stop_at_tools name the registry does not hold, with the name.
 template <class Name>
 struct stop_at_unknown_tool {
     static_assert(sizeof(Name) == 0,
                   "agentry: loop_config::stop_at_tools: the registry has no tool of the name in "
-                  "stop_at_unknown_tool<stop_tool_named<...>>; name a tool of the agent's registry, or name a tool "
+                  "stop_at_unknown_tool<tool_named<...>>; name a tool of the agent's registry, or name a tool "
                   "added at run time with agent::stop_at_tool(name)");
     static constexpr bool ok = true;
 };
@@ -113,7 +112,7 @@ consteval bool stop_tools_known() noexcept {
     if constexpr (unknown == Names.size) {
         return true;
     } else {
-        using name = decltype(shown_name<stop_tool_name<Names, unknown>(), stop_tool_named>());
+        using name = decltype(shown_name<stop_tool_name<Names, unknown>(), tool_named>());
         return stop_at_unknown_tool<name>::ok;
     }
 }

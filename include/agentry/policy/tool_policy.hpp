@@ -24,6 +24,7 @@
 
 #include <agentry/json/error.hpp>
 #include <agentry/policy/fixed_duration.hpp>
+#include <agentry/reflect/detail/names.hpp>
 #include <agentry/tool.hpp>
 
 #include <chrono>
@@ -71,7 +72,7 @@ struct tool_retry {
 };
 
 /// The longest name of a fallback tool (the providers' limit on tool names).
-inline constexpr std::size_t max_tool_name_size = 64;
+inline constexpr std::size_t max_tool_name_size = detail::max_name_size;
 
 /// How a fallback takes a failed call's arguments when its parameters differ (made by
 /// agentry::adapt<&f>, see <agentry/policy/fallback.hpp>).
@@ -98,9 +99,8 @@ struct fallback_tool {
     constexpr fallback_tool() = default;
     template <std::size_t N>
     constexpr fallback_tool(const char (&name)[N]) {  // NOLINT: implicit on purpose
-        static_assert(N - 1 <= max_tool_name_size,
-                      "agentry: tool_policy::fallback: a fallback tool name is longer than 64 characters; no tool "
-                      "can have it");
+        static_assert(detail::name_check<N - 1 <= max_tool_name_size ? detail::name_error::none
+                                                                    : detail::name_error::fallback_name_too_long>::ok);
         for (std::size_t i = 0; i + 1 < N; ++i) name_text[i] = name[i];
         name_size = N - 1;
     }
