@@ -147,8 +147,8 @@ std::unique_ptr<travel_agent> make_agent(std::string& which) {
     if (const std::string base = env("AGENTRY_BASE_URL"); !base.empty()) {
         const std::string model = env("AGENTRY_MODEL").empty() ? "demo" : env("AGENTRY_MODEL");
         which = "OpenAI-compatible server at " + base + ", model " + model;
-        return std::make_unique<travel_agent>(agentry::openai{.model = model, .base_url = base}, travel::tools,
-                                              std::string(system_prompt));
+        return std::make_unique<travel_agent>(agentry::openai{.model = model, .http = {.base_url = base}},
+                                              travel::tools, std::string(system_prompt));
     }
     if (!env("OPENAI_API_KEY").empty()) {
         which = "OpenAI, gpt-4o-mini";

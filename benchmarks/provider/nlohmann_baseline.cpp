@@ -124,7 +124,8 @@ agentry::http_request build(const agentry::chat_request& r, tools_mode mode) {
     }
 
     agentry::http_request http;
-    http.url = p.base_url + "/chat/completions";
+    http.url = (p.http.base_url.empty() ? std::string(agentry::openai::default_base_url) : p.http.base_url) +
+               "/chat/completions";
     http.headers = {{"Content-Type", "application/json"},
                     {"Accept", r.stream ? "text/event-stream" : "application/json"},
                     {"Authorization", "Bearer " + p.api_key}};

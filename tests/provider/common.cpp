@@ -333,22 +333,22 @@ TEST_CASE("limits: a body or an event past the provider's limits is too_large, n
         CHECK_FALSE(r.error.retryable);
         CHECK_MESSAGE(r.error.message.find(limit) != std::string::npos, r.error.message);
     };
-    check(stream_through(agentry::openai{.model = "m", .limits = small}, long_event), "max_event");
-    check(stream_through(agentry::anthropic{.model = "m", .limits = small}, long_event), "max_event");
-    check(stream_through(agentry::gemini{.model = "m", .limits = small}, long_event), "max_event");
-    check(stream_through(agentry::ollama{.model = "m", .limits = small}, long_line), "max_event");
+    check(stream_through(agentry::openai{.model = "m", .http = {.limits = small}}, long_event), "max_event");
+    check(stream_through(agentry::anthropic{.model = "m", .http = {.limits = small}}, long_event), "max_event");
+    check(stream_through(agentry::gemini{.model = "m", .http = {.limits = small}}, long_event), "max_event");
+    check(stream_through(agentry::ollama{.model = "m", .http = {.limits = small}}, long_line), "max_event");
     std::string many;
     for (int i = 0; i != 20; ++i) many += "data: {\"choices\":[]}\n\n";
-    check(stream_through(agentry::openai{.model = "m", .limits = small}, many), "max_body");
+    check(stream_through(agentry::openai{.model = "m", .http = {.limits = small}}, many), "max_body");
     // Whole bodies: the request carries the limit, which the transport applies.
     agentry::replay_transport http{{agentry::replay_response::ok(std::string(300, ' ') + "{}")}};
     const std::vector<agentry::message> history{agentry::message::user("hi")};
-    const agentry::turn_result r = agentry::complete(agentry::ollama{.model = "m", .limits = small}, http,
+    const agentry::turn_result r = agentry::complete(agentry::ollama{.model = "m", .http = {.limits = small}}, http,
                                                      agentry::chat_request{.messages = history});
     check(r, "256");
     CHECK(http.requests().at(0).max_body == 256);
     // Within the limits: read.
-    CHECK(stream_through(agentry::openai{.model = "m", .limits = small},
+    CHECK(stream_through(agentry::openai{.model = "m", .http = {.limits = small}},
                          "data: {\"choices\":[{\"index\":0,\"delta\":{\"content\":\"hi\"}}]}\n\ndata: [DONE]\n\n")
               .ok());
 }
@@ -377,7 +377,7 @@ TEST_CASE("limits: a transport that ignores max_body is still held to it by comp
     };
     careless http;
     const std::vector<agentry::message> history{agentry::message::user("hi")};
-    const agentry::openai p{.model = "m", .limits = {.max_body = 100, .max_event = 50}};
+    const agentry::openai p{.model = "m", .http = {.limits = {.max_body = 100, .max_event = 50}}};
     agentry::chat_request request{.messages = history};
     CHECK(agentry::complete(p, http, request).error.kind == provider_error_kind::too_large);
     request.stream = true;
@@ -461,21 +461,25 @@ TEST_CASE("secrets: credentials over plain http:// to a host that is not loopbac
         return went;
     };
     const std::string key = "sk-secret-0123456789";
-    CHECK_FALSE(sent(agentry::openai{.model = "m", .base_url = "http://gpu.example/v1", .api_key = key}));
-    CHECK_FALSE(sent(agentry::openai{.model = "m", .base_url = "HTTP://10.0.0.5:8080/v1", .api_key = key}));
-    CHECK_FALSE(sent(agentry::openai{.model = "m", .base_url = "http://127.0.0.1.example/v1", .api_key = key}));
-    CHECK_FALSE(sent(agentry::openai{.model = "m", .base_url = "http://user:pw@gpu.example/v1"}));
-    CHECK_FALSE(sent(agentry::openai{.model = "m", .base_url = "http://gpu.example/v1", .headers = {{"Cookie", "s=1"}}}));
-    CHECK(sent(agentry::openai{.model = "m", .base_url = "http://gpu.example/v1", .api_key = key,
-                               .allow_plain_http_credentials = true}));
-    CHECK(sent(agentry::openai{.model = "m", .base_url = "https://gpu.example/v1", .api_key = key}));
-    CHECK(sent(agentry::openai{.model = "m", .base_url = "http://127.0.0.1:8080/v1", .api_key = key}));
-    CHECK(sent(agentry::openai{.model = "m", .base_url = "http://localhost:8080/v1", .api_key = key}));
-    CHECK(sent(agentry::openai{.model = "m", .base_url = "http://[::1]:8080/v1", .api_key = key}));
+    CHECK_FALSE(sent(agentry::openai{.model = "m", .api_key = key, .http = {.base_url = "http://gpu.example/v1"}}));
+    CHECK_FALSE(sent(agentry::openai{.model = "m", .api_key = key, .http = {.base_url = "HTTP://10.0.0.5:8080/v1"}}));
+    CHECK_FALSE(
+        sent(agentry::openai{.model = "m", .api_key = key, .http = {.base_url = "http://127.0.0.1.example/v1"}}));
+    CHECK_FALSE(sent(agentry::openai{.model = "m", .http = {.base_url = "http://user:pw@gpu.example/v1"}}));
+    CHECK_FALSE(sent(
+        agentry::openai{.model = "m", .http = {.base_url = "http://gpu.example/v1", .headers = {{"Cookie", "s=1"}}}}));
+    CHECK(sent(agentry::openai{.model = "m",
+                               .api_key = key,
+                               .http = {.base_url = "http://gpu.example/v1", .allow_plain_http_credentials = true}}));
+    CHECK(sent(agentry::openai{.model = "m", .api_key = key, .http = {.base_url = "https://gpu.example/v1"}}));
+    CHECK(sent(agentry::openai{.model = "m", .api_key = key, .http = {.base_url = "http://127.0.0.1:8080/v1"}}));
+    CHECK(sent(agentry::openai{.model = "m", .api_key = key, .http = {.base_url = "http://localhost:8080/v1"}}));
+    CHECK(sent(agentry::openai{.model = "m", .api_key = key, .http = {.base_url = "http://[::1]:8080/v1"}}));
     // No key at all (a local server on another machine): sent.
-    CHECK(sent(agentry::ollama{.model = "m", .base_url = "http://gpu.example:11434"}));
-    const agentry::ollama keyed{.model = "m", .base_url = "http://gpu.example:11434",
-                                .headers = {{"Authorization", "Bearer " + key}}};
+    CHECK(sent(agentry::ollama{.model = "m", .http = {.base_url = "http://gpu.example:11434"}}));
+    const agentry::ollama keyed{
+        .model = "m",
+        .http = {.base_url = "http://gpu.example:11434", .headers = {{"Authorization", "Bearer " + key}}}};
     agentry::replay_transport http;
     CHECK(agentry::complete(keyed, http, request).error.kind == provider_error_kind::insecure);
     CHECK(http.requests().empty());

@@ -23,6 +23,7 @@
 #include <agentry/provider/detail/anthropic_wire.hpp>
 #include <agentry/detail/separate.hpp>
 #include <agentry/provider/detail/sse.hpp>
+#include <agentry/provider/http_settings.hpp>
 #include <agentry/provider/message.hpp>
 #include <agentry/provider/provider.hpp>
 #include <agentry/schema/dialect.hpp>
@@ -48,27 +49,21 @@ struct anthropic {
     /// subset strict tools take.
     using output_dialect = agentry::dialect::anthropic_strict;
 
+    /// http.base_url when it is empty: without the API path, as the official SDKs take it;
+    /// requests go to {base_url}/v1/messages.
+    static constexpr std::string_view default_base_url = "https://api.anthropic.com";
+
     std::string model{};
-    /// Without the API path, as the official SDKs take it; requests go to {base_url}/v1/messages.
-    std::string base_url = "https://api.anthropic.com";
     /// Empty: the ANTHROPIC_API_KEY environment variable, read by each request().
     std::string api_key{};
-    /// Sent after agentry's own headers, replacing any of the same name (e.g. anthropic-version).
-    std::vector<http_header> headers{};
+    /// Where and how requests are sent; a header named like one of agentry's (e.g.
+    /// anthropic-version) replaces it.
+    http_settings http{};
     /// The output limit when the chat_request has none (Anthropic requires one).
     std::uint32_t max_tokens = 4096;
     /// A JSON object whose members are added to every request body, e.g. R"({"top_k":40})";
     /// they must not repeat a member agentry writes.
     std::string extra_body{};
-    std::chrono::milliseconds connect_timeout{0};
-    std::chrono::milliseconds total_timeout{0};
-    /// Copied into every request (see http_request::cancel) unless chat_request::cancel is set.
-    const std::atomic<bool>* cancel = nullptr;
-    /// The most a response may make agentry hold (see response_limits).
-    response_limits limits{};
-    /// Send the key (or any credential header) over plain http:// to a host that is not
-    /// loopback; otherwise complete() refuses such a request (provider_error_kind::insecure).
-    bool allow_plain_http_credentials = false;
 
     http_request request(const chat_request& request) const;
     turn_result parse(const http_response& response) const;

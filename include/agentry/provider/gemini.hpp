@@ -26,6 +26,7 @@
 #include <agentry/provider/detail/gemini_wire.hpp>
 #include <agentry/detail/separate.hpp>
 #include <agentry/provider/detail/sse.hpp>
+#include <agentry/provider/http_settings.hpp>
 #include <agentry/provider/message.hpp>
 #include <agentry/provider/provider.hpp>
 #include <agentry/schema/dialect.hpp>
@@ -74,27 +75,19 @@ struct gemini {
     /// The tools payload agent<> asks the registry for.
     using dialect = agentry::dialect::gemini;
 
+    /// http.base_url when it is empty: with the API version, as in the REST reference.
+    static constexpr std::string_view default_base_url = "https://generativelanguage.googleapis.com/v1beta";
+
     /// "gemini-2.5-flash", or a resource name with its collection ("tunedModels/x").
     std::string model{};
-    /// With the API version, as in the REST reference.
-    std::string base_url = "https://generativelanguage.googleapis.com/v1beta";
     /// Empty: the GOOGLE_API_KEY environment variable, else GEMINI_API_KEY (the order of the
     /// google-genai SDKs), read by each request().
     std::string api_key{};
-    /// Sent after agentry's own headers, replacing any of the same name.
-    std::vector<http_header> headers{};
+    /// Where and how requests are sent; a header named like one of agentry's replaces it.
+    http_settings http{};
     /// A JSON object whose members are added to every request body, e.g.
     /// R"({"safetySettings":[...]})"; they must not repeat a member agentry writes.
     std::string extra_body{};
-    std::chrono::milliseconds connect_timeout{0};
-    std::chrono::milliseconds total_timeout{0};
-    /// Copied into every request (see http_request::cancel) unless chat_request::cancel is set.
-    const std::atomic<bool>* cancel = nullptr;
-    /// The most a response may make agentry hold (see response_limits).
-    response_limits limits{};
-    /// Send the key (or any credential header) over plain http:// to a host that is not
-    /// loopback; otherwise complete() refuses such a request (provider_error_kind::insecure).
-    bool allow_plain_http_credentials = false;
 
     http_request request(const chat_request& request) const;
     turn_result parse(const http_response& response) const;

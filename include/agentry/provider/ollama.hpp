@@ -23,6 +23,7 @@
 #include <agentry/provider/detail/ollama_wire.hpp>
 #include <agentry/detail/separate.hpp>
 #include <agentry/provider/detail/sse.hpp>
+#include <agentry/provider/http_settings.hpp>
 #include <agentry/provider/message.hpp>
 #include <agentry/provider/provider.hpp>
 #include <agentry/schema/dialect.hpp>
@@ -66,27 +67,20 @@ struct ollama {
     /// The tools payload agent<> asks the registry for: Ollama takes OpenAI's shape.
     using dialect = agentry::dialect::openai;
 
+    /// http.base_url when it is empty: without the API path.
+    static constexpr std::string_view default_base_url = "http://127.0.0.1:11434";
+
     /// "qwen3", "llama3.1:8b", ...
     std::string model{};
-    /// Without the API path.
-    std::string base_url = "http://127.0.0.1:11434";
-    /// Sent after agentry's own headers, replacing any of the same name (e.g. an Authorization
-    /// header for a server behind a proxy).
-    std::vector<http_header> headers{};
+    /// Where and how requests are sent; a header named like one of agentry's replaces it (e.g.
+    /// an Authorization header for a server behind a proxy, which allow_plain_http_credentials
+    /// lets go over plain http:// to a host that is not loopback).
+    http_settings http{};
     /// A JSON object whose members are added to "options", e.g. R"({"num_ctx":32768})".
     std::string extra_options{};
     /// A JSON object whose members are added to every request body, e.g.
     /// R"({"keep_alive":"10m"})"; they must not repeat a member agentry writes.
     std::string extra_body{};
-    std::chrono::milliseconds connect_timeout{0};
-    std::chrono::milliseconds total_timeout{0};
-    /// Copied into every request (see http_request::cancel) unless chat_request::cancel is set.
-    const std::atomic<bool>* cancel = nullptr;
-    /// The most a response may make agentry hold (see response_limits).
-    response_limits limits{};
-    /// Send a credential header given in `headers` over plain http:// to a host that is not
-    /// loopback; otherwise complete() refuses such a request (provider_error_kind::insecure).
-    bool allow_plain_http_credentials = false;
 
     http_request request(const chat_request& request) const;
     turn_result parse(const http_response& response) const;

@@ -6,7 +6,7 @@
 // the servers that speak it: llama.cpp's llama-server, vLLM, Ollama (/v1), LM Studio.
 //
 //   agentry::openai gpt{.model = "gpt-4o-mini"};  // the key from OPENAI_API_KEY
-//   agentry::openai local{.model = "qwen2.5", .base_url = "http://127.0.0.1:8080/v1",
+//   agentry::openai local{.model = "qwen2.5", .http = {.base_url = "http://127.0.0.1:8080/v1"},
 //                         .max_tokens_as = agentry::openai::max_tokens_field::max_tokens};
 //   agentry::turn_result r = agentry::complete(gpt, transport, request);
 //
@@ -53,6 +53,7 @@
 
 #include <agentry/provider/detail/openai_stream.hpp>
 #include <agentry/detail/separate.hpp>
+#include <agentry/provider/http_settings.hpp>
 #include <agentry/provider/message.hpp>
 #include <agentry/provider/provider.hpp>
 #include <agentry/schema/dialect.hpp>
@@ -73,29 +74,21 @@ struct openai {
     /// The assembler of a streamed Chat Completion: feed() the body in any split, then finish().
     using stream = detail::openai_stream;
 
+    /// http.base_url when it is empty: with the API version, as the official SDKs take it
+    /// (a local server's: "http://127.0.0.1:8080/v1").
+    static constexpr std::string_view default_base_url = "https://api.openai.com/v1";
+
     std::string model{};
-    /// With the API version, as the official SDKs take it: "http://127.0.0.1:8080/v1".
-    std::string base_url = "https://api.openai.com/v1";
     /// Empty: OPENAI_API_KEY, read when each request is built; neither: no Authorization
     /// header (local servers need none).
     std::string api_key{};
-    /// Sent with every request; one named like a default (Authorization, Content-Type,
-    /// Accept) replaces it.
-    std::vector<http_header> headers{};
-    std::chrono::milliseconds connect_timeout{0};
-    std::chrono::milliseconds total_timeout{0};
-    /// Copied into every request (see http_request::cancel) unless chat_request::cancel is set.
-    const std::atomic<bool>* cancel = nullptr;
+    /// Where and how requests are sent; a header named like one of agentry's (Authorization,
+    /// Content-Type, Accept) replaces it.
+    http_settings http{};
 
     /// The request member chat_request::max_tokens is sent as.
     enum class max_tokens_field { max_completion_tokens, max_tokens };
     max_tokens_field max_tokens_as = max_tokens_field::max_completion_tokens;
-
-    /// The most a response may make agentry hold (see response_limits).
-    response_limits limits{};
-    /// Send the key (or any credential header) over plain http:// to a host that is not
-    /// loopback; otherwise complete() refuses such a request (provider_error_kind::insecure).
-    bool allow_plain_http_credentials = false;
 
     http_request request(const chat_request& request) const;
     turn_result parse(const http_response& response) const;

@@ -215,13 +215,13 @@ inline provider_error malformed(std::string message) {
 }
 
 /// A response past one of its response_limits: `what` passed `limit`, the provider's
-/// limits.`field`.
+/// http.limits.`field`.
 inline provider_error too_large(std::string_view what, std::size_t limit, std::string_view field = "max_body") {
     provider_error e;
     e.kind = provider_error_kind::too_large;
     e.type = "too_large";
     e.message = "agentry: " + std::string(what) + " passed its limit of " + std::to_string(limit) +
-                " bytes; raise the provider's limits." + std::string(field) + " if the server legitimately sends more";
+                " bytes; raise the provider's http.limits." + std::string(field) + " if the server legitimately sends more";
     return e;
 }
 
@@ -237,8 +237,8 @@ inline std::optional<provider_error> refuse_plain_http(const http_request& reque
     e.kind = provider_error_kind::insecure;
     e.type = "insecure";
     e.message = "agentry: refusing to send credentials over plain http:// to '" + redacted_text(std::string(url.host)) +
-                "', which is not a loopback address; use https://, or set allow_plain_http_credentials = true on the "
-                "provider if the network path is trusted";
+                "', which is not a loopback address; use https://, or set http.allow_plain_http_credentials = true on "
+                "the provider if the network path is trusted";
     return e;
 }
 
@@ -248,7 +248,7 @@ inline std::optional<provider_error> refuse_plain_http(const http_request& reque
 /// read into a completion or a typed error; `trace`, when set, sees the exchange once it has
 /// ended. Never throws.
 ///
-/// Limits: the body may not pass http_request::max_body (the provider's limits.max_body), the
+/// Limits: the body may not pass http_request::max_body (the provider's http.limits.max_body), the
 /// transport's own limit aside; a stream stops there. Secrets: a request with credentials for
 /// plain http:// to a host that is not loopback is refused (provider_error_kind::insecure)
 /// unless allowed; the credentials a request carried are removed from the error and from the

@@ -26,7 +26,7 @@
 namespace agentry {
 
 /// Bounds on what one response may make agentry hold in memory. Providers carry one
-/// (`limits`), copy max_body into each http_request and give max_event to their stream
+/// (`http.limits`), copy max_body into each http_request and give max_event to their stream
 /// readers. Past either, the turn ends with provider_error_kind::too_large, never retried.
 struct response_limits {
     /// The body of one response, streamed or whole, in bytes (an error body too).

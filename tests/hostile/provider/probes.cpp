@@ -60,10 +60,16 @@ hostile_reply answer(int status, std::string headers, std::string body) {
 }
 
 // The four providers pointed at `url`, their stream readers at `max_event`.
-agentry::openai openai_at(const std::string& url) { return {.model = "m", .base_url = url, .api_key = "sk-none"}; }
-agentry::anthropic anthropic_at(const std::string& url) { return {.model = "m", .base_url = url, .api_key = "none-key"}; }
-agentry::gemini gemini_at(const std::string& url) { return {.model = "m", .base_url = url, .api_key = "none-key"}; }
-agentry::ollama ollama_at(const std::string& url) { return {.model = "m", .base_url = url}; }
+agentry::openai openai_at(const std::string& url) {
+    return {.model = "m", .api_key = "sk-none", .http = {.base_url = url}};
+}
+agentry::anthropic anthropic_at(const std::string& url) {
+    return {.model = "m", .api_key = "none-key", .http = {.base_url = url}};
+}
+agentry::gemini gemini_at(const std::string& url) {
+    return {.model = "m", .api_key = "none-key", .http = {.base_url = url}};
+}
+agentry::ollama ollama_at(const std::string& url) { return {.model = "m", .http = {.base_url = url}}; }
 
 } // namespace
 
@@ -93,10 +99,10 @@ TEST_CASE("an endless 200 body stops at limits.max_body, with bounded memory, fo
 
 TEST_CASE("an endless streamed body of valid events stops at limits.max_body") {
     agentry::openai p = {.model = "m", .api_key = "k"};
-    p.limits.max_body = 2 * mib;
+    p.http.limits.max_body = 2 * mib;
     loopback_server server(endless("text/event-stream", "",
                                    "data: {\"choices\":[{\"index\":0,\"delta\":{\"content\":\"aaaaaaaa\"}}]}\n\n"));
-    p.base_url = server.url();
+    p.http.base_url = server.url();
     const agentry::turn_result r = turn(p, true);
     REQUIRE_FALSE(r.ok());
     CHECK(r.error.kind == provider_error_kind::too_large);
@@ -135,9 +141,9 @@ TEST_CASE("an NDJSON line that never ends (Ollama)") {
 
 TEST_CASE("a trace hook keeps no more than the limit of an endless stream") {
     agentry::openai p = openai_at("");
-    p.limits.max_body = mib;
+    p.http.limits.max_body = mib;
     loopback_server server(endless("text/event-stream", "", ": keep-alive comment\n"));
-    p.base_url = server.url();
+    p.http.base_url = server.url();
     std::size_t traced = 0;
     int calls = 0;
     const agentry::turn_result r = turn(p, true, [&](const agentry::trace_record& t) {
@@ -263,7 +269,7 @@ TEST_CASE("URL userinfo and key= parameters are redacted from traces and errors"
 
 TEST_CASE("a key is not sent over plain HTTP to a host that is not loopback unless allowed by name") {
     // A replay transport records what would have gone out: nothing leaves this process.
-    agentry::openai p{.model = "m", .base_url = "http://192.0.2.1:9/v1", .api_key = "sk-secret-key-1234"};
+    agentry::openai p{.model = "m", .api_key = "sk-secret-key-1234", .http = {.base_url = "http://192.0.2.1:9/v1"}};
     agentry::replay_transport refused;
     agentry::chat_request request{.messages = history};
     const agentry::turn_result r = agentry::complete(p, refused, request, {}, {});
@@ -274,7 +280,7 @@ TEST_CASE("a key is not sent over plain HTTP to a host that is not loopback unle
     CHECK(r.error.message.find("sk-secret-key-1234") == std::string::npos);
     CHECK(refused.requests().empty());
 
-    p.allow_plain_http_credentials = true;
+    p.http.allow_plain_http_credentials = true;
     agentry::replay_transport allowed{{agentry::replay_response::failure(agentry::transport_error_kind::connect)}};
     CHECK(agentry::complete(p, allowed, request, {}, {}).error.kind == provider_error_kind::transport);
     REQUIRE(allowed.requests().size() == 1);

@@ -365,7 +365,7 @@ struct openai_api {
     /// Tool results carry an error mark.
     static constexpr bool marks_errors = false;
     static provider make(const std::string& scenario) {
-        return {.model = "gpt-test", .base_url = scenario_url(scenario) + "/v1", .api_key = "sk-test"};
+        return {.model = "gpt-test", .api_key = "sk-test", .http = {.base_url = scenario_url(scenario) + "/v1"}};
     }
     static sent_request read(const recorded& r) { return from_openai(r); }
 };
@@ -376,7 +376,7 @@ struct anthropic_api {
     static constexpr bool ids = true;
     static constexpr bool marks_errors = true;
     static provider make(const std::string& scenario) {
-        return {.model = "claude-test", .base_url = scenario_url(scenario), .api_key = "ak-test"};
+        return {.model = "claude-test", .api_key = "ak-test", .http = {.base_url = scenario_url(scenario)}};
     }
     static sent_request read(const recorded& r) { return from_anthropic(r); }
 };
@@ -387,7 +387,7 @@ struct gemini_api {
     static constexpr bool ids = false;
     static constexpr bool marks_errors = true;
     static provider make(const std::string& scenario) {
-        return {.model = "gemini-test", .base_url = scenario_url(scenario) + "/v1beta", .api_key = "gk-test"};
+        return {.model = "gemini-test", .api_key = "gk-test", .http = {.base_url = scenario_url(scenario) + "/v1beta"}};
     }
     static sent_request read(const recorded& r) { return from_gemini(r); }
 };
@@ -397,7 +397,9 @@ struct ollama_api {
     static constexpr const char* name = "ollama";
     static constexpr bool ids = false;
     static constexpr bool marks_errors = false;
-    static provider make(const std::string& scenario) { return {.model = "llama-test", .base_url = scenario_url(scenario)}; }
+    static provider make(const std::string& scenario) {
+        return {.model = "llama-test", .http = {.base_url = scenario_url(scenario)}};
+    }
     static sent_request read(const recorded& r) { return from_ollama(r); }
 };
 

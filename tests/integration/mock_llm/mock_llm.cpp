@@ -27,7 +27,7 @@ node_server& mock_llm() {
 
 /// The provider for the rules under /<prefix>/.
 agentry::openai model(const std::string& prefix) {
-    return {.model = "gpt-mock", .base_url = mock_llm().url("/" + prefix + "/v1"), .api_key = "sk-mock"};
+    return {.model = "gpt-mock", .api_key = "sk-mock", .http = {.base_url = mock_llm().url("/" + prefix + "/v1")}};
 }
 
 const std::vector<message> question{message::system("Answer briefly."), message::user("What is the capital of France?")};

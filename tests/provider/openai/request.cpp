@@ -53,9 +53,9 @@ TEST_CASE("request bodies: exact JSON for each representative chat request") {
 TEST_CASE("request: URL from base_url, with or without a trailing slash") {
     agentry::chat_request req;
     CHECK(agentry::openai{.model = "m"}.request(req).url == "https://api.openai.com/v1/chat/completions");
-    CHECK(agentry::openai{.model = "m", .base_url = "http://127.0.0.1:8080/v1"}.request(req).url ==
+    CHECK(agentry::openai{.model = "m", .http = {.base_url = "http://127.0.0.1:8080/v1"}}.request(req).url ==
           "http://127.0.0.1:8080/v1/chat/completions");
-    CHECK(agentry::openai{.model = "m", .base_url = "http://localhost:11434/v1/"}.request(req).url ==
+    CHECK(agentry::openai{.model = "m", .http = {.base_url = "http://localhost:11434/v1/"}}.request(req).url ==
           "http://localhost:11434/v1/chat/completions");
 }
 
@@ -69,7 +69,7 @@ TEST_CASE("request: the API key from the provider, else OPENAI_API_KEY, else no 
     }
     {
         scoped_key env(nullptr);
-        const auto r = agentry::openai{.model = "m", .base_url = "http://127.0.0.1:8080/v1"}.request(req);
+        const auto r = agentry::openai{.model = "m", .http = {.base_url = "http://127.0.0.1:8080/v1"}}.request(req);
         CHECK(count(r, "Authorization") == 0);
         CHECK(header(r, "Content-Type") == "application/json");
         CHECK(header(r, "Accept") == "application/json");
@@ -82,9 +82,10 @@ TEST_CASE("request: the API key from the provider, else OPENAI_API_KEY, else no 
 
 TEST_CASE("request: extra headers are sent, and replace a default of the same name") {
     scoped_key env(nullptr);
-    const agentry::openai p{.model = "m",
-                            .api_key = "sk-x",
-                            .headers = {{"OpenAI-Organization", "org-1"}, {"authorization", "Bearer proxy-token"}}};
+    const agentry::openai p{
+        .model = "m",
+        .api_key = "sk-x",
+        .http = {.headers = {{"OpenAI-Organization", "org-1"}, {"authorization", "Bearer proxy-token"}}}};
     agentry::chat_request req;
     req.stream = true;
     const auto r = p.request(req);
@@ -97,9 +98,9 @@ TEST_CASE("request: extra headers are sent, and replace a default of the same na
 TEST_CASE("request: timeouts and the cancel flag are copied") {
     std::atomic<bool> stop{false};
     const agentry::openai p{.model = "m",
-                            .connect_timeout = std::chrono::milliseconds(1500),
-                            .total_timeout = std::chrono::milliseconds(60000),
-                            .cancel = &stop};
+                            .http = {.connect_timeout = std::chrono::milliseconds(1500),
+                                     .total_timeout = std::chrono::milliseconds(60000),
+                                     .cancel = &stop}};
     const auto r = p.request({});
     CHECK(r.connect_timeout.count() == 1500);
     CHECK(r.total_timeout.count() == 60000);

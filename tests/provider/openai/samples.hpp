@@ -174,7 +174,7 @@ inline std::vector<sample> samples() {
 
     out.push_back({"max_tokens for an older compatible server",
                    agentry::openai{.model = "qwen2.5:7b",
-                                   .base_url = "http://127.0.0.1:11434/v1/",
+                                   .http = {.base_url = "http://127.0.0.1:11434/v1/"},
                                    .max_tokens_as = agentry::openai::max_tokens_field::max_tokens},
                    {message::user("Hi")},
                    {.max_tokens = 64, .temperature = 0, .stream = true},

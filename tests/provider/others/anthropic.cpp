@@ -114,10 +114,10 @@ TEST_CASE("request: each tool_choice, and parallel tool calls turned off") {
 
 TEST_CASE("request: max_tokens, temperature, stream, extra body members, base URL, timeouts") {
     agentry::anthropic p = claude;
-    p.base_url = "http://127.0.0.1:8080/";
+    p.http.base_url = "http://127.0.0.1:8080/";
     p.extra_body = R"({"top_k":40, "metadata":{"user_id":"u1"}})";
-    p.connect_timeout = std::chrono::milliseconds(1500);
-    p.total_timeout = std::chrono::milliseconds(60000);
+    p.http.connect_timeout = std::chrono::milliseconds(1500);
+    p.http.total_timeout = std::chrono::milliseconds(60000);
     const agentry::http_request http =
         p.request({.messages = hello, .max_tokens = 100, .temperature = 0.25, .stream = true});
     CHECK(http.url == "http://127.0.0.1:8080/v1/messages");
@@ -127,7 +127,7 @@ TEST_CASE("request: max_tokens, temperature, stream, extra body members, base UR
     CHECK(http.total_timeout.count() == 60000);
     CHECK(http.cancel == nullptr);
     const std::atomic<bool> mine{false}, turns{false};
-    p.cancel = &mine;
+    p.http.cancel = &mine;
     CHECK(p.request({.messages = hello}).cancel == &mine);
     CHECK(p.request({.messages = hello, .cancel = &turns}).cancel == &turns);
 }
@@ -135,7 +135,7 @@ TEST_CASE("request: max_tokens, temperature, stream, extra body members, base UR
 TEST_CASE("request: the key from ANTHROPIC_API_KEY, extra headers replacing agentry's") {
     ::setenv("ANTHROPIC_API_KEY", "sk-env", 1);
     agentry::anthropic p{.model = "m"};
-    p.headers = {{"Anthropic-Version", "2024-01-01"}, {"anthropic-beta", "x"}};
+    p.http.headers = {{"Anthropic-Version", "2024-01-01"}, {"anthropic-beta", "x"}};
     agentry::http_request http = p.request({.messages = hello});
     REQUIRE(http.headers.size() == 4);
     CHECK(http.headers[1].name == "x-api-key");

@@ -63,7 +63,7 @@ TEST_CASE("request: URL per model and mode, key header, systemInstruction") {
     CHECK(http.body == R"({"contents":[{"role":"user","parts":[{"text":"Hi"}]}]})");
     agentry::gemini tuned = flash;
     tuned.model = "tunedModels/my-model";
-    tuned.base_url = "http://127.0.0.1:9000/v1/";
+    tuned.http.base_url = "http://127.0.0.1:9000/v1/";
     CHECK(tuned.request({.messages = hello}).url == "http://127.0.0.1:9000/v1/tunedModels/my-model:generateContent");
 }
 
@@ -116,14 +116,14 @@ TEST_CASE("request: each tool_choice, generationConfig, extra body members, time
           R"({"contents":[{"role":"user","parts":[{"text":"Hi"}]}]})");
     agentry::gemini p = flash;
     p.extra_body = R"({"safetySettings":[{"category":"HARM_CATEGORY_HARASSMENT","threshold":"BLOCK_NONE"}]})";
-    p.total_timeout = std::chrono::milliseconds(30000);
+    p.http.total_timeout = std::chrono::milliseconds(30000);
     const agentry::http_request http = p.request({.messages = hello, .max_tokens = 256, .temperature = 0.5});
     CHECK(http.body ==
           R"({"contents":[{"role":"user","parts":[{"text":"Hi"}]}],"generationConfig":{"maxOutputTokens":256,"temperature":0.5},)"
           R"("safetySettings":[{"category":"HARM_CATEGORY_HARASSMENT","threshold":"BLOCK_NONE"}]})");
     CHECK(http.total_timeout.count() == 30000);
     const std::atomic<bool> stop{false};
-    p.cancel = &stop;
+    p.http.cancel = &stop;
     CHECK(p.request({.messages = hello}).cancel == &stop);
     CHECK(flash.request({.messages = hello, .temperature = 0}).body ==
           R"({"contents":[{"role":"user","parts":[{"text":"Hi"}]}],"generationConfig":{"temperature":0}})");

@@ -50,8 +50,8 @@ TEST_CASE("request: URL, headers, stream always written, system messages in plac
     CHECK(http.headers[0].name == "content-type");
     CHECK(http.headers[0].value == "application/json");
     agentry::ollama remote = qwen;
-    remote.base_url = "https://ollama.example/";
-    remote.headers = {{"Authorization", "Bearer t"}};
+    remote.http.base_url = "https://ollama.example/";
+    remote.http.headers = {{"Authorization", "Bearer t"}};
     http = remote.request({.messages = hello, .stream = true});
     CHECK(http.url == "https://ollama.example/api/chat");
     CHECK(http.body == R"({"model":"qwen3","messages":[{"role":"user","content":"Hi"}],"stream":true})");
@@ -98,13 +98,13 @@ TEST_CASE("request: options from max_tokens, temperature and extra_options, extr
     agentry::ollama p = qwen;
     p.extra_options = R"({"num_ctx":32768})";
     p.extra_body = R"({"keep_alive":"10m","think":false})";
-    p.connect_timeout = std::chrono::milliseconds(250);
+    p.http.connect_timeout = std::chrono::milliseconds(250);
     agentry::http_request http = p.request({.messages = hello, .max_tokens = 100, .temperature = 0.2});
     CHECK(http.body ==
           R"({"model":"qwen3","messages":[{"role":"user","content":"Hi"}],"stream":false,"options":{"num_predict":100,"temperature":0.2,"num_ctx":32768},"keep_alive":"10m","think":false})");
     CHECK(http.connect_timeout.count() == 250);
     const std::atomic<bool> stop{false};
-    p.cancel = &stop;
+    p.http.cancel = &stop;
     CHECK(p.request({.messages = hello}).cancel == &stop);
     http = p.request({.messages = hello});
     CHECK(http.body ==

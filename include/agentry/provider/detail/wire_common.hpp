@@ -7,10 +7,12 @@
 // order of its calls.
 
 #include <agentry/json/reader.hpp>
+#include <agentry/provider/http_settings.hpp>
 #include <agentry/provider/message.hpp>
 #include <agentry/schema/raw_json.hpp>
 #include <agentry/transport/transport.hpp>
 
+#include <atomic>
 #include <cstddef>
 #include <cstdlib>
 #include <limits>
@@ -117,6 +119,22 @@ inline std::vector<http_header> merge_headers(std::vector<http_header> defaults,
     }
     out.insert(out.end(), extra.begin(), extra.end());
     return out;
+}
+
+/// A request to {base_url or default_base_url}{path} with the provider's headers `own` merged
+/// with the settings' and the rest of the settings; the request's own cancel flag wins.
+inline http_request start_request(const http_settings& settings, std::string_view default_base_url,
+                                  std::string_view path, std::vector<http_header> own,
+                                  const std::atomic<bool>* request_cancel) {
+    http_request http;
+    http.url = join_url(settings.base_url.empty() ? default_base_url : std::string_view(settings.base_url), path);
+    http.headers = merge_headers(std::move(own), settings.headers);
+    http.connect_timeout = settings.connect_timeout;
+    http.total_timeout = settings.total_timeout;
+    http.cancel = request_cancel != nullptr ? request_cancel : settings.cancel;
+    http.max_body = settings.limits.max_body;
+    http.allow_plain_http_credentials = settings.allow_plain_http_credentials;
+    return http;
 }
 
 /// The calls of the assistant message before messages[at], or none.

@@ -244,20 +244,15 @@ AGENTRY_DECL http_request anthropic::request(const chat_request& r) const {
         body.output_config = wire::output_config_out{{"json_schema", raw_json(std::string(r.output->schema))}};
     if (r.stream) body.stream = true;
 
-    http_request http;
-    http.url = detail::join_url(base_url, "/v1/messages");
-    http.headers = detail::merge_headers({{"content-type", "application/json"},
-                                          {"x-api-key", api_key.empty() ? detail::environment("ANTHROPIC_API_KEY") : api_key},
-                                          {"anthropic-version", "2023-06-01"}},
-                                         headers);
-    json::write(http.body, body, {.omit_empty_optionals = true});
-    detail::append_members(http.body, extra_body);
-    http.connect_timeout = connect_timeout;
-    http.total_timeout = total_timeout;
-    http.cancel = r.cancel != nullptr ? r.cancel : cancel;
-    http.max_body = limits.max_body;
-    http.allow_plain_http_credentials = allow_plain_http_credentials;
-    return http;
+    http_request out = detail::start_request(
+        http, default_base_url, "/v1/messages",
+        {{"content-type", "application/json"},
+         {"x-api-key", api_key.empty() ? detail::environment("ANTHROPIC_API_KEY") : api_key},
+         {"anthropic-version", "2023-06-01"}},
+        r.cancel);
+    json::write(out.body, body, {.omit_empty_optionals = true});
+    detail::append_members(out.body, extra_body);
+    return out;
 }
 
 AGENTRY_DECL turn_result anthropic::parse(const http_response& response) const {
@@ -290,7 +285,7 @@ AGENTRY_DECL turn_result anthropic::parse(const http_response& response) const {
 }
 
 AGENTRY_DECL anthropic::stream anthropic::start_stream(stream_events events) const {
-    return stream(std::move(events), limits.max_event);
+    return stream(std::move(events), http.limits.max_event);
 }
 
 } // namespace agentry

@@ -235,18 +235,13 @@ AGENTRY_DECL http_request gemini::request(const chat_request& r) const {
     if (key.empty()) key = detail::environment("GOOGLE_API_KEY");
     if (key.empty()) key = detail::environment("GEMINI_API_KEY");
     const bool named = model.find('/') != std::string::npos;
-    http_request http;
-    http.url = detail::join_url(base_url, (named ? "/" : "/models/") + model +
-                                              (r.stream ? ":streamGenerateContent?alt=sse" : ":generateContent"));
-    http.headers = detail::merge_headers({{"content-type", "application/json"}, {"x-goog-api-key", std::move(key)}}, headers);
-    json::write(http.body, body, {.omit_empty_optionals = true});
-    detail::append_members(http.body, extra_body);
-    http.connect_timeout = connect_timeout;
-    http.total_timeout = total_timeout;
-    http.cancel = r.cancel != nullptr ? r.cancel : cancel;
-    http.max_body = limits.max_body;
-    http.allow_plain_http_credentials = allow_plain_http_credentials;
-    return http;
+    http_request out = detail::start_request(
+        http, default_base_url,
+        (named ? "/" : "/models/") + model + (r.stream ? ":streamGenerateContent?alt=sse" : ":generateContent"),
+        {{"content-type", "application/json"}, {"x-goog-api-key", std::move(key)}}, r.cancel);
+    json::write(out.body, body, {.omit_empty_optionals = true});
+    detail::append_members(out.body, extra_body);
+    return out;
 }
 
 AGENTRY_DECL turn_result gemini::parse(const http_response& response) const {
@@ -263,7 +258,7 @@ AGENTRY_DECL turn_result gemini::parse(const http_response& response) const {
 }
 
 AGENTRY_DECL gemini::stream gemini::start_stream(stream_events events) const {
-    return stream(std::move(events), limits.max_event);
+    return stream(std::move(events), http.limits.max_event);
 }
 
 } // namespace agentry

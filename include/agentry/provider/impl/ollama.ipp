@@ -188,17 +188,11 @@ AGENTRY_DECL http_request ollama::request(const chat_request& r) const {
     detail::append_members(options, extra_options);
     if (options != "{}") body.options = raw_json(std::move(options));
 
-    http_request http;
-    http.url = detail::join_url(base_url, "/api/chat");
-    http.headers = detail::merge_headers({{"content-type", "application/json"}}, headers);
-    json::write(http.body, body, {.omit_empty_optionals = true});
-    detail::append_members(http.body, extra_body);
-    http.connect_timeout = connect_timeout;
-    http.total_timeout = total_timeout;
-    http.cancel = r.cancel != nullptr ? r.cancel : cancel;
-    http.max_body = limits.max_body;
-    http.allow_plain_http_credentials = allow_plain_http_credentials;
-    return http;
+    http_request out =
+        detail::start_request(http, default_base_url, "/api/chat", {{"content-type", "application/json"}}, r.cancel);
+    json::write(out.body, body, {.omit_empty_optionals = true});
+    detail::append_members(out.body, extra_body);
+    return out;
 }
 
 AGENTRY_DECL turn_result ollama::parse(const http_response& response) const {
@@ -218,7 +212,7 @@ AGENTRY_DECL turn_result ollama::parse(const http_response& response) const {
 }
 
 AGENTRY_DECL ollama::stream ollama::start_stream(stream_events events) const {
-    return stream(std::move(events), limits.max_event);
+    return stream(std::move(events), http.limits.max_event);
 }
 
 } // namespace agentry

@@ -32,20 +32,14 @@
 namespace agentry {
 
 AGENTRY_DECL http_request openai::request(const chat_request& r) const {
-    http_request http;
-    http.url = detail::join_url(base_url, "/chat/completions");
     const std::string key = api_key.empty() ? detail::environment("OPENAI_API_KEY") : api_key;
-    http.headers = detail::merge_headers({{"Content-Type", "application/json"},
-                                          {"Accept", r.stream ? "text/event-stream" : "application/json"},
-                                          {"Authorization", key.empty() ? std::string{} : "Bearer " + key}},
-                                         headers);
-    http.body = detail::openai_impl::request_body(r, model, max_tokens_as == max_tokens_field::max_tokens);
-    http.connect_timeout = connect_timeout;
-    http.total_timeout = total_timeout;
-    http.cancel = r.cancel != nullptr ? r.cancel : cancel;
-    http.max_body = limits.max_body;
-    http.allow_plain_http_credentials = allow_plain_http_credentials;
-    return http;
+    http_request out = detail::start_request(http, default_base_url, "/chat/completions",
+                                             {{"Content-Type", "application/json"},
+                                              {"Accept", r.stream ? "text/event-stream" : "application/json"},
+                                              {"Authorization", key.empty() ? std::string{} : "Bearer " + key}},
+                                             r.cancel);
+    out.body = detail::openai_impl::request_body(r, model, max_tokens_as == max_tokens_field::max_tokens);
+    return out;
 }
 
 AGENTRY_DECL turn_result openai::parse(const http_response& response) const {
@@ -55,7 +49,7 @@ AGENTRY_DECL turn_result openai::parse(const http_response& response) const {
 }
 
 AGENTRY_DECL openai::stream openai::start_stream(stream_events events) const {
-    return stream(std::move(events), limits.max_event);
+    return stream(std::move(events), http.limits.max_event);
 }
 
 namespace detail {
