@@ -71,6 +71,8 @@ bool has_control_byte(std::string_view text) {
 //   big_call    a tool "pay" whose tools/call result is 128 KiB long
 //   pattern     a tool "lookup" whose "code" must match ^[A-Z]{3}$ and "mail" be an email; a
 //               tool "pay" with "amount" (a number) and "to" (a string); each answers "done"
+//   bad_pattern a tool "odd" whose "code" has the pattern "([", which is not a regular
+//               expression, and a tool "fine"
 
 std::string field(std::string_view line, std::string_view key) {
     const std::string quoted = "\"" + std::string(key) + "\":\"";
@@ -123,6 +125,10 @@ int serve(std::string_view mode) {
                          R"("required":["code"]}},)"
                          R"({"name":"pay","description":"d","inputSchema":{"type":"object","properties":)"
                          R"({"amount":{"type":"number"},"to":{"type":"string"}},"required":["amount","to"]}}]})";
+            } else if (mode == "bad_pattern") {
+                result = R"({"tools":[{"name":"odd","description":"d","inputSchema":{"type":"object","properties":)"
+                         R"({"code":{"type":"string","pattern":"(["}}}},)" +
+                         tool_json("fine") + "]}";
             } else if (mode == "dup_call" || mode == "utf8_call" || mode == "big_call") {
                 result = R"({"tools":[)" + tool_json("pay") + "]}";
             } else if (mode == "big") {
@@ -528,6 +534,29 @@ TEST_CASE("toolset: arguments that break the inputSchema's pattern or format are
     CHECK(r.status == agentry::tool_status::ok);
     CHECK(r.content == "done");
     CHECK(p.calls.load() == 1);
+}
+
+TEST_CASE("toolset: a pattern that is not a regular expression leaves the tool out, as arguments cannot be checked") {
+    auto c = start("bad_pattern");
+    for (const bool check : {true, false}) {
+        mcp::toolset set;
+        std::vector<std::string> reports;
+        REQUIRE(set.add(c, {.check_arguments = check, .report = [&](std::string_view m) { reports.emplace_back(m); }}));
+        const agentry::dynamic_tool_source source = set;
+        auto r = source(target_of<agentry::dialect::standard>());
+        REQUIRE(r.has_value());
+        if (!check) {  // nothing is checked: the server gets what the model sends
+            CHECK(r->size() == 2);
+            CHECK(reports.empty());
+            continue;
+        }
+        REQUIRE(r->size() == 1);
+        CHECK((*r)[0].name == "fine");
+        REQUIRE(reports.size() == 1);
+        CHECK(contains(reports[0], R"(agentry: mcp::toolset: server "probe", tool "odd": its inputSchema's pattern "([" )"
+                                   R"(is not a valid ECMA-262 regular expression ()"));
+        CHECK(contains(reports[0], "), so arguments cannot be checked against it; the tool was left out"));
+    }
 }
 
 TEST_CASE("toolset: arguments with a key twice, bytes that are not UTF-8, or past the size limit never reach the server") {
