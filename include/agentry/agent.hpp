@@ -18,6 +18,7 @@
 
 #include <agentry/config.hpp>
 #include <agentry/loop/config.hpp>
+#include <agentry/loop/detail/features.hpp>
 #include <agentry/loop/engine.hpp>
 #include <agentry/loop/events.hpp>
 #include <agentry/loop/output.hpp>
@@ -40,10 +41,7 @@
 
 namespace agentry {
 
-namespace detail {
-template <class>
-inline constexpr bool no_default_transport = false;
-} // namespace detail
+namespace detail { template <class> inline constexpr bool no_default_transport = false; }
 
 /// Config: the loop's limits and features. Context: the type of the object each run gives to
 /// the tools that take agentry::context<Context> (the registry's context_type); void when no
@@ -170,8 +168,8 @@ public:
         return output_.finish(engine_.resume_with(decisions, events, &ctx));
     }
 
-    /// As resume(decisions, events), counting on from `progress` (the run so far) as
-    /// continue_run does: what a durable run resumed in another process needs.
+    /// As resume(decisions, events), counting on from `progress` (the run so far), as a durable
+    /// run resumed in another process needs.
     run_result resume(run_result progress, std::span<const approval_decision> decisions,
                       const agent_events& events = {}) noexcept {
         static_assert(std::is_void_v<Context>,
@@ -180,15 +178,13 @@ public:
         return engine_.resume_with(decisions, events, nullptr, std::move(progress));
     }
 
-    /// The calls waiting for a decision (after stop_reason::approval_pending, or a restore()
-    /// of a conversation saved then); empty when none.
+    /// The calls waiting for a decision (after stop_reason::approval_pending, or a restore() of
+    /// a conversation saved then); empty when none.
     std::vector<pending_call> pending_approvals() const { return engine_.pending_approvals(); }
 
     /// Goes on with the conversation that restore() gave, without a new user message: runs the
-    /// tool calls of its last model turn when they have no results yet, else asks the model.
-    /// `progress` is the run so far (turns, usage, steps, wall_time), which the limits count on
-    /// from. A conversation that ends with the model's answer is not sent again: that answer is
-    /// the result.
+    /// calls of its last turn that have no results, else asks the model. The limits count on from
+    /// `progress` (the run so far). A conversation ending with the model's answer: that answer.
     result_type continue_run(run_result progress = {}, const agent_events& events = {}) noexcept {
         return output_.finish(engine_.continue_run(std::move(progress), events, nullptr));
     }
@@ -207,28 +203,27 @@ public:
 
     /// Replaces the token estimate used for loop_config::context_budget_tokens.
     void set_token_estimator(token_estimator estimate) { engine_.set_token_estimator(std::move(estimate)); }
-
-    /// Checked before each model request (the first included); true stops the run with
-    /// stop_reason::stop_condition, a throw with stop_reason::callback_error. Empty: none.
+    /// Checked before each model request; true stops the run with stop_reason::stop_condition,
+    /// a throw with stop_reason::callback_error. Empty: none.
     void set_stop_condition(stop_condition stop) { engine_.set_stop_condition(std::move(stop)); }
-
     /// A token budget (input + output) for the following runs beside loop_config::max_total_tokens,
     /// checked the same way (stop_reason::token_budget); 0: none. agent_tool gives a sub-agent
     /// what is left of its caller's budget with it.
     void set_token_budget(std::uint64_t tokens) noexcept { engine_.set_token_budget(tokens); }
-
-    /// Adds a tool to loop_config::stop_at_tools at run time: one that add_tools added (or one
-    /// of the registry). Fails, changing nothing, for a name the agent has no tool of.
+    /// Adds a tool (one add_tools added, or of the registry) to loop_config::stop_at_tools at run
+    /// time. Fails, changing nothing, for a name the agent has no tool of.
     agentry::outcome<void> stop_at_tool(std::string name) { return engine_.stop_at_tool(std::move(name)); }
 
     /// Called with each request and response, API keys redacted.
     void set_trace(trace_hook hook) { engine_.set_trace(std::move(hook)); }
-
     /// Adds tools known at run time (an mcp::toolset, or any dynamic_tool_source) to those of
     /// the registry: their definitions join the tools payload, calls of their names go to them.
     /// Their policies apply as registry tools' do (see dynamic_tool::policy), through the same
     /// call pipeline. Not during a run. The source's failure (nothing added) when it refuses.
-    agentry::outcome<void> add_tools(const dynamic_tool_source& source) { return engine_.add_tools(source); }
+    agentry::outcome<void> add_tools(const dynamic_tool_source& source) {
+        engine_.enable(detail::engine_features::all());
+        return engine_.add_tools(source);
+    }
 
     /// Decides on the calls of tools whose policy needs approval, before they run (one at a
     /// time, also with parallel tool calls). Without an approver the run pauses for decisions
@@ -238,7 +233,10 @@ public:
 
     /// Told the run's state after each model turn and each turn's results, and each tool call
     /// before and after it runs (loop/checkpoint.hpp); null: none. It must outlive the runs.
-    void set_checkpointer(checkpointer* c) noexcept { engine_.set_checkpointer(c); }
+    void set_checkpointer(checkpointer* c) {
+        engine_.enable({.checkpoint = &detail::engine_parts::checkpoint});
+        engine_.set_checkpointer(c);
+    }
 
 private:
     // What the engine uses: the provider's turn, the registry's calls (read in P's dialect),
@@ -269,8 +267,9 @@ private:
                                 std::vector<message>& history, run_result& result) {
                 return output.judge(text, repairs, max_repairs, history, result);
             };
-        if constexpr (registry_policies<Registry>::any)
-            d.policy = detail::policy_state::of<registry_policies<Registry>>(&Registry::find, options.arguments);
+        using policies = registry_policies<Registry>;
+        if constexpr (policies::any) d.policy = detail::policy_state::of<policies>(&Registry::find, options.arguments);
+        d.features = detail::features_of<config_, policies>();
         return d;
     }
 

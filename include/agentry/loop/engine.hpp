@@ -95,6 +95,36 @@ struct policy_state {
     }
 };
 
+class engine;
+
+/// Makes one layer of the call pipeline for `e`.
+using layer_maker = std::unique_ptr<call_layer> (*)(engine& e);
+
+/// The parts of the engine that a feature needs, given by the facade only when its agent has
+/// the feature (its loop_config, its registry's policies, a setter it calls): header-only, a
+/// program compiles only the parts its agents use. Null: the feature is off.
+struct engine_features {
+    // The optional layers of the pipeline (policy/pipeline.hpp has their order).
+    layer_maker checkpoint = nullptr;
+    layer_maker canonical = nullptr;
+    layer_maker ceiling = nullptr;
+    layer_maker rate_limit = nullptr;
+    layer_maker approval = nullptr;
+    layer_maker fallback = nullptr;
+    layer_maker timeout = nullptr;
+    /// The canonical text of arguments, for approval; null when no tool needs approval.
+    std::optional<std::string> (*canonical_text)(std::string_view) = nullptr;
+    /// The history within loop_config::context_budget_tokens; null: no budget.
+    std::span<const message> (*fit)(const engine&, run_result&, std::vector<message>&) = nullptr;
+    /// Summary compression (context_compression::summary); null: none.
+    void (*compress)(engine&, run_result&, const agent_events&, std::chrono::steady_clock::time_point) = nullptr;
+    /// Runs the calls of a turn on several threads (loop_config::parallel_tool_calls).
+    void (*run_workers)(std::size_t threads, const std::function<void()>& worker) = nullptr;
+
+    /// Every layer and part, for tools whose policies are known only at run time (add_tools).
+    AGENTRY_DECL static engine_features all();
+};
+
 /// What a run uses, fixed by the facade at construction.
 struct run_deps {
     using turn_fn = std::function<turn_result(const chat_request&, const stream_events&, const trace_hook&)>;
@@ -114,6 +144,7 @@ struct run_deps {
     std::optional<output_format> output;
     judge_fn judge;
     std::shared_ptr<policy_state> policy;  // null when no tool declares a policy
+    engine_features features{};
 };
 
 /// The stages of a run (see the top of this file).
@@ -168,12 +199,20 @@ public:
     AGENTRY_DECL bool restore(std::string_view saved);
     AGENTRY_DECL outcome<void> stop_at_tool(std::string name);
     AGENTRY_DECL outcome<void> add_tools(const dynamic_tool_source& source);
+    /// Adds the parts `more` has to those of the engine's features, and rebuilds the pipeline.
+    AGENTRY_DECL void enable(const engine_features& more);
     void set_token_estimator(token_estimator estimate) { estimate_ = std::move(estimate); }
     void set_stop_condition(stop_condition stop) { stop_condition_ = std::move(stop); }
     void set_token_budget(std::uint64_t tokens) noexcept { token_budget_ = tokens; }
     void set_trace(trace_hook hook) { trace_ = std::move(hook); }
     void set_approver(approver decide) { approver_ = std::move(decide); }
     void set_checkpointer(checkpointer* c) noexcept { checkpoint_ = c; }
+    const approver* approver_of() const noexcept { return &approver_; }
+    checkpointer* const* checkpointer_of() const noexcept { return &checkpoint_; }
+    tool_rules rules(std::string_view name) const { return rules_of(name); }
+    const std::shared_ptr<running_calls>& running() const noexcept { return running_; }
+    const run_deps& deps() const noexcept { return deps_; }
+    const token_estimator& estimator() const noexcept { return estimate_; }
     const std::vector<message>& conversation() const noexcept { return history_; }
     const loop_config& limits() const noexcept { return config_; }
     /// The system prompt, as the conversation's first message.
@@ -263,6 +302,20 @@ private:
     std::vector<std::string> stop_tools_;  // added by stop_at_tool
     call_pipeline pipeline_;
 };
+
+/// The parts engine_features names, one function each (taken by address only where used).
+namespace engine_parts {
+AGENTRY_DECL std::unique_ptr<call_layer> checkpoint(engine& e);
+AGENTRY_DECL std::unique_ptr<call_layer> canonical(engine& e);
+AGENTRY_DECL std::unique_ptr<call_layer> ceiling(engine& e);
+AGENTRY_DECL std::unique_ptr<call_layer> rate_limit(engine& e);
+AGENTRY_DECL std::unique_ptr<call_layer> approval(engine& e);
+AGENTRY_DECL std::unique_ptr<call_layer> fallback(engine& e);
+AGENTRY_DECL std::unique_ptr<call_layer> timeout(engine& e);
+AGENTRY_DECL std::span<const message> fit(const engine& e, run_result& result, std::vector<message>& trimmed);
+AGENTRY_DECL void compress(engine& e, run_result& result, const agent_events& events,
+                           std::chrono::steady_clock::time_point started);
+} // namespace engine_parts
 
 } // namespace detail
 

@@ -26,7 +26,7 @@
 #include <agentry/policy/step.hpp>
 #include <agentry/policy/token_bucket.hpp>
 #include <agentry/policy/tool_policy.hpp>
-#include <agentry/provider/message.hpp>
+#include <agentry/tool_call.hpp>
 #include <agentry/tool_result.hpp>
 
 #include <atomic>

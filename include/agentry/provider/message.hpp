@@ -6,6 +6,8 @@
 // and results, what a model turn returns, token usage and typed provider errors. Each provider
 // (provider/openai.hpp, anthropic.hpp, gemini.hpp, ollama.hpp) maps these to its wire format.
 
+#include <agentry/tool_call.hpp>
+
 #include <atomic>
 #include <chrono>
 #include <cstdint>
@@ -20,15 +22,21 @@ namespace agentry {
 
 enum class role { system, user, assistant, tool };
 
-/// One call the model asked for.
-struct tool_call {
-    /// The provider's id (Gemini sends none: agentry assigns "call_<n>", unique in the turn).
-    std::string id;
-    std::string name;
-    /// The arguments as JSON text, as the model wrote them.
-    std::string arguments;
-    /// Gemini's thoughtSignature of the part, sent back unchanged with the call.
-    std::string signature;
+/// A part of a model reply that only its provider reads and that must go back to it unchanged
+/// with the next requests: an OpenAI reasoning item, an Anthropic thinking block with its
+/// signature. Kept byte for byte through save()/restore(), summaries (a summary replaces whole
+/// messages, never part of one) and durable checkpoints.
+struct provider_part {
+    /// The provider that wrote it: "openai", "anthropic", "gemini", ...
+    std::string provider;
+    /// Its kind in that provider's terms: "reasoning", "thinking", "redacted_thinking", ...
+    std::string kind;
+    /// The part as the provider sent it (its JSON text), never changed.
+    std::string raw;
+    /// Where it stood in the reply: 0 before the text; n before the reply's tool call n - 1.
+    std::uint32_t position = 0;
+
+    friend bool operator==(const provider_part&, const provider_part&) = default;
 };
 
 struct message {
@@ -41,14 +49,17 @@ struct message {
     std::string tool_name;
     /// role::tool: the text is an error (Anthropic `is_error`).
     bool is_error = false;
+    /// role::assistant: the parts of the reply only its provider reads, in their order; absent
+    /// when it has none (so that a conversation saved without them reads as it was written).
+    std::optional<std::vector<provider_part>> parts;
 
-    static message system(std::string text) { return {agentry::role::system, std::move(text), {}, {}, {}, false}; }
-    static message user(std::string text) { return {agentry::role::user, std::move(text), {}, {}, {}, false}; }
+    static message system(std::string text) { return {agentry::role::system, std::move(text), {}, {}, {}, false, {}}; }
+    static message user(std::string text) { return {agentry::role::user, std::move(text), {}, {}, {}, false, {}}; }
     static message assistant(std::string text, std::vector<tool_call> calls = {}) {
-        return {agentry::role::assistant, std::move(text), std::move(calls), {}, {}, false};
+        return {agentry::role::assistant, std::move(text), std::move(calls), {}, {}, false, {}};
     }
     static message tool_result(const tool_call& call, std::string content, bool is_error = false) {
-        return {agentry::role::tool, std::move(content), {}, call.id, call.name, is_error};
+        return {agentry::role::tool, std::move(content), {}, call.id, call.name, is_error, {}};
     }
 };
 
@@ -75,7 +86,7 @@ enum class finish_reason {
 
 /// One model turn.
 struct completion {
-    message reply{agentry::role::assistant, {}, {}, {}, {}, false};
+    message reply{agentry::role::assistant, {}, {}, {}, {}, false, {}};
     finish_reason finish = finish_reason::stop;
     /// The refusal text, when the provider sends one apart from the content.
     std::string refusal;

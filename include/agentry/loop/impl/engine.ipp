@@ -12,7 +12,6 @@
 #include <agentry/loop/context.hpp>
 #include <agentry/loop/detail/replay.hpp>
 #include <agentry/loop/engine.hpp>
-#include <agentry/loop/summary.hpp>
 
 #include <algorithm>
 #include <numeric>
@@ -76,13 +75,13 @@ AGENTRY_DECL void engine::cancel() noexcept {
 AGENTRY_DECL std::vector<pending_call> engine::pending_approvals() const {
     std::vector<pending_call> out;
     const std::optional<open_turn> open = open_turn_of();
-    if (!open || !deps_.policy) return out;
+    if (!open || !deps_.policy || !deps_.features.canonical_text) return out;
     const message& reply = history_[open->reply];
     for (std::size_t i : open->unanswered) {
         const tool_call& call = reply.tool_calls[i];
         const tool_policy* policy = rules_of(call.name).policy;
         if (!policy || !policy->needs_approval) continue;
-        std::optional<std::string> canonical = canonical_json(call.arguments);
+        std::optional<std::string> canonical = deps_.features.canonical_text(call.arguments);
         if (!canonical) continue;  // refused by the canonical layer without running
         out.push_back({call.id, call.name, std::move(*canonical), reply.text, policy->level});
     }
@@ -96,7 +95,8 @@ AGENTRY_DECL std::string engine::save() const {
 }
 
 AGENTRY_DECL bool engine::restore(std::string_view saved) {
-    auto r = json::read<std::vector<message>>(saved, {.max_size = std::size_t(-1) / 2, .max_depth = 16});
+    // json::write writes an absent optional (message::parts) as null.
+    auto r = json::read<std::vector<message>>(saved, {.max_size = std::size_t(-1) / 2, .max_depth = 16, .null_as_absent = true});
     if (!r.ok()) return false;
     history_ = std::move(r.value);
     return true;
@@ -292,20 +292,8 @@ AGENTRY_DECL chat_request engine::request_for(std::span<const message> messages,
 }
 
 AGENTRY_DECL std::span<const message> engine::context(run_result& result, std::vector<message>& trimmed) const {
-    if (config_.context_budget_tokens == 0) return history_;
-    const token_estimator estimate = [this](const message& m) { return invoke_callback("token estimator", estimate_, m); };
-    trimmed_history t = trim_history(history_, config_.context_budget_tokens, estimate);
-    if (t.removed != 0) {
-        result.trimmed_messages = std::max(result.trimmed_messages, t.removed);
-        const std::string note = "(" + std::to_string(t.removed) +
-                                 " earlier messages of this conversation were left out to fit the context budget.)";
-        if (!t.messages.empty() && t.messages.front().role == role::system)
-            t.messages.front().text += "\n\n" + note;
-        else
-            t.messages.insert(t.messages.begin(), message::system(note));
-    }
-    trimmed = std::move(t.messages);
-    return trimmed;
+    if (!deps_.features.fit || config_.context_budget_tokens == 0) return history_;
+    return deps_.features.fit(*this, result, trimmed);
 }
 
 AGENTRY_DECL void engine::record_turn(run_result& result, const completion& c, const agent_events& events) {
@@ -337,16 +325,11 @@ AGENTRY_DECL bool engine::stop_before_request(run_result& result, clock::time_po
 }
 
 AGENTRY_DECL void engine::compress(run_result& result, const agent_events& events, clock::time_point started) {
-    if (config_.context_budget_tokens == 0 || config_.compression != context_compression::summary) return;
+    if (!deps_.features.compress || config_.context_budget_tokens == 0 ||
+        config_.compression != context_compression::summary)
+        return;
     if (result.summary_error) return;  // not tried again in this run: its requests are trimmed
-    const token_estimator estimate = [this](const message& m) { return invoke_callback("token estimator", estimate_, m); };
-    const auto ask_summary = [&](chat_request& request) {
-        request.cancel = &cancel_;
-        std::string why;
-        return ask(request, events, started, why);
-    };
-    if (compress_history(history_, config_.context_budget_tokens, estimate, result, ask_summary) && checkpoint_)
-        checkpoint_->state(history_, result);
+    deps_.features.compress(*this, result, events, started);
 }
 
 AGENTRY_DECL std::size_t engine::beyond_call_budget(const run_result& result, open_turn& open) const {
@@ -385,10 +368,10 @@ AGENTRY_DECL std::string engine::over_limit_text(std::size_t over) const {
 }
 
 AGENTRY_DECL bool engine::must_pause(std::span<const tool_call> calls) const {
-    if (!deps_.policy || !deps_.policy->any_approval || approver_) return false;
+    if (!deps_.policy || !deps_.policy->any_approval || approver_ || !deps_.features.canonical_text) return false;
     return std::any_of(calls.begin(), calls.end(), [&](const tool_call& call) {
         const tool_policy* policy = rules_of(call.name).policy;
-        return policy && policy->needs_approval && canonical_json(call.arguments).has_value();
+        return policy && policy->needs_approval && deps_.features.canonical_text(call.arguments).has_value();
     });
 }
 

@@ -6,7 +6,9 @@
 // turn or of a plan's round run through it, one at a time or in parallel.
 
 #include <agentry/detail/separate.hpp>
+#include <agentry/loop/context.hpp>
 #include <agentry/loop/engine.hpp>
+#include <agentry/loop/summary.hpp>
 #include <agentry/loop/layers/checkpoint.hpp>
 #include <agentry/policy/layers/approval.hpp>
 #include <agentry/policy/layers/canonical.hpp>
@@ -46,30 +48,32 @@ AGENTRY_DECL tool_rules engine::rules_of(std::string_view name) const {
 
 AGENTRY_DECL void engine::build_pipeline() {
     const policy_state* policy = deps_.policy.get();
+    const engine_features& f = deps_.features;
     const auto any = [&](auto&& pred) {
         if (!policy) return false;
         if (std::any_of(policy->table.begin(), policy->table.end(), pred)) return true;
         return policy->dynamic && std::any_of(policy->dynamic->policies.begin(), policy->dynamic->policies.end(),
                                               [&](const auto& p) { return pred(p.second.policy); });
     };
-    std::vector<std::unique_ptr<call_layer>> layers;
-    layers.push_back(std::make_unique<checkpoint_layer>(&checkpoint_));
-    layers.push_back(std::make_unique<result_cap_layer>(config_.max_result_size));
-    layers.push_back(std::make_unique<canonical_layer>());
-    if (config_.max_permission != permission::destructive) layers.push_back(std::make_unique<ceiling_layer>(config_.max_permission));
     const bool rate = policy && (policy->limits || (policy->dynamic && std::any_of(policy->dynamic->policies.begin(),
                                                                                     policy->dynamic->policies.end(),
                                                                                     [](const auto& p) {
                                                                                         return p.second.limits != nullptr;
                                                                                     })));
-    if (rate) layers.push_back(std::make_unique<rate_limit_layer>(config_.max_rate_wait));
-    if (policy && policy->any_approval) layers.push_back(std::make_unique<approval_layer>(&approver_));
-    if (any([](const tool_policy& p) { return !p.fallback.empty(); }))
-        layers.push_back(std::make_unique<fallback_layer>([this](std::string_view name) { return rules_of(name); },
-                                                          policy->arguments));
+    const bool approving = policy && policy->any_approval;
+    std::vector<std::unique_ptr<call_layer>> layers;
+    const auto add = [&](layer_maker make, bool needed) {
+        if (make && needed) layers.push_back(make(*this));
+    };
+    add(f.checkpoint, true);
+    layers.push_back(std::make_unique<result_cap_layer>(config_.max_result_size));
+    add(f.canonical, approving || dynamic_ != nullptr);
+    add(f.ceiling, config_.max_permission != permission::destructive);
+    add(f.rate_limit, rate);
+    add(f.approval, approving);
+    add(f.fallback, any([](const tool_policy& p) { return !p.fallback.empty(); }));
     layers.push_back(std::make_unique<retry_layer>());
-    if (!config_.tool_timeout.is_zero() || any([](const tool_policy& p) { return !p.timeout.is_zero(); }))
-        layers.push_back(std::make_unique<timeout_layer>(config_.tool_timeout, running_));
+    add(f.timeout, !config_.tool_timeout.is_zero() || any([](const tool_policy& p) { return !p.timeout.is_zero(); }));
     // The tool owns what it needs: a call abandoned at its timeout may end after the run.
     call_target target = [fn = deps_.call, nested = nested_](const tool_invocation& call) {
         const nested_call here{nested, call.call.id, call.call.name};
@@ -78,6 +82,87 @@ AGENTRY_DECL void engine::build_pipeline() {
     };
     pipeline_ = call_pipeline(std::move(layers), std::move(target));
 }
+
+AGENTRY_DECL void engine::enable(const engine_features& more) {
+    engine_features& f = deps_.features;
+    const auto take = [](auto& mine, auto theirs) {
+        if (theirs) mine = theirs;
+    };
+    take(f.checkpoint, more.checkpoint);
+    take(f.canonical, more.canonical);
+    take(f.ceiling, more.ceiling);
+    take(f.rate_limit, more.rate_limit);
+    take(f.approval, more.approval);
+    take(f.fallback, more.fallback);
+    take(f.timeout, more.timeout);
+    take(f.canonical_text, more.canonical_text);
+    take(f.fit, more.fit);
+    take(f.compress, more.compress);
+    take(f.run_workers, more.run_workers);
+    build_pipeline();
+}
+
+AGENTRY_DECL engine_features engine_features::all() {
+    return {&engine_parts::checkpoint, &engine_parts::canonical, &engine_parts::ceiling,
+            &engine_parts::rate_limit, &engine_parts::approval,  &engine_parts::fallback,
+            &engine_parts::timeout,    &canonical_json,          &engine_parts::fit,
+            &engine_parts::compress,   &agentry::detail::run_workers};
+}
+
+namespace engine_parts {
+
+AGENTRY_DECL std::unique_ptr<call_layer> checkpoint(engine& e) {
+    return std::make_unique<checkpoint_layer>(e.checkpointer_of());
+}
+AGENTRY_DECL std::unique_ptr<call_layer> canonical(engine&) { return std::make_unique<canonical_layer>(); }
+AGENTRY_DECL std::unique_ptr<call_layer> ceiling(engine& e) {
+    return std::make_unique<ceiling_layer>(e.limits().max_permission);
+}
+AGENTRY_DECL std::unique_ptr<call_layer> rate_limit(engine& e) {
+    return std::make_unique<rate_limit_layer>(e.limits().max_rate_wait);
+}
+AGENTRY_DECL std::unique_ptr<call_layer> approval(engine& e) { return std::make_unique<approval_layer>(e.approver_of()); }
+AGENTRY_DECL std::unique_ptr<call_layer> fallback(engine& e) {
+    const policy_state* policy = e.deps().policy.get();
+    return std::make_unique<fallback_layer>([&e](std::string_view name) { return e.rules(name); },
+                                            policy ? policy->arguments : json::read_options{});
+}
+AGENTRY_DECL std::unique_ptr<call_layer> timeout(engine& e) {
+    return std::make_unique<timeout_layer>(e.limits().tool_timeout, e.running());
+}
+
+AGENTRY_DECL std::span<const message> fit(const engine& e, run_result& result, std::vector<message>& trimmed) {
+    const token_estimator estimate = [&e](const message& m) { return invoke_callback("token estimator", e.estimator(), m); };
+    trimmed_history t = trim_history(e.conversation(), e.limits().context_budget_tokens, estimate);
+    if (t.removed != 0) {
+        result.trimmed_messages = std::max(result.trimmed_messages, t.removed);
+        const std::string note = "(" + std::to_string(t.removed) +
+                                 " earlier messages of this conversation were left out to fit the context budget.)";
+        if (!t.messages.empty() && t.messages.front().role == role::system)
+            t.messages.front().text += "\n\n" + note;
+        else
+            t.messages.insert(t.messages.begin(), message::system(note));
+    }
+    trimmed = std::move(t.messages);
+    return trimmed;
+}
+
+AGENTRY_DECL void compress(engine& e, run_result& result, const agent_events& events,
+                           std::chrono::steady_clock::time_point started) {
+    const token_estimator estimate = [&e](const message& m) {
+        return invoke_callback("token estimator", e.estimator(), m);
+    };
+    const auto ask_summary = [&](chat_request& request) {
+        request.cancel = &e.cancel_;
+        std::string why;
+        return e.ask(request, events, started, why);
+    };
+    if (compress_history(e.history_, e.limits().context_budget_tokens, estimate, result, ask_summary) &&
+        e.checkpoint_)
+        e.checkpoint_->state(e.history_, result);
+}
+
+} // namespace engine_parts
 
 AGENTRY_DECL engine::calls_done engine::run_calls(std::span<const tool_call> calls, std::uint32_t turn,
                                                   std::string_view model_text, const agent_events& events,
@@ -130,13 +215,14 @@ AGENTRY_DECL engine::calls_done engine::run_calls(std::span<const tool_call> cal
         }
     };
     std::size_t threads = 1;
-    if (config_.parallel_tool_calls) threads = std::min<std::size_t>(config_.max_parallelism, calls.size());
+    if (config_.parallel_tool_calls && deps_.features.run_workers)
+        threads = std::min<std::size_t>(config_.max_parallelism, calls.size());
     if (threads <= 1) {
         for (std::size_t i = 0; i != calls.size() && !cancel_.load() && !failed.load(); ++i) one(i, false);
         return out;
     }
     std::atomic<std::size_t> next{0};
-    run_workers(threads, [&] {
+    deps_.features.run_workers(threads, [&] {
         for (std::size_t i; !cancel_.load() && !failed.load() && (i = next.fetch_add(1)) < calls.size();) one(i, true);
     });
     return out;

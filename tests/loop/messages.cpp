@@ -1,0 +1,116 @@
+// SPDX-License-Identifier: BSL-1.0
+// The message model: parts of a reply that only its provider reads (reasoning items, thinking
+// blocks with signatures) come back byte for byte through save()/restore(), checkpoints, and
+// summaries, which replace whole messages and never a part of one.
+#include "scripted.hpp"
+
+#include <agentry/agent.hpp>
+#include <agentry/registry.hpp>
+
+#include <doctest/doctest.h>
+
+#include <memory>
+#include <span>
+#include <string>
+#include <vector>
+
+namespace {
+
+constexpr agentry::registry tools{
+    agentry::tool<"add", "Adds two integers.", "a", "b">(+[](int a, int b) { return static_cast<long long>(a) + b; }),
+};
+
+// A reasoning item with bytes a careless round trip would change: spaces, escapes, key order,
+// a number that is not in canonical form.
+const std::string reasoning =
+    R"({"type":"reasoning", "id":"rs_1","encrypted_content":"gAAA\u00e9\/+==","summary":[],"n":1.50})";
+const std::string thinking = R"({"type":"thinking","thinking":"let me add","signature":"EqQBCkgIAR\nAB"})";
+
+agentry::turn_result reply_with_parts(std::vector<agentry::tool_call> calls) {
+    agentry::turn_result r = calls.empty() ? scripted::answer("3") : scripted::calls(std::move(calls));
+    r.value->reply.parts = std::vector<agentry::provider_part>{{"openai", "reasoning", reasoning, 0},
+                                                               {"anthropic", "thinking", thinking, 1}};
+    return r;
+}
+
+const std::vector<agentry::provider_part>* parts_of_first_reply(std::span<const agentry::message> conversation) {
+    for (const agentry::message& m : conversation)
+        if (m.role == agentry::role::assistant && m.parts) return &*m.parts;
+    return nullptr;
+}
+
+void check_parts(const std::vector<agentry::provider_part>* parts) {
+    REQUIRE(parts != nullptr);
+    REQUIRE(parts->size() == 2);
+    CHECK((*parts)[0].raw == reasoning);
+    CHECK((*parts)[0].provider == "openai");
+    CHECK((*parts)[1].raw == thinking);
+    CHECK((*parts)[1].position == 1);
+}
+
+struct recorder : agentry::checkpointer {
+    std::vector<agentry::message> last;
+    void state(std::span<const agentry::message> conversation, const agentry::run_result&) override {
+        last.assign(conversation.begin(), conversation.end());
+    }
+    std::optional<agentry::tool_result> before_call(const agentry::tool_call&, bool) override { return std::nullopt; }
+    void after_call(const agentry::tool_call&, const agentry::tool_result&) override {}
+};
+
+} // namespace
+
+TEST_CASE("messages: provider parts come back byte for byte through save() and restore()") {
+    auto s = std::make_shared<scripted::script>();
+    agentry::agent<agentry::loop_config{}> agent{scripted::model{s}, tools, "You add.", scripted::quiet_transport{}};
+    s->turns = {reply_with_parts({scripted::call("c1", "add", R"({"a":1,"b":2})")}), scripted::answer("3")};
+    REQUIRE(agent.run("1+2?").stop == agentry::stop_reason::completed);
+    check_parts(parts_of_first_reply(agent.conversation()));
+    // The next request carries the reply with its parts.
+    REQUIRE(s->requests.size() == 2);
+    check_parts(parts_of_first_reply(s->requests[1].messages));
+
+    const std::string saved = agent.save();
+    auto s2 = std::make_shared<scripted::script>();
+    agentry::agent<agentry::loop_config{}> other{scripted::model{s2}, tools, "", scripted::quiet_transport{}};
+    REQUIRE(other.restore(saved));
+    check_parts(parts_of_first_reply(other.conversation()));
+    CHECK(other.save() == saved);
+}
+
+TEST_CASE("messages: a conversation saved before parts existed still restores, and saves as it reads") {
+    const std::string old = R"([{"role":"user","text":"hi","tool_calls":[],"tool_call_id":"","tool_name":"","is_error":false}])";
+    auto s = std::make_shared<scripted::script>();
+    agentry::agent<agentry::loop_config{}> agent{scripted::model{s}, tools, "", scripted::quiet_transport{}};
+    REQUIRE(agent.restore(old));
+    REQUIRE(agent.conversation().size() == 1);
+    CHECK_FALSE(agent.conversation()[0].parts.has_value());
+}
+
+TEST_CASE("messages: a checkpointer sees the parts") {
+    auto s = std::make_shared<scripted::script>();
+    agentry::agent<agentry::loop_config{}> agent{scripted::model{s}, tools, "You add.", scripted::quiet_transport{}};
+    recorder keeper;
+    agent.set_checkpointer(&keeper);
+    s->turns = {reply_with_parts({scripted::call("c1", "add", R"({"a":1,"b":2})")}), scripted::answer("3")};
+    REQUIRE(agent.run("1+2?").stop == agentry::stop_reason::completed);
+    check_parts(parts_of_first_reply(keeper.last));
+}
+
+TEST_CASE("messages: a summary replaces whole messages, and the kept reply keeps its parts") {
+    constexpr agentry::loop_config summarizing{.context_budget_tokens = 60,
+                                               .compression = agentry::context_compression::summary};
+    auto s = std::make_shared<scripted::script>();
+    agentry::agent<summarizing> agent{scripted::model{s}, tools, "You add.", scripted::quiet_transport{}};
+    agent.set_token_estimator([](const agentry::message&) { return std::size_t(10); });
+    // Three exchanges fill the budget; the fourth run's request needs a summary of the oldest.
+    for (int i = 0; i != 3; ++i) {
+        s->turns.push_back(scripted::answer("a" + std::to_string(i)));
+        REQUIRE(agent.run("q" + std::to_string(i)).stop == agentry::stop_reason::completed);
+    }
+    s->turns = {scripted::answer("Summary: three questions were answered."),
+                reply_with_parts({scripted::call("c1", "add", R"({"a":1,"b":2})")}), scripted::answer("3")};
+    const agentry::run_result r = agent.run("1+2?");
+    REQUIRE(r.stop == agentry::stop_reason::completed);
+    CHECK(r.summarized_messages > 0);
+    check_parts(parts_of_first_reply(agent.conversation()));
+}
