@@ -34,6 +34,7 @@
 #include <agentry/loop/detail/json_pointer.hpp>
 #include <agentry/loop/detail/plan_schema.hpp>
 #include <agentry/loop/result.hpp>
+#include <agentry/policy/pipeline.hpp>
 #include <agentry/provider/message.hpp>
 #include <agentry/schema/raw_json.hpp>
 #include <agentry/tool_result.hpp>
