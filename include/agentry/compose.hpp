@@ -15,7 +15,7 @@
 // error; a name select does not find is an error naming it. The result takes the call_options
 // of the (first) registry given.
 
-#include <agentry/detail/unsupported.hpp>
+#include <agentry/tool/detail/unsupported.hpp>
 #include <agentry/reflect/fixed_string.hpp>
 #include <agentry/registry.hpp>
 

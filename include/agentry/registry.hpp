@@ -21,8 +21,8 @@
 // offsets) have the registry's O(N)-long type in their symbols.
 
 #include <agentry/call_scope.hpp>
-#include <agentry/detail/invoke.hpp>
-#include <agentry/detail/name_table.hpp>
+#include <agentry/tool/detail/invoke.hpp>
+#include <agentry/tool/detail/name_table.hpp>
 #include <agentry/detail/text.hpp>
 #include <agentry/json/detail/suggest.hpp>
 #include <agentry/reflect/detail/names.hpp>

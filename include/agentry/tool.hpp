@@ -16,8 +16,8 @@
 // definitions and the parameter names leave them out.
 
 #include <agentry/call_scope.hpp>
-#include <agentry/detail/name_table.hpp>
-#include <agentry/detail/unsupported.hpp>
+#include <agentry/tool/detail/name_table.hpp>
+#include <agentry/tool/detail/unsupported.hpp>
 #include <agentry/json/error.hpp>
 #include <agentry/reflect/detail/names.hpp>
 #include <agentry/reflect/fixed_string.hpp>

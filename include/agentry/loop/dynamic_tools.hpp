@@ -14,7 +14,7 @@
 // destructive and needs no approval, as a registry tool without one does.
 
 #include <agentry/call_scope.hpp>
-#include <agentry/detail/invoke.hpp>
+#include <agentry/tool/detail/invoke.hpp>
 #include <agentry/detail/separate.hpp>
 #include <agentry/detail/text.hpp>
 #include <agentry/outcome.hpp>

@@ -5,7 +5,7 @@
 // The definitions of the tools added at run time (loop/dynamic_tools.hpp): included by it
 // header-only, and by <agentry/src.hpp> in separate compilation (detail/separate.hpp).
 
-#include <agentry/detail/invoke.hpp>
+#include <agentry/tool/detail/invoke.hpp>
 #include <agentry/detail/separate.hpp>
 #include <agentry/loop/dynamic_tools.hpp>
 #include <agentry/outcome.hpp>

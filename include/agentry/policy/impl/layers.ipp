@@ -4,7 +4,7 @@
 
 // The definitions of the call pipeline's layers (policy/layers/*.hpp).
 
-#include <agentry/detail/invoke.hpp>
+#include <agentry/tool/detail/invoke.hpp>
 #include <agentry/detail/separate.hpp>
 #include <agentry/json/reader.hpp>
 #include <agentry/policy/approval.hpp>

@@ -4,7 +4,7 @@
 
 // agentry::outcome<T> and std::expected<T, E> (where the standard library has it) as tool
 // results: their schema and JSON are T's. A call sends the failure as a tool_error before
-// anything is written (detail/invoke.hpp), so to_json is only given a value; writing a
+// anything is written (tool/detail/invoke.hpp), so to_json is only given a value; writing a
 // failed one directly with json::write is a precondition violation.
 
 #include <agentry/outcome.hpp>

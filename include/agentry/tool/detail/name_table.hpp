@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: BSL-1.0
-#ifndef AGENTRY_DETAIL_NAME_TABLE_HPP
-#define AGENTRY_DETAIL_NAME_TABLE_HPP
+#ifndef AGENTRY_TOOL_DETAIL_NAME_TABLE_HPP
+#define AGENTRY_TOOL_DETAIL_NAME_TABLE_HPP
 
 // Name -> index in O(1): an open-addressing hash table built at compile time. Its capacity is
 // the power of two at or above 4N, and the seed is chosen so that no name is more than

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: BSL-1.0
-#ifndef AGENTRY_DETAIL_INVOKE_HPP
-#define AGENTRY_DETAIL_INVOKE_HPP
+#ifndef AGENTRY_TOOL_DETAIL_INVOKE_HPP
+#define AGENTRY_TOOL_DETAIL_INVOKE_HPP
 
 // One tool call: read the arguments, call, write the result; every failure becomes a
 // tool_result the model can act on.

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: BSL-1.0
-#ifndef AGENTRY_DETAIL_UNSUPPORTED_HPP
-#define AGENTRY_DETAIL_UNSUPPORTED_HPP
+#ifndef AGENTRY_TOOL_DETAIL_UNSUPPORTED_HPP
+#define AGENTRY_TOOL_DETAIL_UNSUPPORTED_HPP
 
 // The check tool<...>(f) makes before anything else reads the parameter types: the first value
 // in them that has no JSON Schema, with the path of field names that leads to it and why, so
