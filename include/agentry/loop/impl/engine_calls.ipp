@@ -30,8 +30,8 @@ namespace agentry::detail {
 
 AGENTRY_DECL tool_rules engine::rules_of(std::string_view name) const {
     tool_rules rules;
-    rules.typed = deps_.dynamic.has_static && deps_.dynamic.has_static(name) &&
-                  !(dynamic_ && std::find(dynamic_->names.begin(), dynamic_->names.end(), name) != dynamic_->names.end());
+    // add_tools refuses a name the registry has: a registry name is a registry tool.
+    rules.typed = deps_.dynamic.has_static && deps_.dynamic.has_static(name);
     const policy_state* policy = deps_.policy.get();
     if (!policy) return rules;
     const std::size_t index = policy->find(name);
