@@ -11,6 +11,11 @@
 //   agentry::agent<config> agent{agentry::openai{.model = "gpt-4o-mini"}, tools, "You are a travel assistant."};
 //   agentry::run_result r = agent.run("Do I need an umbrella in Paris today?");
 //
+// The limits are the loop_config, a constant; the run-time settings (approver, trace,
+// checkpointer, stop condition, token budget...) are one agentry::agent_options given at
+// construction (loop/options.hpp); a string there is the options with only a system prompt.
+// Every run is run(input) or, for tools that take agentry::context<T>, run(input, ctx).
+//
 // The provider and transport are kept by value; the transport may be left out when the program
 // links agentry::curl (AGENTRY_WITH_CURL). The registry is copied; an object a tool points to
 // must outlive the agent, which waits for calls abandoned at a timeout when destroyed. One
@@ -18,21 +23,23 @@
 
 #include <agentry/config.hpp>
 #include <agentry/loop/config.hpp>
-#include <agentry/loop/detail/features.hpp>
+#include <agentry/loop/detail/agent_access.hpp>
+#include <agentry/loop/detail/agent_deps.hpp>
 #include <agentry/loop/engine.hpp>
 #include <agentry/loop/events.hpp>
+#include <agentry/loop/options.hpp>
 #include <agentry/loop/output.hpp>
 #include <agentry/loop/plan.hpp>
 #include <agentry/policy/fallback.hpp>
 #include <agentry/policy/registry_policies.hpp>
-#include <agentry/provider/provider.hpp>
+#include <agentry/reflect/types.hpp>
 #include <agentry/transport/transport.hpp>
 #if defined(AGENTRY_WITH_CURL)
 #include <agentry/transport/curl.hpp>
 #endif
 
+#include <concepts>
 #include <memory>
-#include <span>
 #include <string>
 #include <string_view>
 #include <type_traits>
@@ -41,17 +48,20 @@
 
 namespace agentry {
 
-namespace detail { template <class> inline constexpr bool no_default_transport = false; }
+namespace detail {
+template <class> inline constexpr bool no_default_transport = false;
+template <class> inline constexpr bool unknown_input = false;
+} // namespace detail
 
-/// Config: the loop's limits and features. Context: the type of the object each run gives to
-/// the tools that take agentry::context<Context> (the registry's context_type); void when no
-/// tool takes one. Output: the struct the final answer is read into (loop/output.hpp), and
-/// the runs then return typed_result<Output>; void: a text answer, and they return run_result.
+/// Config: the loop's limits and features. Output: the struct the final answer is read into
+/// (loop/output.hpp), and the runs then return typed_result<Output>; void: a text answer, and
+/// they return run_result. The tools' context type is the registry's (its context_type): runs
+/// give it with run(input, ctx).
 ///
 /// A thin typed front over detail::engine (loop/engine.hpp), which is not a template: the
 /// checks of Config, the registry and the provider happen here, at compile time; the run
 /// happens there.
-template <loop_config Config, class Context = void, class Output = void>
+template <loop_config Config, class Output = void>
 class agent {
     // Read through a static copy, not the template parameter object, on every compiler:
     // AGENTRY_WORKAROUND_CLASS_NTTP_READS (config.hpp).
@@ -74,38 +84,51 @@ class agent {
                   "agentry: loop_config::compression is context_compression::summary without a context_budget_tokens; "
                   "set the budget the summary keeps the history within");
 
+    template <class>
+    friend struct detail::agent_access;
+
 public:
-    /// What run, resume and continue_run return: run_result, or typed_result<Output>.
+    /// What run returns: run_result, or typed_result<Output>.
     using result_type = detail::result_of_runs<Output>;
-    using context_type = Context;
     using output_type = Output;
 
     /// The tools payload is `tools.definitions<P::dialect>()`; the registry is copied.
     template <provider P, class Registry, transport T>
-    agent(P model, const Registry& tools, std::string system_prompt, T http)
+    agent(P model, const Registry& tools, agent_options options, T http)
         : output_(detail::output_slot<Output>::template of<P>()),
-          engine_(deps<P>(std::move(model), tools, std::move(http), output_)) {
-        static_assert(std::is_same_v<typename Registry::context_type, Context>,
-                      "agentry: agent<config, Context>: Context must be the registry's context_type: the T of the "
-                      "agentry::context<T> its tools take, or void when none takes one; declare the agent as "
-                      "agentry::agent<config, T> and call run(input, ctx)");
+          engine_(detail::deps_of<config_, Output>(std::move(model), tools, std::move(http), output_)),
+          context_(&reflect::type_tag<typename Registry::context_type>) {
+        static_assert(std::is_void_v<Output> || !std::is_same_v<Output, typename Registry::context_type>,
+                      "agentry: agent<config, Output>: Output is the tools' context type; the context is not a "
+                      "template argument of the agent (it is the registry's): write agentry::agent<config> and "
+                      "call run(input, ctx)");
         static_assert(registry_policies<Registry>::template within<config_.max_permission>());
         static_assert(fallback_check<Registry>::ok());
         static_assert(detail::stop_tools_known<Registry, config_.stop_at_tools>());
         if constexpr (config_.planning.enabled) plan_tools_ = detail::plan_tools::of<typename P::dialect, Registry>();
-        engine_.set_system_prompt(std::move(system_prompt));
+        apply(std::move(options));
     }
+
+    /// As agent(model, tools, {.system_prompt = system_prompt}, http).
+    template <provider P, class Registry, std::convertible_to<std::string_view> S, transport T>
+    agent(P model, const Registry& tools, const S& system_prompt, T http)
+        : agent(std::move(model), tools, agent_options{.system_prompt = std::string(std::string_view(system_prompt))},
+                std::move(http)) {}
 
 #if defined(AGENTRY_WITH_CURL)
     /// The same with agentry::curl_transport.
     template <provider P, class Registry>
-    agent(P model, const Registry& tools, std::string system_prompt)
-        : agent(std::move(model), tools, std::move(system_prompt), curl_transport{}) {}
+    agent(P model, const Registry& tools, agent_options options = {})
+        : agent(std::move(model), tools, std::move(options), curl_transport{}) {}
+    template <provider P, class Registry, std::convertible_to<std::string_view> S>
+    agent(P model, const Registry& tools, const S& system_prompt)
+        : agent(std::move(model), tools, system_prompt, curl_transport{}) {}
 #else
-    template <provider P, class Registry>
-    agent(P, const Registry&, std::string) {
+    template <provider P, class Registry, class... Options>
+        requires(sizeof...(Options) <= 1)
+    agent(P, const Registry&, const Options&...) {
         static_assert(detail::no_default_transport<P>,
-                      "agentry: agent{model, tools, system_prompt}: no default transport in this program; link the "
+                      "agentry: agent{model, tools, options}: no default transport in this program; link the "
                       "agentry::curl CMake target (target_link_libraries(app PRIVATE agentry::curl)) or pass a "
                       "transport (a type that models agentry::transport) as the fourth argument");
     }
@@ -113,81 +136,36 @@ public:
 
     agent(const agent&) = delete;
     agent& operator=(const agent&) = delete;
-    /// Runs the model on `input` (a new user message) until it answers or a limit stops it.
-    /// Never throws: errors end the run with their stop_reason. While calls wait for a decision
-    /// (stop_reason::approval_pending), it adds nothing and stops with that reason again.
-    result_type run(std::string input, const agent_events& events = {}) noexcept {
-        static_assert(std::is_void_v<Context>,
-                      "agentry: agent<config, Context>::run: this agent's tools take agentry::context<Context>; call "
-                      "run(input, ctx) with the Context object for the run");
-        return output_.finish(engine_.start(std::move(input), events, nullptr));
+
+    /// Runs the model from `input` until it answers or a limit stops it. The input is a prompt
+    /// (a string: the user's message), agentry::approvals (decisions on the calls a run stopped
+    /// for), agentry::continuation (a restored conversation, on) or agentry::planned (a planned
+    /// run, loop_config::planning); loop/options.hpp says what each does. Never throws: errors end
+    /// the run with their stop_reason. While calls wait for a decision, a prompt or a
+    /// continuation adds nothing and stops with stop_reason::approval_pending again. A run of an
+    /// agent whose tools take agentry::context<T> stops at once with stop_reason::invalid_input.
+    template <class Input>
+    result_type run(Input&& input) noexcept {
+        return start(std::forward<Input>(input), nullptr, &reflect::type_tag<void>, options_events_);
     }
 
-    /// As run(input, events), giving `ctx` to the tools that take agentry::context<Context>.
+    /// As run(input), giving `ctx` to the tools that take agentry::context<T>; T must be the
+    /// registry's context_type (else the run stops at once with stop_reason::invalid_input).
     /// `ctx` must outlive the calls abandoned at a timeout, as the agent's objects do.
-    template <class C>
-        requires(!std::is_void_v<Context> && std::is_same_v<C, Context>)
-    result_type run(std::string input, C& ctx, const agent_events& events = {}) noexcept {
-        return output_.finish(engine_.start(std::move(input), events, &ctx));
-    }
-
-    /// The AI-planned mode (loop/plan.hpp, loop_config::planning): the model writes a plan of
-    /// tool calls with dependencies, the agent runs it as a graph and the model answers from
-    /// the results. Never throws; r.plans holds each plan with its steps and timings.
-    run_result run_planned(std::string input, const agent_events& events = {}) noexcept {
-        static_assert(std::is_void_v<Context>,
-                      "agentry: agent<config, Context>::run_planned: this agent's tools take agentry::context<Context>; "
-                      "call run_planned(input, ctx) with the Context object for the run");
-        return start_planned(std::move(input), events, nullptr);
-    }
-
-    /// As run_planned(input, events), giving `ctx` to the tools that take agentry::context<Context>.
-    template <class C>
-        requires(!std::is_void_v<Context> && std::is_same_v<C, Context>)
-    run_result run_planned(std::string input, C& ctx, const agent_events& events = {}) noexcept {
-        return start_planned(std::move(input), events, &ctx);
-    }
-
-    /// Goes on with a run that stopped with stop_reason::approval_pending (in this agent, or
-    /// in one that restore()d its save()): runs the calls of that turn with `decisions` (one
-    /// per pending call, each bound to the call's canonical arguments; the approver, when one
-    /// is set, decides on calls left out), then loops as run does. Refuses, running nothing
-    /// and stopping with approval_pending again, a decision for a call that is not pending or
-    /// for other arguments, two for one call, and a call left without one. Never throws.
-    result_type resume(std::span<const approval_decision> decisions, const agent_events& events = {}) noexcept {
-        static_assert(std::is_void_v<Context>,
-                      "agentry: agent<config, Context>::resume: this agent's tools take agentry::context<Context>; "
-                      "call resume(decisions, ctx) with the Context object for the run");
-        return output_.finish(engine_.resume_with(decisions, events, nullptr));
-    }
-
-    /// As resume(decisions, events), giving `ctx` to the tools that take agentry::context<Context>.
-    template <class C>
-        requires(!std::is_void_v<Context> && std::is_same_v<C, Context>)
-    result_type resume(std::span<const approval_decision> decisions, C& ctx, const agent_events& events = {}) noexcept {
-        return output_.finish(engine_.resume_with(decisions, events, &ctx));
-    }
-
-    /// As resume(decisions, events), counting on from `progress` (the run so far), as a durable
-    /// run resumed in another process needs.
-    run_result resume(run_result progress, std::span<const approval_decision> decisions,
-                      const agent_events& events = {}) noexcept {
-        static_assert(std::is_void_v<Context>,
-                      "agentry: agent<config, Context>::resume(progress, decisions): not for agents whose tools take "
-                      "agentry::context<Context>");
-        return engine_.resume_with(decisions, events, nullptr, std::move(progress));
+    template <class Input, class C>
+    result_type run(Input&& input, C& ctx) noexcept {
+        static_assert(!std::is_same_v<std::remove_cv_t<C>, agent_events>,
+                      "agentry: agent::run(input, events): a run's events are agent_options::events, given at "
+                      "construction");
+        static_assert(!std::is_const_v<C>,
+                      "agentry: agent::run(input, ctx): ctx is const; the tools take agentry::context<T> of a "
+                      "non-const T: pass the object itself");
+        return start(std::forward<Input>(input), static_cast<void*>(&ctx), &reflect::type_tag<C>, options_events_);
     }
 
     /// The calls waiting for a decision (after stop_reason::approval_pending, or a restore() of
     /// a conversation saved then); empty when none.
     std::vector<pending_call> pending_approvals() const { return engine_.pending_approvals(); }
-
-    /// Goes on with the conversation that restore() gave, without a new user message: runs the
-    /// calls of its last turn that have no results, else asks the model. The limits count on from
-    /// `progress` (the run so far). A conversation ending with the model's answer: that answer.
-    result_type continue_run(run_result progress = {}, const agent_events& events = {}) noexcept {
-        return output_.finish(engine_.continue_run(std::move(progress), events, nullptr));
-    }
 
     /// Stops a run in progress (from any thread) at the next opportunity: between turns and
     /// tool calls, during a backoff, or mid-request.
@@ -201,21 +179,6 @@ public:
     /// text is not one.
     bool restore(std::string_view saved) { return engine_.restore(saved); }
 
-    /// Replaces the token estimate used for loop_config::context_budget_tokens.
-    void set_token_estimator(token_estimator estimate) { engine_.set_token_estimator(std::move(estimate)); }
-    /// Checked before each model request; true stops the run with stop_reason::stop_condition,
-    /// a throw with stop_reason::callback_error. Empty: none.
-    void set_stop_condition(stop_condition stop) { engine_.set_stop_condition(std::move(stop)); }
-    /// A token budget (input + output) for the following runs beside loop_config::max_total_tokens,
-    /// checked the same way (stop_reason::token_budget); 0: none. agent_tool gives a sub-agent
-    /// what is left of its caller's budget with it.
-    void set_token_budget(std::uint64_t tokens) noexcept { engine_.set_token_budget(tokens); }
-    /// Adds a tool (one add_tools added, or of the registry) to loop_config::stop_at_tools at run
-    /// time. Fails, changing nothing, for a name the agent has no tool of.
-    agentry::outcome<void> stop_at_tool(std::string name) { return engine_.stop_at_tool(std::move(name)); }
-
-    /// Called with each request and response, API keys redacted.
-    void set_trace(trace_hook hook) { engine_.set_trace(std::move(hook)); }
     /// Adds tools known at run time (an mcp::toolset, or any dynamic_tool_source) to those of
     /// the registry: their definitions join the tools payload, calls of their names go to them.
     /// Their policies apply as registry tools' do (see dynamic_tool::policy), through the same
@@ -225,64 +188,57 @@ public:
         return engine_.add_tools(source);
     }
 
-    /// Decides on the calls of tools whose policy needs approval, before they run (one at a
-    /// time, also with parallel tool calls). Without an approver the run pauses for decisions
-    /// (stop_reason::approval_pending, then resume). An exception from it stops the run with
-    /// stop_reason::callback_error.
-    void set_approver(approver decide) { engine_.set_approver(std::move(decide)); }
-
-    /// Told the run's state after each model turn and each turn's results, and each tool call
-    /// before and after it runs (loop/checkpoint.hpp); null: none. It must outlive the runs.
-    void set_checkpointer(checkpointer* c) {
-        engine_.enable({.checkpoint = &detail::engine_parts::checkpoint});
-        engine_.set_checkpointer(c);
+private:
+    void apply(agent_options o) {
+        engine_.set_system_prompt(std::move(o.system_prompt));
+        options_events_ = std::move(o.events);
+        engine_.set_approver(std::move(o.approver));
+        engine_.set_trace(std::move(o.trace));
+        if (o.checkpointer) engine_.enable({.checkpoint = &detail::engine_parts::checkpoint});
+        engine_.set_checkpointer(o.checkpointer);
+        engine_.set_stop_condition(std::move(o.stop_condition));
+        engine_.set_token_budget(o.max_total_tokens);
+        engine_.set_stop_tools(std::move(o.stop_at_tools));
+        engine_.set_token_estimator(std::move(o.token_estimator));
     }
 
-private:
-    // What the engine uses: the provider's turn, the registry's calls (read in P's dialect),
-    // the policies, the output's schema and judge.
-    template <class P, class Registry, class T>
-    static detail::run_deps deps(P model, const Registry& tools, T http, detail::output_slot<Output>& output) {
-        using D = typename P::dialect;
-        detail::run_deps d;
-        d.limits = config_;
-        auto state = std::make_shared<std::pair<P, T>>(std::move(model), std::move(http));
-        d.turn = [state](const chat_request& request, const stream_events& events, const trace_hook& trace) {
-            return complete(state->first, state->second, request, events, trace);
-        };
-        call_options options = tools.options();
-        options.max_result_size = config_.max_result_size;
-        // A dialect that makes every property required sends null for an absent optional one.
-        if constexpr (D::rules.all_required) options.arguments.null_as_absent = true;
-        d.call = [registry = tools.with_options(options)](std::string_view name, std::string_view arguments,
-                                                          const call_scope& scope, [[maybe_unused]] void* ctx) {
-            if constexpr (std::is_void_v<Context>) return registry.template call<D>(name, arguments, scope);
-            else return registry.template call<D>(name, arguments, scope, *static_cast<Context*>(ctx));
-        };
-        d.tools_payload = Registry::template definitions<D>();
-        d.dynamic = detail::dynamic_context::of<D, Registry>(config_.max_permission, config_.max_result_size);
-        d.output = output.format();
-        if constexpr (!std::is_void_v<Output>)
-            d.judge = [&output](std::string_view text, std::uint32_t& repairs, std::uint32_t max_repairs,
-                                std::vector<message>& history, run_result& result) {
-                return output.judge(text, repairs, max_repairs, history, result);
-            };
-        using policies = registry_policies<Registry>;
-        if constexpr (policies::any) d.policy = detail::policy_state::of<policies>(&Registry::find, options.arguments);
-        d.features = detail::features_of<config_, policies>();
-        return d;
+    template <class Input>
+    result_type start(Input&& input, void* ctx, const void* context, const agent_events& events) noexcept {
+        using I = std::remove_cvref_t<Input>;
+        constexpr bool prompt = std::is_convertible_v<Input, std::string_view> || std::is_same_v<I, std::string>;
+        static_assert(prompt || std::is_same_v<I, approvals> || std::is_same_v<I, continuation> ||
+                          std::is_same_v<I, planned>,
+                      "agentry: agent::run(input): the input must be a prompt (a string), agentry::approvals, "
+                      "agentry::continuation or agentry::planned");
+        if (context != context_)
+            return output_.finish(engine_.refused_context(context_ == &reflect::type_tag<void>, ctx != nullptr));
+        if constexpr (std::is_same_v<I, std::string>) {
+            return output_.finish(engine_.start(std::string(std::forward<Input>(input)), events, ctx));
+        } else if constexpr (prompt) {
+            return output_.finish(engine_.start(std::string(std::string_view(input)), events, ctx));
+        } else if constexpr (std::is_same_v<I, approvals>) {
+            run_result progress = input.progress;
+            return output_.finish(engine_.resume_with(input.decisions, events, ctx, std::move(progress)));
+        } else if constexpr (std::is_same_v<I, continuation>) {
+            return output_.finish(engine_.continue_run(input.progress, events, ctx));
+        } else if constexpr (std::is_same_v<I, planned>) {
+            return output_.finish(start_planned(std::string(input.prompt), events, ctx));
+        } else {
+            return result_type{};
+        }
     }
 
     run_result start_planned(std::string input, const agent_events& events, void* ctx) noexcept {
         static_assert(config_.planning.enabled,
-                      "agentry: agent::run_planned: set loop_config::planning.enabled = true (the plan schema is "
-                      "generated only then)");
+                      "agentry: agent::run(agentry::planned{...}): set loop_config::planning.enabled = true (the plan "
+                      "schema is generated only then)");
         static_assert(config_.max_tool_calls == 0,
-                      "agentry: agent::run_planned: loop_config::max_tool_calls does not bound a plan's steps; "
-                      "leave it 0 for a planned run and bound the steps with loop_config::planning.max_steps");
+                      "agentry: agent::run(agentry::planned{...}): loop_config::max_tool_calls does not bound a "
+                      "plan's steps; leave it 0 for a planned run and bound the steps with "
+                      "loop_config::planning.max_steps");
         return engine_.guarded(
             [&](run_result& result, detail::engine::clock::time_point started) {
-                if (engine_.refuse_if_open(result, "run_planned")) return;
+                if (engine_.refuse_if_open(result, "run(agentry::planned{...})")) return;
                 detail::planner<detail::engine, agent_events>{engine_, plan_tools_, result, events, started}.run(
                     std::move(input));
             },
@@ -291,8 +247,37 @@ private:
 
     detail::output_slot<Output> output_;  // the typed answer; empty for Output void
     detail::engine engine_;
-    detail::plan_tools plan_tools_{};  // set when loop_config::planning.enabled
+    const void* context_;                 // reflect::type_tag of the registry's context_type
+    agent_events options_events_;         // agent_options::events
+    detail::plan_tools plan_tools_{};     // set when loop_config::planning.enabled
 };
+
+namespace detail {
+
+/// What agent_tool and the durable runs use of an agent besides its public members: a run with
+/// events, a token budget and a checkpointer of its own, the agent's settings restored after.
+template <class Agent>
+struct agent_access {
+    template <class Input>
+    static typename Agent::result_type run(Agent& a, Input&& input, const agent_events& events,
+                                           std::uint64_t max_total_tokens = 0, checkpointer* c = nullptr) {
+        engine& e = a.engine_;
+        const std::uint64_t budget = e.token_budget();
+        checkpointer* const checkpoints = *e.checkpointer_of();
+        if (max_total_tokens != 0 && (budget == 0 || max_total_tokens < budget)) e.set_token_budget(max_total_tokens);
+        if (c) {
+            e.enable({.checkpoint = &engine_parts::checkpoint});
+            e.set_checkpointer(c);
+        }
+        auto r = a.start(std::forward<Input>(input), nullptr, &reflect::type_tag<void>, events);
+        e.set_token_budget(budget);
+        e.set_checkpointer(checkpoints);
+        return r;
+    }
+    static const agent_events& events(const Agent& a) noexcept { return a.options_events_; }
+};
+
+} // namespace detail
 
 } // namespace agentry
 

@@ -6,11 +6,11 @@
 // registry, that runs another agent (its own provider, tools, system prompt and loop_config):
 // its parameters are the fields of the struct `prompt` takes (a schema generated at compile
 // time, checked like every tool's), `prompt` turns them into the sub-agent's user message, and
-// the tool's result is the sub-agent's answer: its typed output (agent<Config, void, Output>)
+// the tool's result is the sub-agent's answer: its typed output (agent<Config, Output>)
 // written as JSON, or its text.
 //
 //   struct research_request { std::string topic; };
-//   agentry::agent<sub_config, void, findings> researcher{provider, research_tools, "You research."};
+//   agentry::agent<sub_config, findings> researcher{provider, research_tools, "You research."};
 //   agentry::registry tools{agentry::agent_tool<"research", "Researches a topic">(
 //       researcher, [](const research_request& r) { return "Research " + r.topic; })};
 //   agentry::agent<config> lead{provider, tools, "You answer with research."};
@@ -19,7 +19,7 @@
 //   system prompt), not from the previous call's.
 // - The sub-run is in the caller's run_result::sub_runs with the step id of its call, and its
 //   usage is in the caller's usage. It may use only what is left of the caller's token budget
-//   (loop_config::max_total_tokens, agent::set_token_budget): it is not started when none is
+//   (loop_config::max_total_tokens, agent_options::max_total_tokens): it is not started when none is
 //   left, and it stops (stop_reason::token_budget) once it has used it up.
 // - The caller's cancel() and tool timeout cancel the sub-run.
 // - A sub-run that ends without an answer (any stop reason but completed) is a tool error the
@@ -30,6 +30,7 @@
 // - The sub-agent must outlive the agents that have the tool (they wait, when destroyed, for
 //   calls abandoned at a timeout).
 
+#include <agentry/loop/detail/agent_access.hpp>
 #include <agentry/loop/detail/nested.hpp>
 #include <agentry/loop/events.hpp>
 #include <agentry/loop/result.hpp>
@@ -52,12 +53,11 @@ namespace agentry {
 
 namespace detail {
 
-/// An agent is known by the types agent<Config, Context, Output> names; this header does not
-/// include agent.hpp, which is above it.
+/// An agent is known by the types agent<Config, Output> names; this header does not include
+/// agent.hpp, which is above it.
 template <class Agent>
 concept names_agent_types = requires {
     typename Agent::result_type;
-    typename Agent::context_type;
     typename Agent::output_type;
 };
 
@@ -68,7 +68,6 @@ struct agent_traits {
 template <names_agent_types Agent>
 struct agent_traits<Agent> {
     static constexpr bool is_agent = true;
-    static constexpr bool has_context = !std::is_void_v<typename Agent::context_type>;
     /// What the tool returns: the typed output, or the answer's text.
     using output = std::conditional_t<std::is_void_v<typename Agent::output_type>, std::string,
                                       typename Agent::output_type>;
@@ -116,15 +115,16 @@ public:
                                                      "with what you have.");
         std::string message(prompt_(input));
         agent_->restore(state_->initial);
-        agent_->set_token_budget(left == nested_runs::unlimited ? 0 : left);
         // cancel() before the sub-run starts is forgotten by it: the turn-end check covers that.
         const std::stop_callback on_stop(stop, [sub = agent_] { sub->cancel(); });
-        agent_events events;
-        events.on_turn_end = [&stop, sub = agent_](std::uint32_t, const token_usage&) {
+        agent_events events = agent_access<Agent>::events(*agent_);
+        events.on_turn_end = [&stop, sub = agent_, own = std::move(events.on_turn_end)](std::uint32_t turn,
+                                                                                          const token_usage& usage) {
+            if (own) own(turn, usage);
             if (stop.stop_requested()) sub->cancel();
         };
-        auto r = agent_->run(std::move(message), events);
-        agent_->set_token_budget(0);
+        auto r = agent_access<Agent>::run(*agent_, std::move(message), events,
+                                          left == nested_runs::unlimited ? 0 : left);
         std::optional<output> answer;
         if constexpr (std::is_same_v<typename Agent::result_type, run_result>) {
             if (r.stop == stop_reason::completed) answer = r.text;
@@ -151,7 +151,8 @@ private:
 
 } // namespace detail
 
-/// A tool named Name that runs `sub` (an agentry::agent whose tools take no context) on the
+/// A tool named Name that runs `sub` (an agentry::agent whose tools take no context: a sub-run
+/// of one whose tools do stops with stop_reason::invalid_input, a tool error) on the
 /// message `prompt` makes of the tool's input: `prompt` takes one struct, whose fields are the
 /// tool's parameters, and returns the message (std::string or convertible). See the top of
 /// this header for budgets, cancellation, failures and parallel calls.
@@ -159,12 +160,9 @@ template <fixed_string Name, fixed_string Description, class Agent, class Prompt
 auto agent_tool(Agent& sub, Prompt prompt) {
     using traits = detail::agent_traits<Agent>;
     static_assert(traits::is_agent,
-                  "agentry: agent_tool: the first argument must be an agentry::agent<Config, void, Output> (the "
+                  "agentry: agent_tool: the first argument must be an agentry::agent<Config, Output> (the "
                   "sub-agent)");
     if constexpr (traits::is_agent) {
-        static_assert(!traits::has_context,
-                      "agentry: agent_tool: the sub-agent's tools take agentry::context<T>, which a tool call cannot "
-                      "give; use a sub-agent whose tools take no context");
         static_assert(reflect::has_signature<Prompt>,
                       "agentry: agent_tool: the prompt function must have one signature (not generic or overloaded): "
                       "[](const my_input& in) -> std::string");

@@ -174,8 +174,7 @@ public:
     run_result guarded(Body&& body, void* ctx, run_result result = {}) noexcept {
         const auto started = clock::now() - result.wall_time;  // the time limit counts on from `result`
         try {
-            begin_run(started, ctx);
-            body(result, started);
+            if (begin_run(result, started, ctx)) body(result, started);
         } catch (const detail::callback_error& e) {
             result.stop = stop_reason::callback_error;
             result.text = e.what();
@@ -197,13 +196,19 @@ public:
     AGENTRY_DECL std::vector<pending_call> pending_approvals() const;
     AGENTRY_DECL std::string save() const;
     AGENTRY_DECL bool restore(std::string_view saved);
-    AGENTRY_DECL outcome<void> stop_at_tool(std::string name);
     AGENTRY_DECL outcome<void> add_tools(const dynamic_tool_source& source);
     /// Adds the parts `more` has to those of the engine's features, and rebuilds the pipeline.
     AGENTRY_DECL void enable(const engine_features& more);
     void set_token_estimator(token_estimator estimate) { estimate_ = std::move(estimate); }
     void set_stop_condition(stop_condition stop) { stop_condition_ = std::move(stop); }
     void set_token_budget(std::uint64_t tokens) noexcept { token_budget_ = tokens; }
+    /// Tools whose result is the answer, beside loop_config::stop_at_tools; checked as each run
+    /// starts (the agent's added tools count).
+    void set_stop_tools(std::vector<std::string> names) { stop_tools_ = std::move(names); }
+    std::uint64_t token_budget() const noexcept { return token_budget_; }
+    /// A run refused before it starts for its context: stop_reason::invalid_input, and what to
+    /// do when the tools take none, when the run gave none, or one of another type.
+    AGENTRY_DECL static run_result refused_context(bool none_taken, bool given);
     void set_trace(trace_hook hook) { trace_ = std::move(hook); }
     void set_approver(approver decide) { approver_ = std::move(decide); }
     void set_checkpointer(checkpointer* c) noexcept { checkpoint_ = c; }
@@ -263,7 +268,9 @@ public:
 private:
     struct run_state;
 
-    AGENTRY_DECL void begin_run(clock::time_point started, void* ctx);
+    // Starts a run: its id (kept from `result` when it has one), the stop source, the context;
+    // false, with the run stopped for stop_reason::invalid_input, when a setting names no tool.
+    AGENTRY_DECL bool begin_run(run_result& result, clock::time_point started, void* ctx);
     AGENTRY_DECL void execute(run_result& result, const agent_events& events, clock::time_point started,
                               const decided_calls* resumed);
     AGENTRY_DECL stage prepare(run_state& s);
@@ -295,11 +302,12 @@ private:
     std::stop_source run_stop_;
     std::stop_token run_token_;
     void* ctx_ = nullptr;          // of the run in progress
+    std::string run_id_;           // of the run in progress
     clock::time_point started_{};  // of the run in progress
     approver approver_;
     std::shared_ptr<running_calls> running_ = make_running_calls();
     stop_condition stop_condition_;
-    std::vector<std::string> stop_tools_;  // added by stop_at_tool
+    std::vector<std::string> stop_tools_;  // agent_options::stop_at_tools
     call_pipeline pipeline_;
 };
 

@@ -30,14 +30,15 @@ enum class stop_reason {
     cancelled,                    // agent::cancel()
     refused,                      // the model refused
     callback_error,               // a callback of the application threw (agent_events, token estimator)
-    approval_pending,             // calls wait for a decision (no approver): see run_result::pending, agent::resume
+    approval_pending,             // calls wait for a decision (no approver): see run_result::pending, agentry::approvals
     stop_at_tool,                 // a tool of loop_config::stop_at_tools ran: its result is the answer
     token_budget,                 // loop_config::max_total_tokens was used up
     tool_call_budget,             // the model asked for more tool calls than loop_config::max_tool_calls
-    stop_condition,               // the application's stop condition (agent::set_stop_condition) said stop
+    stop_condition,               // the application's stop condition (agent_options::stop_condition) said stop
     invalid_output_exhausted,     // the typed answer stayed invalid after loop_config::max_output_repairs repairs
-    plan_invalid,                 // run_planned: the model's plans stayed invalid past plan_options::max_repairs
-    plan_failed,                  // run_planned: a step failed (plan_failure::stop, or past max_replans)
+    plan_invalid,                 // a planned run: the model's plans stayed invalid past plan_options::max_repairs
+    plan_failed,                  // a planned run: a step failed (plan_failure::stop, or past max_replans)
+    invalid_input,                // agent::run refused its input: a context of another type, a stop tool no tool has
 };
 
 constexpr std::string_view to_string(stop_reason r) noexcept {
@@ -59,6 +60,7 @@ constexpr std::string_view to_string(stop_reason r) noexcept {
     case stop_reason::invalid_output_exhausted: return "invalid_output_exhausted";
     case stop_reason::plan_invalid: return "plan_invalid";
     case stop_reason::plan_failed: return "plan_failed";
+    case stop_reason::invalid_input: return "invalid_input";
     }
     return "unknown";
 }
@@ -80,7 +82,7 @@ constexpr std::string_view to_string(plan_step_status s) noexcept {
     return "unknown";
 }
 
-/// One step of a plan the model wrote (agent::run_planned).
+/// One step of a plan the model wrote (a planned run, agentry::planned).
 struct plan_step_record {
     std::string id;
     std::string tool;
@@ -119,6 +121,10 @@ struct sub_run;
 struct run_result {
     /// The final answer (or the stop message).
     std::string text;
+    /// The run's id: 32 random hexadecimal digits, or the id of the run it goes on with (an
+    /// approvals' or continuation's progress; a durable run's id in its store). Tools read it
+    /// through agentry::call_info.
+    std::string run_id;
     agentry::stop_reason stop = stop_reason::completed;
     /// Model turns taken (retries not counted).
     std::uint32_t turns = 0;
@@ -140,9 +146,9 @@ struct run_result {
     std::optional<provider_error> summary_error;
     /// Tool calls past loop_config::max_tool_calls_per_turn, not run (summed over turns).
     std::size_t tool_calls_over_limit = 0;
-    /// For stop_reason::approval_pending: the calls waiting for a decision (agent::resume).
+    /// For stop_reason::approval_pending: the calls waiting for a decision (agentry::approvals).
     std::vector<pending_call> pending;
-    /// agent::run_planned: every plan of the run (the steps' tool calls are also in `steps`).
+    /// A planned run (agentry::planned): every plan of the run (the steps' tool calls are also in `steps`).
     std::vector<plan_record> plans;
     /// The runs of agents called as tools (loop/agent_tool.hpp), in the order they ended; their
     /// usage is in `usage` too (not in `turn_usage`).

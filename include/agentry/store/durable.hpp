@@ -58,8 +58,6 @@ struct durable_options {
         "tool is not idempotent, so it was not run again. Find out whether it took effect before calling it again.";
     /// Called for each such call, with the run's id.
     std::function<void(std::string_view run, const tool_call& call)> on_unknown_outcome;
-    /// The events of the agent's run.
-    agent_events events;
 };
 
 namespace detail {
@@ -99,7 +97,7 @@ inline run_state state_of(std::span<const message> conversation, const run_resul
             progress.summary_usage};
 }
 
-/// Why agent::resume would refuse `decisions` on `pending` (no approver), in its words; empty
+/// Why agent::run(agentry::approvals{...}) would refuse `decisions` on `pending` (no approver), in its words; empty
 /// when it would take them.
 inline std::string refusal_of(std::span<const pending_call> pending, std::span<const approval_decision> decisions) {
     std::vector<std::string_view> decided;
@@ -238,7 +236,7 @@ inline run_result result_of(const run_state& state, const std::optional<run_outc
 /// agent's conversation is replaced by the run's; the agent must have the same tools and
 /// configuration as the one that started the run. A run already done is not run again: its
 /// recorded result is returned; nor is a waiting run: it returns stop_reason::approval_pending
-/// with the pending calls. A run given decisions (decide_run) goes on with agent::resume; when
+/// with the pending calls. A run given decisions (decide_run) goes on with them (agentry::approvals); when
 /// the agent refuses them, the run waits again and the result says why. A run cancelled
 /// (agent::cancel) is not finished: it stays runnable. Throws store_error when the run is
 /// unknown, its checkpoints unreadable, or the store fails (the run then stays runnable and
@@ -289,10 +287,12 @@ run_result resume_run(Store& store, Agent& agent, std::string_view id, const dur
     if (!agent.restore(detail::write_body(state.conversation)))
         throw store_error("agentry: the conversation of run " + std::string(id) + " could not be restored");
     detail::store_checkpointer<Store> checkpoints(store, std::string(id), options, std::move(calls));
-    agent.set_checkpointer(&checkpoints);
-    run_result r = decided ? agent.resume(result_of(state, std::nullopt), *decided, options.events)
-                           : agent.continue_run(result_of(state, std::nullopt), options.events);
-    agent.set_checkpointer(nullptr);
+    run_result progress = result_of(state, std::nullopt);
+    progress.run_id = std::string(id);  // the tools' call_info::run_id: the same in every process
+    using access = detail::agent_access<Agent>;
+    const agent_events& events = access::events(agent);
+    run_result r = decided ? access::run(agent, approvals{*decided, std::move(progress)}, events, 0, &checkpoints)
+                           : access::run(agent, continuation{std::move(progress)}, events, 0, &checkpoints);
     // A store failure ended the run early: it stays runnable, to resume from its last checkpoint.
     if (std::exception_ptr failed = checkpoints.failure()) std::rethrow_exception(failed);
     // A cancelled run is not finished: it stays runnable, to resume from its last checkpoint.
@@ -320,7 +320,7 @@ std::vector<pending_call> pending_approvals(Store& store, std::string_view id) {
 /// Gives run `id`, waiting for approvals, a decision per pending call (each made with
 /// agentry::decide(call, answer), so bound to the call's arguments): they are checkpointed and
 /// the run becomes runnable; the next resume_run (in any process, or a worker) goes on with
-/// them. Throws store_error, and the run stays waiting, for decisions agent::resume would
+/// them. Throws store_error, and the run stays waiting, for decisions agent::run(agentry::approvals{...}) would
 /// refuse (with its message: a call that is not pending, a decision for other arguments, two
 /// for one call, a call left without one), and when the run is not waiting (unknown, runnable,
 /// done, or another decision came first).

@@ -31,6 +31,7 @@
 // worker writes the same name (run_worker gives its second connection the first one's with
 // set_worker), and no two workers share one.
 
+#include <agentry/detail/random_id.hpp>
 #include <agentry/loop/result.hpp>
 #include <agentry/provider/message.hpp>
 #include <agentry/tool_result.hpp>
@@ -40,7 +41,6 @@
 #include <cstddef>
 #include <cstdint>
 #include <optional>
-#include <random>
 #include <stdexcept>
 #include <string>
 #include <string_view>
@@ -180,23 +180,6 @@ concept run_store = requires(S& s, const S& cs, std::string_view id, std::string
     /// connection claims a run.
     { s.set_worker(std::string(id)) } -> std::same_as<void>;
 };
-
-namespace detail {
-
-/// 32 random hexadecimal digits: a run id or a worker name.
-inline std::string random_name() {
-    static constexpr char digits[] = "0123456789abcdef";
-    std::random_device device;
-    std::mt19937_64 bits(std::uint64_t(device()) << 32 | device());
-    std::string out(32, '0');
-    for (std::size_t i = 0; i != out.size(); i += 16) {
-        std::uint64_t v = bits();
-        for (std::size_t j = 0; j != 16; ++j, v >>= 4) out[i + j] = digits[v & 15];
-    }
-    return out;
-}
-
-} // namespace detail
 
 } // namespace agentry
 

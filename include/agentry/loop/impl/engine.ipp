@@ -5,6 +5,7 @@
 // The engine's entries, settings and stages (loop/engine.hpp); its tool calls are in
 // engine_calls.ipp.
 
+#include <agentry/detail/random_id.hpp>
 #include <agentry/detail/separate.hpp>
 #include <agentry/detail/text.hpp>
 #include <agentry/json/reader.hpp>
@@ -55,7 +56,18 @@ AGENTRY_DECL void engine::set_system_prompt(std::string prompt) {
     if (!prompt.empty()) history_.push_back(message::system(std::move(prompt)));
 }
 
-AGENTRY_DECL void engine::begin_run(clock::time_point started, void* ctx) {
+AGENTRY_DECL bool engine::begin_run(run_result& result, clock::time_point started, void* ctx) {
+    if (result.run_id.empty()) result.run_id = random_name();
+    run_id_ = result.run_id;
+    for (const std::string& name : stop_tools_) {
+        const bool added =
+            dynamic_ && std::find(dynamic_->names.begin(), dynamic_->names.end(), name) != dynamic_->names.end();
+        if (added || deps_.dynamic.has_static(name)) continue;
+        result.stop = stop_reason::invalid_input;
+        result.text = "agentry: agent_options::stop_at_tools names \"" + name +
+                      "\", which is no tool of this agent; name a registry tool, or add the tool with add_tools first";
+        return false;
+    }
     cancel_.store(false);
     {
         std::lock_guard lock(stop_mutex_);
@@ -64,6 +76,22 @@ AGENTRY_DECL void engine::begin_run(clock::time_point started, void* ctx) {
     }
     started_ = started;
     ctx_ = ctx;
+    return true;
+}
+
+AGENTRY_DECL run_result engine::refused_context(bool none_taken, bool given) {
+    run_result r;
+    r.stop = stop_reason::invalid_input;
+    r.run_id = random_name();
+    if (none_taken)
+        r.text = "agentry: agent::run(input, ctx): no tool of this agent takes agentry::context<T>; call run(input)";
+    else if (given)
+        r.text = "agentry: agent::run(input, ctx): ctx is not of the type the tools take (the T of their "
+                 "agentry::context<T>, the registry's context_type); pass that object";
+    else
+        r.text = "agentry: agent::run(input): this agent's tools take agentry::context<T>; call run(input, ctx) with "
+                 "the T object for the run";
+    return r;
 }
 
 AGENTRY_DECL void engine::cancel() noexcept {
@@ -100,16 +128,6 @@ AGENTRY_DECL bool engine::restore(std::string_view saved) {
     if (!r.ok()) return false;
     history_ = std::move(r.value);
     return true;
-}
-
-AGENTRY_DECL outcome<void> engine::stop_at_tool(std::string name) {
-    const bool added =
-        dynamic_ && std::find(dynamic_->names.begin(), dynamic_->names.end(), name) != dynamic_->names.end();
-    if (!added && !deps_.dynamic.has_static(name))
-        return fail(failure_kind::invalid_input, "agentry: agent::stop_at_tool: the agent has no tool named \"" + name +
-                                                     "\"; add it with add_tools first");
-    stop_tools_.push_back(std::move(name));
-    return {};
 }
 
 AGENTRY_DECL outcome<void> engine::add_tools(const dynamic_tool_source& source) {

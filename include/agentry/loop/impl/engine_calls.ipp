@@ -78,7 +78,8 @@ AGENTRY_DECL void engine::build_pipeline() {
     call_target target = [fn = deps_.call, nested = nested_](const tool_invocation& call) {
         const nested_call here{nested, call.call.id, call.call.name};
         const nested_call_guard in_call(&here);
-        return fn(call.call.name, call.call.arguments, call_scope{call.stop, {}}, call.context);
+        return fn(call.call.name, call.call.arguments,
+                  call_scope{.stop = call.stop, .run_id = call.run_id, .call_id = call.call.id}, call.context);
     };
     pipeline_ = call_pipeline(std::move(layers), std::move(target));
 }
@@ -188,6 +189,7 @@ AGENTRY_DECL engine::calls_done engine::run_calls(std::span<const tool_call> cal
             tool_invocation invocation{calls[i], origin, rules_of(calls[i].name), model_text, {}, run_token_, false,
                                        parallel ? &approving : nullptr, &run, &s};
             invocation.context = ctx_;
+            invocation.run_id = run_id_;
             const auto t0 = clock::now();
             try {
                 o.second = pipeline_(invocation);

@@ -7,6 +7,7 @@
 // Metadata document, sessions (Mcp-Session-Id), the MCP-Protocol-Version header, and the
 // status codes. http.hpp puts it on a socket.
 
+#include <agentry/detail/random_id.hpp>
 #include <agentry/json/writer.hpp>
 #include <agentry/mcp/auth.hpp>
 #include <agentry/mcp/detail/http_fields.hpp>
@@ -28,7 +29,6 @@
 #include <memory>
 #include <mutex>
 #include <optional>
-#include <random>
 #include <stdexcept>
 #include <string>
 #include <string_view>
@@ -54,17 +54,7 @@ struct http_reply {
 };
 
 /// An identifier no one can guess: 128 bits from std::random_device, in hex.
-inline std::string new_session_id() {
-    static std::mutex mutex;
-    static std::random_device device;
-    std::lock_guard lock(mutex);
-    std::string id;
-    for (int i = 0; i != 4; ++i) {
-        const std::uint32_t word = device();
-        for (int shift = 28; shift >= 0; shift -= 4) id += "0123456789abcdef"[(word >> shift) & 0xF];
-    }
-    return id;
-}
+inline std::string new_session_id() { return agentry::detail::random_name(); }
 
 /// The Protected Resource Metadata document (RFC 9728), written with the JSON writer.
 struct resource_metadata {

@@ -1,0 +1,64 @@
+// SPDX-License-Identifier: BSL-1.0
+#ifndef AGENTRY_LOOP_DETAIL_AGENT_DEPS_HPP
+#define AGENTRY_LOOP_DETAIL_AGENT_DEPS_HPP
+
+// The typed half of an agent's construction: the registry, provider and transport turned into
+// the engine's run_deps, whose functions are the only places their types remain.
+
+#include <agentry/call_scope.hpp>
+#include <agentry/loop/config.hpp>
+#include <agentry/loop/detail/features.hpp>
+#include <agentry/loop/engine.hpp>
+#include <agentry/loop/output.hpp>
+#include <agentry/policy/registry_policies.hpp>
+#include <agentry/provider/provider.hpp>
+
+#include <cstdint>
+#include <memory>
+#include <string_view>
+#include <type_traits>
+#include <utility>
+#include <vector>
+
+namespace agentry::detail {
+
+/// What the engine of an agent<Config, Output> uses: the provider's turn, the registry's calls
+/// (read in P's dialect, with the run's context), the policies, the output's schema and judge.
+template <loop_config Config, class Output, class P, class Registry, class T>
+run_deps deps_of(P model, const Registry& tools, T http, output_slot<Output>& output) {
+    constexpr loop_config config_ = Config;  // AGENTRY_WORKAROUND_CLASS_NTTP_READS (config.hpp)
+    using D = typename P::dialect;
+    run_deps d;
+    d.limits = config_;
+    auto state = std::make_shared<std::pair<P, T>>(std::move(model), std::move(http));
+    d.turn = [state](const chat_request& request, const stream_events& events, const trace_hook& trace) {
+        return complete(state->first, state->second, request, events, trace);
+    };
+    call_options options = tools.options();
+    options.max_result_size = config_.max_result_size;
+    // A dialect that makes every property required sends null for an absent optional one.
+    if constexpr (D::rules.all_required) options.arguments.null_as_absent = true;
+    d.call = [registry = tools.with_options(options)](std::string_view name, std::string_view arguments,
+                                                      const call_scope& scope, [[maybe_unused]] void* ctx) {
+        using Context = typename Registry::context_type;
+        if constexpr (std::is_void_v<Context>) return registry.template call<D>(name, arguments, {.scope = scope});
+        else return registry.template call<D>(name, arguments, {.context = *static_cast<Context*>(ctx), .scope = scope});
+    };
+    d.tools_payload = Registry::template definitions<D>();
+    d.dynamic = dynamic_context::of<D, Registry>(config_.max_permission, config_.max_result_size);
+    d.output = output.format();
+    if constexpr (!std::is_void_v<Output>)
+        d.judge = [&output](std::string_view text, std::uint32_t& repairs, std::uint32_t max_repairs,
+                            std::vector<message>& history, run_result& result) {
+            return output.judge(text, repairs, max_repairs, history, result);
+        };
+    using policies = registry_policies<Registry>;
+    if constexpr (policies::any) d.policy = policy_state::of<policies>(&Registry::find, options.arguments);
+    d.features = features_of<config_, policies>();
+    return d;
+}
+
+
+} // namespace agentry::detail
+
+#endif
