@@ -238,7 +238,7 @@ private:
                       "loop_config::planning.max_steps");
         return engine_.guarded(
             [&](run_result& result, detail::engine::clock::time_point started) {
-                if (engine_.refuse_if_open(result, "run(agentry::planned{...})")) return;
+                if (engine_.refuse_if_open(result, "agent::run(agentry::planned{...})")) return;
                 detail::planner<detail::engine, agent_events>{engine_, plan_tools_, result, events, started}.run(
                     std::move(input));
             },

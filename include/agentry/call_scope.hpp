@@ -5,15 +5,17 @@
 // What the caller of a tool supplies besides the model's arguments. A tool's function may take,
 // in any position, parameters of these types; they are not part of its schema:
 //
-//   agentry::context<T>   the caller's T&, from registry.call(name, arguments, ctx)
+//   agentry::context<T>   the caller's T&, given as registry.call(name, arguments, {.context = t})
 //   std::stop_token       signalled when the caller gives up on the call (timeout, cancel)
 //   agentry::progress     reports progress to the caller; does nothing when no one listens
+//   agentry::call_info    the run id and call id the caller gives (an idempotency key for writes)
 //
 //   std::string export_rows(agentry::context<session> s, std::stop_token stop,
 //                           agentry::progress p, int limit);
 //   constexpr agentry::registry tools{agentry::tool<"export_rows", "...", "limit">(export_rows)};
-//   tools.call("export_rows", R"({"limit":10})", my_session);
-//   tools.call("export_rows", R"({"limit":10})", agentry::call_scope{token, on_progress}, my_session);
+//   tools.call("export_rows", R"({"limit":10})", {.context = my_session});
+//   tools.call("export_rows", R"({"limit":10})",
+//              {.context = my_session, .scope = {.stop = token, .on_progress = on_progress}});
 //
 // The parameter names given in tool<...> name the schema's parameters only.
 
@@ -68,6 +70,19 @@ struct call_scope {
     std::stop_token stop{};
     /// Receives the reports of a tool that takes agentry::progress; may be empty.
     progress_sink on_progress{};
+    /// The run the call belongs to, given to a tool that takes agentry::call_info; empty when
+    /// the caller gives none. The text is the caller's and must outlive the call.
+    std::string_view run_id{};
+    /// The call's own id (the model's tool call id in an agent's run), as run_id.
+    std::string_view call_id{};
+};
+
+/// Which call a tool is running in, from the caller's call_scope: a tool that writes can key
+/// its writes on the pair, so that a call run again (a durable run resumed after a crash)
+/// repeats no effect. Both are empty when the caller gives none; they are valid for the call.
+struct call_info {
+    std::string_view run_id;
+    std::string_view call_id;
 };
 
 /// A tool's progress reporter: report(done, total, message). Cheap to copy; report does
@@ -91,7 +106,7 @@ private:
 
 namespace detail {
 
-enum class injected : unsigned char { none, context, stop, progress };
+enum class injected : unsigned char { none, context, stop, progress, info };
 
 template <class T>
 struct injected_of {
@@ -109,6 +124,10 @@ struct injected_of<std::stop_token> {
 template <>
 struct injected_of<progress> {
     static constexpr injected kind = injected::progress;
+};
+template <>
+struct injected_of<call_info> {
+    static constexpr injected kind = injected::info;
 };
 
 /// The kind of parameter type P (as declared, with its reference and const).

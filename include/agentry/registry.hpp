@@ -15,9 +15,9 @@
 // tools loop over arrays, and the duplicate check and the name table take O(N) steps of
 // constant evaluation, so the compilers' default limits do not bound N
 // (tests/static/registry_many_tools.cpp has 500). Per tool: its schemas, its definition entry
-// and, when call is used, its dispatch function detail::invoke<Tool> (call_tool_at<Tool> for a
-// tool with injected parameters), a template on the tool alone (its symbol does not grow with N), and the tool's argument reader and result
-// writer, which are most of the object code. Only a few members (find, call, the table of
+// and, when call is used, its dispatch function detail::invoke<Tool>, a template on the tool
+// alone (its symbol does not grow with N), and the tool's argument reader and result writer,
+// which are most of the object code. Only a few members (find, call, the table of
 // offsets) have the registry's O(N)-long type in their symbols.
 
 #include <agentry/call_scope.hpp>
@@ -39,6 +39,7 @@
 
 #include <array>
 #include <cstddef>
+#include <optional>
 #include <string>
 #include <tuple>
 #include <string_view>
@@ -106,10 +107,58 @@ template <class Tool>
 struct context_missing {
     static_assert(sizeof(Tool) == 0,
                   "agentry: registry::call: the tool named in context_missing<tool_named<...>> takes "
-                  "agentry::context<T> and no context was passed; pass it, registry.call(name, arguments, ctx) or "
-                  "registry.call(name, arguments, scope, ctx) with ctx a Registry::context_type&");
+                  "agentry::context<T> and no context was passed; pass it, registry.call(name, arguments, "
+                  "{.context = ctx}) with ctx a Registry::context_type&");
     static constexpr bool ok = true;
 };
+
+/// call_args::context of a registry whose tools take agentry::context<T>: the caller's T,
+/// given as an lvalue. `Missing` is the diagnostic of a call that leaves it out.
+template <class T, class Missing>
+class context_slot {
+public:
+    template <class M = Missing>
+    constexpr context_slot() noexcept {
+        static_assert(M::ok);
+    }
+    constexpr context_slot(T& value) noexcept : value_(&value) {}
+    template <class U>
+        requires(!std::is_same_v<std::remove_cvref_t<U>, context_slot> &&
+                 !(std::is_lvalue_reference_v<U> && std::is_convertible_v<std::remove_reference_t<U>*, T*>))
+    constexpr context_slot(U&&) noexcept {
+        static_assert(!std::is_same_v<U, U>,
+                      "agentry: registry::call: .context is not a Registry::context_type& (the T of the "
+                      "agentry::context<T> its tools take, as a non-const lvalue); pass that object, "
+                      "{.context = ctx}");
+    }
+
+    constexpr T* get() const noexcept { return value_; }
+
+private:
+    T* value_ = nullptr;
+};
+
+/// call_args::context of a registry whose tools take no context: nothing may be given.
+class no_context {
+public:
+    constexpr no_context() noexcept = default;
+    template <class U>
+        requires(!std::is_same_v<std::remove_cvref_t<U>, no_context>)
+    constexpr no_context(U&&) noexcept {
+        static_assert(!std::is_same_v<U, U>,
+                      "agentry: registry::call: no tool of this registry takes agentry::context<T>; leave .context "
+                      "out");
+    }
+
+    constexpr void* get() const noexcept { return nullptr; }
+};
+
+/// The default dialect of registry::call: the arguments are read as the definitions of any
+/// dialect ask for them (null for an optional parameter is absent).
+struct any_dialect {};
+
+template <class D>
+concept call_dialect = std::is_same_v<D, any_dialect> || schema_dialect<D>;
 
 /// Whether dialect D takes the tool name `Name`; otherwise a compile error names it.
 template <class D, fixed_string Name>
@@ -231,36 +280,6 @@ consteval bool check_request_limits() noexcept {
     return request_limits<D, sizeof...(Tools), optional, unions>::ok;
 }
 
-// One tool's call, given the tool's address: templates on the tool (and the registry's context
-// type) alone, so that neither their instantiation nor their symbol grows with the registry.
-
-/// A call without scope or context. Tools without injected parameters are called as they
-/// always were; the others get an empty scope.
-template <class Tool>
-tool_result call_tool_at(const void* tool, std::string_view arguments, const call_options& options) noexcept {
-    if constexpr (std::is_void_v<typename Tool::context_type>)
-        return invoke<Tool>(tool, arguments, options, injection<void>{no_scope()});
-    else return tool_result{};  // not called: a call without a context does not compile here
-}
-
-using dispatch_fn = tool_result (*)(const void*, std::string_view, const call_options&) noexcept;
-
-// A tool without injected parameters is dispatched to invoke<Tool> itself.
-template <class Tool>
-consteval dispatch_fn dispatch_of() noexcept {
-    if constexpr (!Tool::injects) return &invoke<Tool>;
-    else return &call_tool_at<Tool>;
-}
-
-template <class Tool, class Context>
-tool_result scoped_call_tool_at(const void* tool, std::string_view arguments, const call_options& options,
-                                const call_scope& scope, [[maybe_unused]] Context* ctx) noexcept {
-    if constexpr (!Tool::injects) return invoke<Tool>(tool, arguments, options);
-    else if constexpr (std::is_void_v<typename Tool::context_type>)
-        return invoke<Tool>(tool, arguments, options, injection<void>{scope});
-    else return invoke<Tool>(tool, arguments, options, injection<Context>{scope, ctx});
-}
-
 /// The answer to a call of a tool not among `names`: the name, the closest of `names`, and
 /// the list of them.
 template <class Names>
@@ -348,42 +367,17 @@ private:
     }
     static_assert(contexts_agree());
 
-    // True when calls without a context are fine; otherwise a compile error names a tool that
-    // needs one.
-    static consteval bool context_optional() noexcept {
+    // The diagnostic of a call without a context, naming a tool that takes one.
+    static consteval auto missing_context_of() noexcept {
         if constexpr (std::is_void_v<context_type>) {
-            return true;
+            return std::type_identity<void>{};
         } else {
             using A = tool_at<first_with_context>;
-            return detail::context_missing<decltype(detail::shown_name<A::name_text, detail::tool_named>())>::ok;
+            return std::type_identity<
+                detail::context_missing<decltype(detail::shown_name<A::name_text, detail::tool_named>())>>{};
         }
     }
-
-    template <class... C>
-    static consteval bool context_accepted() noexcept {
-        static_assert(sizeof...(C) <= 1, "agentry: registry::call(name, arguments, scope, ctx): pass one context");
-        if constexpr (sizeof...(C) == 0) {
-            return context_optional();
-        } else {
-            static_assert(!std::is_void_v<context_type>,
-                          "agentry: registry::call(..., ctx): no tool of this registry takes agentry::context<T>; "
-                          "call it without a context");
-            if constexpr (!std::is_void_v<context_type>) {
-                static_assert((std::is_convertible_v<C*, context_type*> && ...),
-                              "agentry: registry::call(..., ctx): ctx is not a Registry::context_type& (the T of "
-                              "the agentry::context<T> its tools take, non-const); pass that object");
-            }
-            return true;
-        }
-    }
-
-    using context_pointer = std::add_pointer_t<context_type>;
-
-    template <class... C>
-    static context_pointer pointer_to(C&... ctx) noexcept {
-        if constexpr (sizeof...(C) == 0) return nullptr;
-        else return (static_cast<context_pointer>(&ctx), ...);
-    }
+    using missing_context = typename decltype(missing_context_of())::type;
 
 public:
     constexpr registry(Tools... tools) : tools_(std::move(tools)...) {}
@@ -401,84 +395,42 @@ public:
     /// The index of the tool called `name`, or size() when there is none. O(1).
     static constexpr std::size_t find(std::string_view name) noexcept { return table_.find(name, names); }
 
+    /// What a call gives besides the tool's name and arguments; every member may be left out
+    /// but .context, which a registry whose tools take agentry::context<T> needs.
+    struct call_args {
+        /// The Registry::context_type& given to the tools that take agentry::context<T>. Leaving
+        /// it out when a tool takes one, and giving one when none does, do not compile.
+        std::conditional_t<std::is_void_v<context_type>, detail::no_context,
+                           detail::context_slot<context_type, missing_context>>
+            context{};
+        /// The call's stop token, progress sink, run id and call id; by default a token that
+        /// never stops, no sink and empty ids.
+        const call_scope& scope = detail::no_scope();
+        /// The index find(name) returned, for a caller that needs it anyway: the name is then
+        /// not looked up again and only names the tool in the answer to an index of size().
+        std::optional<std::size_t> index{};
+    };
+
     /// Calls the tool `name` with JSON `arguments`: reads and checks them, calls the tool and
     /// writes its result. Never throws; safe from several threads at once.
     ///
-    /// The arguments are read as the definitions of every dialect ask the model to send them:
-    /// an optional parameter may be left out or, as the strict dialects make it, sent as null.
-    /// A tool taking std::stop_token gets one that never stops, and agentry::progress reports
-    /// go nowhere. A registry whose tools take agentry::context<T> needs the overloads below.
-    tool_result call(std::string_view name, std::string_view arguments) const noexcept {
-        static_assert(context_optional());
-        return call_with(name, arguments, true);
-    }
-
-    /// As call(name, arguments), giving `ctx` to the tools that take agentry::context<T>.
-    template <class C>
-        requires(!std::is_same_v<std::remove_cv_t<C>, call_scope>)
-    tool_result call(std::string_view name, std::string_view arguments, C& ctx) const noexcept {
-        static_assert(context_accepted<C>());
-        return call_scoped(find(name), name, arguments, true, detail::no_scope(), pointer_to(ctx));
-    }
-
-    /// As call(name, arguments), with the call's scope (its stop token and progress sink) and,
-    /// when the tools take agentry::context<T>, the context.
-    template <class... C>
-    tool_result call(std::string_view name, std::string_view arguments, const call_scope& scope,
-                     C&... ctx) const noexcept {
-        static_assert(context_accepted<C...>());
-        return call_scoped(find(name), name, arguments, true, scope, pointer_to(ctx...));
-    }
-
-    /// As call(name, arguments), reading the arguments exactly as definitions<D>() states
-    /// them: null for an optional parameter is absent where D makes every property required
-    /// and nullable (OpenAI strict mode), and an error elsewhere, unless the registry's
-    /// call_options set read_options::null_as_absent.
-    template <schema_dialect D>
-    tool_result call(std::string_view name, std::string_view arguments) const noexcept {
-        static_assert(context_optional());
-        return call_with(name, arguments, null_as_absent<D>());
-    }
-
-    /// As call<D>(name, arguments), with a context.
-    template <schema_dialect D, class C>
-        requires(!std::is_same_v<std::remove_cv_t<C>, call_scope>)
-    tool_result call(std::string_view name, std::string_view arguments, C& ctx) const noexcept {
-        static_assert(context_accepted<C>());
-        return call_scoped(find(name), name, arguments, null_as_absent<D>(), detail::no_scope(), pointer_to(ctx));
-    }
-
-    /// As call<D>(name, arguments), with a scope and, when the tools take one, a context.
-    template <schema_dialect D, class... C>
-    tool_result call(std::string_view name, std::string_view arguments, const call_scope& scope,
-                     C&... ctx) const noexcept {
-        static_assert(context_accepted<C...>());
-        return call_scoped(find(name), name, arguments, null_as_absent<D>(), scope, pointer_to(ctx...));
-    }
-
-    /// As call(name, arguments), for the tool at `index`, an index that find() returned: for a
-    /// caller that needs the index anyway, so the name is looked up once. An index of size()
-    /// or more is answered as an unknown tool.
-    tool_result call_index(std::size_t index, std::string_view arguments) const noexcept {
-        static_assert(context_optional());
-        if (index >= sizeof...(Tools)) return unknown_tool(std::string_view{});
-        return dispatch(index, arguments, true);
-    }
-
-    /// As call_index(index, arguments), with a context.
-    template <class C>
-        requires(!std::is_same_v<std::remove_cv_t<C>, call_scope>)
-    tool_result call_index(std::size_t index, std::string_view arguments, C& ctx) const noexcept {
-        static_assert(context_accepted<C>());
-        return call_scoped(index, std::string_view{}, arguments, true, detail::no_scope(), pointer_to(ctx));
-    }
-
-    /// As call_index(index, arguments), with a scope and, when the tools take one, a context.
-    template <class... C>
-    tool_result call_index(std::size_t index, std::string_view arguments, const call_scope& scope,
-                           C&... ctx) const noexcept {
-        static_assert(context_accepted<C...>());
-        return call_scoped(index, std::string_view{}, arguments, true, scope, pointer_to(ctx...));
+    /// Without D the arguments are read as the definitions of every dialect ask the model to
+    /// send them: an optional parameter may be left out or, as the strict dialects make it, sent
+    /// as null. call<D> reads them exactly as definitions<D>() states them: null for an optional
+    /// parameter is absent where D makes every property required and nullable (OpenAI strict
+    /// mode), and an error elsewhere, unless the registry's call_options set
+    /// read_options::null_as_absent.
+    template <detail::call_dialect D = detail::any_dialect>
+    tool_result call(std::string_view name, std::string_view arguments, const call_args& with = {}) const noexcept {
+        const std::size_t index = with.index ? *with.index : find(name);
+        if (index >= sizeof...(Tools)) return unknown_tool(name);
+        const bool null_as_absent = reads_null_as_absent<D>();
+        void* const context = with.context.get();
+        if (options_.arguments.null_as_absent == null_as_absent)
+            return dispatch_[index](tool_address(index), arguments, options_, with.scope, context);
+        call_options options = options_;
+        options.arguments.null_as_absent = null_as_absent;
+        return dispatch_[index](tool_address(index), arguments, options, with.scope, context);
     }
 
     /// The `tools` payload of dialect D, as a constant.
@@ -498,33 +450,10 @@ private:
     // not whenever the registry type is instantiated.
     static constexpr detail::name_table<sizeof...(Tools)> table_ = detail::name_table<sizeof...(Tools)>::build(names);
 
-    template <schema_dialect D>
-    bool null_as_absent() const noexcept {
-        return options_.arguments.null_as_absent || D::rules.all_required;
-    }
-
-    tool_result call_with(std::string_view name, std::string_view arguments, bool null_as_absent) const noexcept {
-        const std::size_t index = find(name);
-        if (index == sizeof...(Tools)) return unknown_tool(name);
-        return dispatch(index, arguments, null_as_absent);
-    }
-
-    tool_result dispatch(std::size_t index, std::string_view arguments, bool null_as_absent) const noexcept {
-        if (options_.arguments.null_as_absent == null_as_absent)
-            return dispatch_[index](tool_address(index), arguments, options_);
-        call_options options = options_;
-        options.arguments.null_as_absent = null_as_absent;
-        return dispatch_[index](tool_address(index), arguments, options);
-    }
-
-    tool_result call_scoped(std::size_t index, std::string_view name, std::string_view arguments,
-                            bool null_as_absent, const call_scope& scope, context_pointer ctx) const noexcept {
-        if (index >= sizeof...(Tools)) return unknown_tool(name);
-        if (options_.arguments.null_as_absent == null_as_absent)
-            return scoped_dispatch_[index](tool_address(index), arguments, options_, scope, ctx);
-        call_options options = options_;
-        options.arguments.null_as_absent = null_as_absent;
-        return scoped_dispatch_[index](tool_address(index), arguments, options, scope, ctx);
+    template <class D>
+    bool reads_null_as_absent() const noexcept {
+        if constexpr (std::is_same_v<D, detail::any_dialect>) return true;
+        else return options_.arguments.null_as_absent || D::rules.all_required;
     }
 
     // The address of the tool at `index`. Where each tool lies in a registry is the same for
@@ -540,12 +469,9 @@ private:
         return reinterpret_cast<const char*>(this) + offsets[index];
     }
 
-    static constexpr std::array<detail::dispatch_fn, sizeof...(Tools)> dispatch_{detail::dispatch_of<Tools>()...};
-
-    using scoped_dispatch_fn = tool_result (*)(const void*, std::string_view, const call_options&,
-                                               const call_scope&, context_pointer) noexcept;
-    static constexpr std::array<scoped_dispatch_fn, sizeof...(Tools)> scoped_dispatch_{
-        &detail::scoped_call_tool_at<Tools, context_type>...};
+    using dispatch_fn = tool_result (*)(const void*, std::string_view, const call_options&, const call_scope&,
+                                        void*) noexcept;
+    static constexpr std::array<dispatch_fn, sizeof...(Tools)> dispatch_{&detail::invoke<Tools>...};
 
     static tool_result unknown_tool(std::string_view name) noexcept {
         tool_result result;

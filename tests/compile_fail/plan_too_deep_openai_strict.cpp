@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: BSL-1.0
-// expect: agentry: agent::run_planned: this tool's parameters nest too deep to be planned in this dialect
+// expect: agentry: agent::run(agentry::planned{...}): this tool's parameters nest too deep to be planned in this dialect
 // names: run
 // A plan puts a tool's parameters 3 levels below its root: 8 levels of parameters fit a tool
 // definition in OpenAI strict mode (10 levels) but not a plan.

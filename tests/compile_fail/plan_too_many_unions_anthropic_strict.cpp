@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: BSL-1.0
-// expect: agentry: agent::run_planned: the plan schema has more union types than this dialect allows
+// expect: agentry: agent::run(agentry::planned{...}): the plan schema has more union types than this dialect allows
 // The tools' 16 variant parameters fit Anthropic strict mode's 16 union types as definitions;
 // the plan's choice between the two tools is one more.
 #include <agentry/loop/plan.hpp>

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: BSL-1.0
-// expect: agentry: agent::run_planned: the registry has a tool named make_plan
+// expect: agentry: agent::run(agentry::planned{...}): the registry has a tool named make_plan
 #include <agentry/loop/plan.hpp>
 #include <agentry/registry.hpp>
 

@@ -2,7 +2,7 @@
 #ifndef AGENTRY_LOOP_CHECKPOINT_HPP
 #define AGENTRY_LOOP_CHECKPOINT_HPP
 
-// agentry::checkpointer: what an agent tells a store while it runs (agent::set_checkpointer),
+// agentry::checkpointer: what an agent tells a store while it runs (agent_options::checkpointer),
 // so that the run can go on in another process after a crash. The agent calls it after each
 // model turn, before and after each tool call, and after each turn's tool results joined the
 // conversation. The durable runs of include/agentry/store/ implement it; the loop knows no

@@ -50,7 +50,7 @@ enum class context_compression {
     summary,  // replace them in the conversation by a summary the model writes (one extra request)
 };
 
-/// What agent::run_planned does when a step of a plan fails (its tool answers with an error,
+/// What a planned run (agentry::planned) does when a step of a plan fails (its tool answers with an error,
 /// is denied, rate limited or times out).
 enum class plan_failure {
     stop,             // run nothing more: the run stops with stop_reason::plan_failed
@@ -58,9 +58,9 @@ enum class plan_failure {
     replan,           // run nothing more of this plan; the model gets the failure and plans the rest
 };
 
-/// The AI-planned mode (agent::run_planned, loop/plan.hpp).
+/// The AI-planned mode (agent::run(agentry::planned{...}), loop/plan.hpp).
 struct plan_options {
-    /// Generates the plan schema and enables agent::run_planned (nothing is generated without it).
+    /// Generates the plan schema and enables planned runs (nothing is generated without it).
     bool enabled = false;
     plan_failure on_failure = plan_failure::replan;
     /// Plans refused in one run (invalid, or with arguments invalid once the inputs are set)
@@ -107,7 +107,7 @@ struct loop_config {
     /// Cap on one tool result sent to the model, in bytes.
     std::size_t max_result_size = 16 * 1024;
     agentry::retry_policy retry{};
-    /// Estimated tokens of history sent per turn (see agent::set_token_estimator); 0: no
+    /// Estimated tokens of history sent per turn (see agent_options::token_estimator); 0: no
     /// budget. Past it the oldest turns are left out, never splitting a tool call from its
     /// results, always keeping the system prompt and the latest user message.
     std::size_t context_budget_tokens = 0;

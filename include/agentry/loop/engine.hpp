@@ -14,9 +14,9 @@
 //   finish        max_turns reached: the answer forced or asked for once more
 //
 // A run starts at prepare (run, continue_run), at run_tools (resume, continue_run with calls
-// waiting) or in the planner (run_planned, loop/plan.hpp), which uses the same stages' parts.
+// waiting) or in the planner (agentry::planned, loop/plan.hpp), which uses the same stages' parts.
 // What the run uses (the provider's turn, the tools, the limits) is fixed at construction by
-// the typed facade, agent<Config, Context, Output> (agent.hpp); what changes is the run's.
+// the typed facade, agent<Config, Output> (agent.hpp); what changes is the run's.
 
 #include <agentry/call_scope.hpp>
 #include <agentry/detail/separate.hpp>
@@ -146,6 +146,11 @@ struct run_deps {
     std::shared_ptr<policy_state> policy;  // null when no tool declares a policy
     engine_features features{};
 };
+
+/// Why a run from agentry::approvals refuses `decisions` on the `pending` calls, in its words;
+/// empty when it takes them. With an approver, calls left without a decision go to it.
+AGENTRY_DECL std::string refusal_of(std::span<const pending_call> pending, std::span<const approval_decision> decisions,
+                                    bool approver);
 
 /// The stages of a run (see the top of this file).
 enum class stage { prepare, model_turn, handle_reply, run_tools, finish, done };

@@ -2,7 +2,7 @@
 #ifndef AGENTRY_LOOP_OUTPUT_HPP
 #define AGENTRY_LOOP_OUTPUT_HPP
 
-// Typed final answers. An agent<Config, Context, Output> sends Output's JSON Schema (a constant,
+// Typed final answers. An agent<Config, Output> sends Output's JSON Schema (a constant,
 // in the dialect of the provider's structured output) with every request, through the
 // provider's own structured output, and reads the final answer into an Output with the typed
 // reader, every constraint checked. An answer that does not validate is sent back to the model
@@ -12,7 +12,7 @@
 // is known only where the agent is constructed.
 //
 //   struct trip_plan { std::string city; agentry::constrained<int, agentry::minimum<1>> days; };
-//   agentry::agent<config, void, trip_plan> planner{agentry::openai{.model = "gpt-4o-mini"}, tools, "..."};
+//   agentry::agent<config, trip_plan> planner{agentry::openai{.model = "gpt-4o-mini"}, tools, "..."};
 //   agentry::typed_result<trip_plan> r = planner.run("Plan three days in Lyon.");
 //   if (r.output) use(r.output->city);
 
@@ -77,7 +77,7 @@ void move_result(run_result& to, run_result&& result) noexcept;
 template <class Output>
 class output_slot {
     static_assert(!std::is_reference_v<Output> && !std::is_const_v<Output>,
-                  "agentry: agent<config, Context, Output>: Output must be a plain struct type, not a reference "
+                  "agentry: agent<config, Output>: Output must be a plain struct type, not a reference "
                   "or const");
 
 public:
@@ -89,7 +89,7 @@ public:
         using D = typename output_dialect_of<P>::type;
         constexpr schema::detail::kind k = schema::detail::json_kind_of<Output>();
         static_assert(k == schema::detail::kind::object || k == schema::detail::kind::unsupported,
-                      "agentry: agent<config, Context, Output>: Output must be a struct (the providers' structured "
+                      "agentry: agent<config, Output>: Output must be a struct (the providers' structured "
                       "outputs take a JSON object at the root); wrap the value in a struct with one member");
         static_assert(schema::detail::check_schema<Output, D, "output">());
         output_slot s;
@@ -118,7 +118,7 @@ public:
     }
 
     /// The run's result with its output: the answer kept by judge(), or, for a completed run
-    /// whose answer was not judged (continue_run on a conversation that ends with the model's
+    /// whose answer was not judged (a continuation of a conversation that ends with the model's
     /// answer), that answer read now; one that does not validate stops the run with
     /// stop_reason::invalid_output_exhausted.
     typed_result<Output> finish(run_result result) noexcept {

@@ -2,7 +2,7 @@
 #ifndef AGENTRY_LOOP_PLAN_HPP
 #define AGENTRY_LOOP_PLAN_HPP
 
-// The AI-planned mode: agent::run_planned(input). The model is given one tool, make_plan,
+// The AI-planned mode: agent.run(agentry::planned{input}). The model is given one tool, make_plan,
 // whose parameters are the plan schema of the registry (loop/detail/plan_schema.hpp), and is
 // made to call it. The plan is read and checked; a plan with errors goes back to the model
 // with every error, to be fixed. A valid plan runs as a graph: in rounds, each running every
@@ -13,7 +13,7 @@
 //
 //   constexpr agentry::loop_config config{.parallel_tool_calls = true, .planning = {.enabled = true}};
 //   agentry::agent<config> agent{agentry::openai{.model = "gpt-4o-mini"}, tools, "Plan, then answer."};
-//   agentry::run_result r = agent.run_planned("Compare the weather in Paris and Rome.");
+//   agentry::run_result r = agent.run(agentry::planned{"Compare the weather in Paris and Rome."});
 //   // r.plans: each plan, its steps, their results and timings.
 //
 // Checks, each answered to the model with its step and the fix: the plan cannot be read (the
@@ -116,7 +116,7 @@ checked_plan check_plan(std::string_view arguments, std::span<const std::string_
 /// JSON when it is JSON, else as one string.
 AGENTRY_DECL std::optional<std::string> result_value(std::string_view text, const std::vector<std::string>& tokens);
 
-/// What run_planned tells the model about the steps of a plan: a JSON array of
+/// What a planned run tells the model about the steps of a plan: a JSON array of
 /// {"id","tool","status","result"|"error"|"reason"}.
 AGENTRY_DECL std::string plan_report(const std::vector<plan_step_record>& steps);
 
@@ -132,7 +132,7 @@ AGENTRY_TEMPLATE_DECL
 bool plan_step_arguments(const plan_step_wire& s, std::size_t i, plan_record& record,
                          const finished_steps& finished, const plan_options& options);
 
-/// What an agent keeps for run_planned: the plan tool's payload and the registry's tool names.
+/// What an agent keeps for planned runs: the plan tool's payload and the registry's tool names.
 struct plan_tools {
     std::string_view payload;
     std::span<const std::string_view> names;
@@ -143,7 +143,7 @@ struct plan_tools {
     }
 };
 
-/// Runs agent::run_planned over the engine (loop/engine.hpp): it drives the engine's own turns,
+/// Runs a planned run over the engine (loop/engine.hpp): it drives the engine's own turns,
 /// and its tool calls through the same call pipeline as every call. Events is agent_events.
 template <class Agent, class Events>
 struct planner {
@@ -362,7 +362,7 @@ struct planner {
                     r.status = plan_step_status::failed;
                     r.call_status = tool_status::denied;
                     r.result = "Not run: " + steps[i].tool +
-                               " needs approval, and a plan runs only with an approver (agent::set_approver).";
+                               " needs approval, and a plan runs only with an approver (agent_options::approver).";
                     states[i] = state::failed;
                     failed = true;
                     continue;

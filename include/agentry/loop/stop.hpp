@@ -5,10 +5,12 @@
 // Stop conditions beyond the turn limit: tools whose result is the answer
 // (loop_config::stop_at_tools, checked against the registry at compile time), the token and
 // tool-call budgets (loop_config::max_total_tokens, max_tool_calls), and the application's
-// predicate over the run so far (agent::set_stop_condition).
+// predicate over the run so far (agent_options::stop_condition).
 //
 //   constexpr agentry::loop_config config{.stop_at_tools = {"book_table"}, .max_total_tokens = 20000};
-//   agent.set_stop_condition([](const agentry::run_state_view& s) { return s.result.steps.size() >= 5; });
+//   agentry::agent_options options{.stop_condition = [](const agentry::run_state_view& s) {
+//       return s.result.steps.size() >= 5;
+//   }};
 
 #include <agentry/loop/result.hpp>
 #include <agentry/provider/message.hpp>
@@ -69,7 +71,7 @@ struct run_state_view {
     const run_result& result;
     /// The conversation, with this turn's results.
     std::span<const message> conversation;
-    /// Since the run (or this part of it: resume, continue_run) started.
+    /// Since the run (or this part of it: a run from approvals or a continuation) started.
     std::chrono::milliseconds elapsed;
 };
 
@@ -91,7 +93,7 @@ struct stop_at_unknown_tool {
     static_assert(sizeof(Name) == 0,
                   "agentry: loop_config::stop_at_tools: the registry has no tool of the name in "
                   "stop_at_unknown_tool<tool_named<...>>; name a tool of the agent's registry, or name a tool "
-                  "added at run time with agent::stop_at_tool(name)");
+                  "named at run time in agent_options::stop_at_tools");
     static constexpr bool ok = true;
 };
 

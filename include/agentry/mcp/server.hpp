@@ -772,14 +772,10 @@ private:
                 note += "}}";
                 (*out)(note);
             };
-        const auto run = [&](auto&... context) {
-            // An unknown name is answered by call(), which names the closest tool.
-            if (index == Registry::size()) return tools_.call(name, arguments, scope, context...);
-            return tools_.call_index(index, arguments, scope, context...);
-        };
+        // An index of size(), an unknown name, is answered naming the closest tool.
         if constexpr (std::is_void_v<context_type>) {
             (void)failure;
-            return run();
+            return tools_.call(name, arguments, {.scope = scope, .index = index});
         } else {
             std::shared_ptr<void> context;
             try {
@@ -791,7 +787,8 @@ private:
                 failure = "Internal error: the session's context could not be made";
                 return {};
             }
-            return run(*static_cast<context_type*>(context.get()));
+            return tools_.call(name, arguments,
+                               {.context = *static_cast<context_type*>(context.get()), .scope = scope, .index = index});
         }
     }
 

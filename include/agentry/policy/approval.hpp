@@ -3,9 +3,9 @@
 #define AGENTRY_POLICY_APPROVAL_HPP
 
 // Human approval of tool calls: what the approver sees (approval_request) and what it answers
-// (approval). The agent asks its approver (agent::set_approver) before each call of a tool
+// (approval). The agent asks its approver (agent_options::approver) before each call of a tool
 // whose policy says needs_approval. Without an approver the run stops with the calls pending
-// (pending_call), and agent::resume takes the decisions (approval_decision), each bound to the
+// (pending_call), and a run from agentry::approvals takes the decisions (approval_decision), each bound to the
 // exact arguments it was made for.
 
 #include <agentry/detail/separate.hpp>
@@ -61,7 +61,7 @@ struct pending_call {
     permission level = permission::destructive;
 };
 
-/// The decision on a pending call, for agent::resume: the call's id, the canonical arguments it
+/// The decision on a pending call, for agentry::approvals: the call's id, the canonical arguments it
 /// was made for (a decision for other arguments is refused) and the answer.
 struct approval_decision {
     std::string call_id;

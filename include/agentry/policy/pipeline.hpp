@@ -48,7 +48,7 @@ namespace agentry {
 /// Where a call comes from.
 enum class call_origin : unsigned char {
     model,     // a call the model made in a reply
-    plan,      // a step of a plan (agent::run_planned)
+    plan,      // a step of a plan (a planned run, agentry::planned)
     fallback,  // a fallback tried after its tool failed
 };
 

@@ -132,7 +132,7 @@ struct fallback_chain {
 /// A tool's policy; a structural aggregate, so that it is a template argument.
 struct tool_policy {
     permission level = permission::read_only;
-    /// Each call is shown to the agent's approver first (see agent::set_approver), or stops the
+    /// Each call is shown to the agent's approver first (see agent_options::approver), or stops the
     /// run for a decision when there is none (stop_reason::approval_pending).
     bool needs_approval = false;
     rate_limit rate{};

@@ -97,29 +97,6 @@ inline run_state state_of(std::span<const message> conversation, const run_resul
             progress.summary_usage};
 }
 
-/// Why agent::run(agentry::approvals{...}) would refuse `decisions` on `pending` (no approver), in its words; empty
-/// when it would take them.
-inline std::string refusal_of(std::span<const pending_call> pending, std::span<const approval_decision> decisions) {
-    std::vector<std::string_view> decided;
-    for (const approval_decision& d : decisions) {
-        const auto p = std::find_if(pending.begin(), pending.end(),
-                                    [&](const pending_call& c) { return c.call_id == d.call_id; });
-        if (p == pending.end()) return "agentry: resume: no pending call has the id \"" + d.call_id + "\"";
-        if (std::find(decided.begin(), decided.end(), d.call_id) != decided.end())
-            return "agentry: resume: two decisions for the call " + d.call_id;
-        if (!same_arguments(d.arguments, p->arguments))
-            return "agentry: resume: the decision for the call " + d.call_id + " (" + p->tool +
-                   ") was made for the arguments " + d.arguments + ", but the call's are " + p->arguments +
-                   "; decide on the call as it is";
-        decided.push_back(d.call_id);
-    }
-    for (const pending_call& p : pending)
-        if (std::find(decided.begin(), decided.end(), p.call_id) == decided.end())
-            return "agentry: resume: no decision for the call " + p.call_id + " (" + p.tool +
-                   "); give one for every pending call";
-    return {};
-}
-
 /// The checkpointer a resumed run gives its agent: it appends to the store, and answers the
 /// calls the run's last turn recorded before a crash.
 template <run_store Store>
@@ -334,7 +311,7 @@ void decide_run(Store& store, std::string_view id, std::span<const approval_deci
                                   : std::string(" is not in this store")) +
                           "; decide only on the calls pending_approvals gives");
     }
-    if (std::string why = detail::refusal_of(pending, decisions); !why.empty()) throw store_error(why);
+    if (std::string why = detail::refusal_of(pending, decisions, false); !why.empty()) throw store_error(why);
     store.decide(id, detail::write_body(std::vector<approval_decision>(decisions.begin(), decisions.end())));
 }
 

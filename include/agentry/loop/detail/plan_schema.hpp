@@ -58,7 +58,7 @@ struct in_planned_tool {};
 template <class D, class Tool, bool Fits>
 struct plan_depth {
     static_assert(Fits,
-                  "agentry: agent::run_planned: this tool's parameters nest too deep to be planned in this dialect "
+                  "agentry: agent::run(agentry::planned{...}): this tool's parameters nest too deep to be planned in this dialect "
                   "(a plan puts them 3 levels below its root; OpenAI strict allows 10 levels in all); flatten the "
                   "parameter struct, or use another dialect");
     static constexpr bool ok = true;
@@ -69,13 +69,13 @@ struct plan_depth {
 template <class D, std::size_t Enums, std::size_t Properties, std::size_t Unions>
 struct plan_limits {
     static_assert(Enums <= D::rules.max_enum_values,
-                  "agentry: agent::run_planned: the plan schema has more enum values in all than this dialect allows "
+                  "agentry: agent::run(agentry::planned{...}): the plan schema has more enum values in all than this dialect allows "
                   "(the tools' own and one per tool name; OpenAI strict: 1000)");
     static_assert(Properties <= D::rules.max_properties,
-                  "agentry: agent::run_planned: the plan schema has more properties than this dialect allows "
+                  "agentry: agent::run(agentry::planned{...}): the plan schema has more properties than this dialect allows "
                   "(OpenAI strict: 5000 in all)");
     static_assert(Unions <= D::rules.max_union_types,
-                  "agentry: agent::run_planned: the plan schema has more union types than this dialect allows (the "
+                  "agentry: agent::run(agentry::planned{...}): the plan schema has more union types than this dialect allows (the "
                   "tools' own and one for the choice of tool; Anthropic strict: 16); plan with fewer tools or use "
                   "agentry::dialect::anthropic");
     static constexpr bool ok = true;
@@ -244,9 +244,9 @@ struct plan_schema_of;
 
 template <class D, class... Tools>
 struct plan_schema_of<D, registry<Tools...>> {
-    static_assert(sizeof...(Tools) != 0, "agentry: agent::run_planned: the registry has no tools to plan with");
+    static_assert(sizeof...(Tools) != 0, "agentry: agent::run(agentry::planned{...}): the registry has no tools to plan with");
     static_assert(registry<Tools...>::find(plan_tool_name) == sizeof...(Tools),
-                  "agentry: agent::run_planned: the registry has a tool named make_plan, the name of the built-in "
+                  "agentry: agent::run(agentry::planned{...}): the registry has a tool named make_plan, the name of the built-in "
                   "plan tool; rename that tool");
     static constexpr std::string_view payload() noexcept {
         static_assert(all_of(std::array<bool, sizeof...(Tools)>{check_planned_tool<D, Tools>()...}));

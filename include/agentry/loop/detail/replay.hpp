@@ -2,7 +2,7 @@
 #ifndef AGENTRY_LOOP_DETAIL_REPLAY_HPP
 #define AGENTRY_LOOP_DETAIL_REPLAY_HPP
 
-// The loop's memory of a run continued from its progress (agent::continue_run, or resume with
+// The loop's memory of a run continued from its progress (agentry::continuation, or agentry::approvals with
 // progress, after a restore in another process): the loop detector's window and the count of
 // invalid-argument rounds per tool, rebuilt from the steps the run has taken. Each turn's calls
 // make one block of steps with the same turn number, recorded in the order the loop recorded

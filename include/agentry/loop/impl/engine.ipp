@@ -79,6 +79,28 @@ AGENTRY_DECL bool engine::begin_run(run_result& result, clock::time_point starte
     return true;
 }
 
+AGENTRY_DECL std::string refusal_of(std::span<const pending_call> pending, std::span<const approval_decision> decisions,
+                                    bool approver) {
+    const std::string entry = "agentry: agent::run(agentry::approvals{...}): ";
+    std::vector<std::string_view> decided;
+    for (const approval_decision& d : decisions) {
+        const auto p = std::find_if(pending.begin(), pending.end(),
+                                    [&](const pending_call& c) { return c.call_id == d.call_id; });
+        if (p == pending.end()) return entry + "no pending call has the id \"" + d.call_id + "\"";
+        if (std::find(decided.begin(), decided.end(), d.call_id) != decided.end())
+            return entry + "two decisions for the call " + d.call_id;
+        if (!same_arguments(d.arguments, p->arguments))
+            return entry + "the decision for the call " + d.call_id + " (" + p->tool + ") was made for the arguments " +
+                   d.arguments + ", but the call's are " + p->arguments + "; decide on the call as it is";
+        decided.push_back(d.call_id);
+    }
+    if (approver) return {};
+    for (const pending_call& p : pending)
+        if (std::find(decided.begin(), decided.end(), p.call_id) == decided.end())
+            return entry + "no decision for the call " + p.call_id + " (" + p.tool + "); give one for every pending call";
+    return {};
+}
+
 AGENTRY_DECL run_result engine::refused_context(bool none_taken, bool given) {
     run_result r;
     r.stop = stop_reason::invalid_input;
@@ -168,7 +190,7 @@ AGENTRY_DECL bool engine::refuse_if_open(run_result& result, std::string_view en
     const std::optional<open_turn> open = open_turn_of();
     if (!open) return false;
     refuse(result, "agentry: " + std::string(entry) + ": " + std::to_string(open->unanswered.size()) +
-                       " tool calls of the last turn wait for a decision; call resume(decisions) first "
+                       " tool calls of the last turn wait for a decision; run(agentry::approvals{decisions}) first "
                        "(deny them to drop them); the input was not added");
     return true;
 }
@@ -176,7 +198,7 @@ AGENTRY_DECL bool engine::refuse_if_open(run_result& result, std::string_view en
 AGENTRY_DECL run_result engine::start(std::string input, const agent_events& events, void* ctx) noexcept {
     return guarded(
         [&](run_result& result, clock::time_point started) {
-            if (refuse_if_open(result, "run")) return;
+            if (refuse_if_open(result, "agent::run")) return;
             history_.push_back(message::user(std::move(input)));
             execute(result, events, started, nullptr);
         },
@@ -187,26 +209,12 @@ AGENTRY_DECL run_result engine::resume_with(std::span<const approval_decision> d
                                             void* ctx, run_result progress) noexcept {
     return guarded(
         [&](run_result& result, clock::time_point started) {
-            std::vector<pending_call> pending = pending_approvals();
-            if (!open_turn_of()) return refuse(result, "agentry: resume: no tool calls wait for a decision");
+            if (!open_turn_of())
+                return refuse(result, "agentry: agent::run(agentry::approvals{...}): no tool calls wait for a decision");
+            if (std::string why = refusal_of(pending_approvals(), decisions, static_cast<bool>(approver_)); !why.empty())
+                return refuse(result, std::move(why));
             decided_calls decided;
-            for (const approval_decision& d : decisions) {
-                const auto p = std::find_if(pending.begin(), pending.end(),
-                                            [&](const pending_call& c) { return c.call_id == d.call_id; });
-                if (p == pending.end())
-                    return refuse(result, "agentry: resume: no pending call has the id \"" + d.call_id + "\"");
-                if (decided.contains(d.call_id))
-                    return refuse(result, "agentry: resume: two decisions for the call " + d.call_id);
-                if (!same_arguments(d.arguments, p->arguments))
-                    return refuse(result, "agentry: resume: the decision for the call " + d.call_id + " (" + p->tool +
-                                              ") was made for the arguments " + d.arguments + ", but the call's are " +
-                                              p->arguments + "; decide on the call as it is");
-                decided.emplace(d.call_id, d.answer);
-            }
-            for (const pending_call& p : pending)
-                if (!approver_ && !decided.contains(p.call_id))
-                    return refuse(result, "agentry: resume: no decision for the call " + p.call_id + " (" + p.tool +
-                                              "); give one for every pending call");
+            for (const approval_decision& d : decisions) decided.emplace(d.call_id, d.answer);
             execute(result, events, started, &decided);
         },
         ctx, std::move(progress));
@@ -226,7 +234,7 @@ AGENTRY_DECL run_result engine::continue_run(run_result progress, const agent_ev
                     result.stop = stop_reason::approval_pending;
                     result.pending = pending_approvals();
                     result.text = std::to_string(result.pending.size()) +
-                                  " tool calls wait for approval; decide with resume(decisions).";
+                                  " tool calls wait for approval; decide with run(agentry::approvals{decisions}).";
                 } else {
                     const decided_calls none;
                     execute(result, events, started, &none);
@@ -493,7 +501,7 @@ AGENTRY_DECL stage engine::run_tools(run_state& s) {
         s.result.stop = stop_reason::approval_pending;
         s.result.pending = pending_approvals();
         s.result.text =
-            std::to_string(s.result.pending.size()) + " tool calls wait for approval; decide with resume(decisions).";
+            std::to_string(s.result.pending.size()) + " tool calls wait for approval; decide with run(agentry::approvals{decisions}).";
         return stage::done;
     }
     if (!run_turn_calls(s.result, s.events, nullptr, s.result.turns, open, s.loops, s.invalid_rounds))

@@ -14,7 +14,7 @@ namespace agentry {
 
 class checkpoint_layer final : public call_layer {
 public:
-    /// `keeper` is read at each call (set_checkpointer may change it between runs).
+    /// `keeper` is read at each call (a durable run sets its own for the run).
     explicit checkpoint_layer(checkpointer* const* keeper) noexcept : keeper_(keeper) {}
 
     tool_result call(tool_invocation& call, const call_chain& next) const override {

@@ -92,16 +92,11 @@ auto call_tool(const Tool& tool, json::detail::storage_t<typename Tool::paramete
         return tool.callable(arguments);
 }
 
-/// What the caller supplies for a tool's injected parameters: the call's scope and, when the
-/// registry's tools take agentry::context<Context>, the context.
-template <class Context>
+/// What the caller supplies for a tool's injected parameters: the call's scope and the
+/// registry's context, a Registry::context_type object (null when no tool takes one).
 struct injection {
     const call_scope& scope;
-    Context* context;
-};
-template <>
-struct injection<void> {
-    const call_scope& scope;
+    void* context;
 };
 
 // The position among the schema's parameters of parameter I, a non-injected one.
@@ -119,15 +114,18 @@ consteval std::array<std::size_t, sizeof...(A)> schema_positions() noexcept {
 
 // The argument for parameter A: an injected value, or the read argument, passed as an lvalue
 // when A is a non-const lvalue reference and as an rvalue otherwise.
-template <class A, std::size_t J, bool Named, class Storage, class Context>
-decltype(auto) argument([[maybe_unused]] Storage& arguments, [[maybe_unused]] const injection<Context>& in) {
+template <class A, std::size_t J, bool Named, class Storage>
+decltype(auto) argument([[maybe_unused]] Storage& arguments, [[maybe_unused]] const injection& in) {
     constexpr injected kind = injected_kind<A>;
     if constexpr (kind == injected::context) {
-        return std::remove_cvref_t<A>(*in.context);
+        using context_type = typename injected_of<std::remove_cvref_t<A>>::context_type;
+        return std::remove_cvref_t<A>(*static_cast<context_type*>(in.context));
     } else if constexpr (kind == injected::stop) {
         return std::stop_token(in.scope.stop);
     } else if constexpr (kind == injected::progress) {
         return progress(&in.scope.on_progress);
+    } else if constexpr (kind == injected::info) {
+        return call_info{in.scope.run_id, in.scope.call_id};
     } else {
         auto& value = [&]() -> auto& {
             if constexpr (Named) return std::get<J>(arguments);
@@ -138,17 +136,17 @@ decltype(auto) argument([[maybe_unused]] Storage& arguments, [[maybe_unused]] co
     }
 }
 
-template <class Tool, class Storage, class Context, class... A, std::size_t... I>
-auto call_injected(const Tool& tool, Storage& arguments, const injection<Context>& in,
-                             reflect::type_list<A...>, std::index_sequence<I...>) {
+template <class Tool, class Storage, class... A, std::size_t... I>
+auto call_injected(const Tool& tool, Storage& arguments, const injection& in, reflect::type_list<A...>,
+                   std::index_sequence<I...>) {
     constexpr auto at = schema_positions<A...>();
     constexpr bool named = schema::detail::is_named_parameters<typename Tool::parameters_type>;
     return tool.callable(argument<A, at[I], named>(arguments, in)...);
 }
 
-template <class Tool, class Context>
+template <class Tool>
 auto call_tool(const Tool& tool, json::detail::storage_t<typename Tool::parameters_type>& arguments,
-                         const injection<Context>& in) {
+               const injection& in) {
     using parameters = typename Tool::signature::parameters;
     return call_injected(tool, arguments, in, parameters{}, std::make_index_sequence<boost::mp11::mp_size<parameters>::value>{});
 }
@@ -198,11 +196,12 @@ void set_content(tool_result& result, V&& value, const call_options& options) {
     }
 }
 
-// The tool is given by address: without injected parameters, invoke<Tool> is the registry's
-// dispatch function itself.
-template <class Tool, class... Injection>
+// The registry's dispatch function for the tool at `address`, a template on the tool alone.
+// `context` is the registry's context (its context_type, which every tool taking one shares),
+// null when there is none; the scope and context reach only a tool with injected parameters.
+template <class Tool>
 tool_result invoke(const void* address, std::string_view arguments, const call_options& options,
-                   const Injection&... in) noexcept {
+                   [[maybe_unused]] const call_scope& scope, [[maybe_unused]] void* context) noexcept {
     const Tool& tool = *static_cast<const Tool*>(address);
     tool_result result;
     try {
@@ -214,12 +213,16 @@ tool_result invoke(const void* address, std::string_view arguments, const call_o
             set_invalid(result, Tool::name, parsed.errors);
             return result;
         }
+        const auto call = [&]() -> decltype(auto) {
+            if constexpr (Tool::injects) return call_tool(tool, parsed.value, injection{scope, context});
+            else return call_tool(tool, parsed.value);
+        };
         using R = typename Tool::result_type;
         if constexpr (std::is_void_v<R>) {
-            call_tool(tool, parsed.value, in...);
+            call();
             result.content = "null";
         } else {
-            decltype(auto) value = call_tool(tool, parsed.value, in...);
+            decltype(auto) value = call();
             set_content<Tool>(result, std::forward<decltype(value)>(value), options);
         }
     } catch (...) {
