@@ -81,18 +81,19 @@ void show(std::string_view what, const agentry::tool_result& r) {
 int main() {
     static_assert(std::is_same_v<decltype(all_tools)::context_type, session>);
     session ada{"ada", {}};
-    show("save_note", all_tools.call("save_note", R"({"title":"plan","text":"ship it on Friday"})", ada));
-    show("save_note", all_tools.call("save_note", R"({"title":"idea","text":"a smaller binary"})", ada));
-    show("list_notes", all_tools.call("list_notes", "{}", ada));
+    show("save_note", all_tools.call("save_note", R"({"title":"plan","text":"ship it on Friday"})", {.context = ada}));
+    show("save_note", all_tools.call("save_note", R"({"title":"idea","text":"a smaller binary"})", {.context = ada}));
+    show("list_notes", all_tools.call("list_notes", "{}", {.context = ada}));
 
     std::stop_source stop;
     const agentry::call_scope scope{stop.get_token(), [](const agentry::progress_update& u) {
                                         std::printf("  progress %g of %g: %s\n", u.progress, u.total.value_or(0),
                                                     u.message.c_str());
                                     }};
-    show("export_notes", all_tools.call("export_notes", R"({"max_notes":5})", scope, ada));
+    show("export_notes", all_tools.call("export_notes", R"({"max_notes":5})", {.context = ada, .scope = scope}));
     stop.request_stop();
-    show("export_notes (stopped)", all_tools.call("export_notes", R"({"max_notes":5})", scope, ada));
+    show("export_notes (stopped)",
+         all_tools.call("export_notes", R"({"max_notes":5})", {.context = ada, .scope = scope}));
 
     std::printf("reader tools: %zu, %s\n", reader_tools.size(),
                 std::string(decltype(reader_tools)::definitions<agentry::dialect::anthropic>()).c_str());
@@ -106,6 +107,7 @@ int main() {
             std::printf("count_words -> refused: %s\n", limits.refusal("count_words", index, admitted).c_str());
             continue;
         }
-        show("count_words", limited_reader.call_index(index, R"({"text":"one two three"})", ada));
+        show("count_words",
+             limited_reader.call("count_words", R"({"text":"one two three"})", {.context = ada, .index = index}));
     }
 }

@@ -122,7 +122,7 @@ void call_scoped_case(benchmark::State& state) {
     session s;
     std::stop_source source;
     const agentry::call_scope scope{source.get_token(), {}};
-    measure(state, [&] { return scoped_tools.call(opaque(Name), opaque(Args), scope, s); });
+    measure(state, [&] { return scoped_tools.call(opaque(Name), opaque(Args), {.context = s, .scope = scope}); });
 }
 
 template <std::string_view const& Name, std::string_view const& Args>
@@ -141,7 +141,7 @@ void call_admitted_case(benchmark::State& state) {
         if (index == policies::size || policies::table[index].needs_approval ||
             !limiter.try_take(index, std::chrono::steady_clock::now()))
             return agentry::tool_result{};
-        return policied_tools.call_index(index, opaque(Args));
+        return policied_tools.call(name, opaque(Args), {.index = index});
     });
 }
 
@@ -167,11 +167,11 @@ std::string policy_paths_differ() {
     for (const auto& [name, args] : {std::pair{flight_name, flight_args}, std::pair{fare_name, fare_args}}) {
         const agentry::tool_result plain = tools.call(name, args);
         const std::size_t index = policied_type::find(name);
-        if (scoped_tools.call(name, args, scope, s).content != plain.content)
+        if (scoped_tools.call(name, args, {.context = s, .scope = scope}).content != plain.content)
             differences += " scoped " + std::string(name);
         if (policied_tools.call(name, args).content != plain.content) differences += " policied " + std::string(name);
         if (!limiter.try_take(index, std::chrono::steady_clock::now()) ||
-            policied_tools.call_index(index, args).content != plain.content)
+            policied_tools.call(name, args, {.index = index}).content != plain.content)
             differences += " admitted " + std::string(name);
     }
     if (s.calls != 2) differences += " context not reached";

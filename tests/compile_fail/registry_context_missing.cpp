@@ -16,6 +16,6 @@ int main() {
     return tools.call("whoami", "{}").ok() ? 0 : 1;
 #else
     session s{7};
-    return tools.call("whoami", "{}", s).content == "7" ? 0 : 1;
+    return tools.call("whoami", "{}", {.context = s}).content == "7" ? 0 : 1;
 #endif
 }

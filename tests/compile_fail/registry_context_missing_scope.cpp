@@ -3,7 +3,7 @@
 // names: whoami
 #include <agentry/registry.hpp>
 
-// With a scope but no context, through call<D> and call_index as well.
+// With a scope or an index but no context, through call<D> as well.
 struct session {
     int user = 0;
 };
@@ -17,11 +17,14 @@ constexpr agentry::registry tools{agentry::tool<"add", "Adds.", "a", "b">(add),
 int main() {
     const agentry::call_scope scope{};
 #ifdef AGENTRY_COMPILE_FAIL
-    return tools.call<agentry::dialect::openai>("whoami", "{}", scope).ok() && tools.call_index(0, "{}").ok();
+    return tools.call<agentry::dialect::openai>("whoami", "{}", {.scope = scope}).ok() &&
+                   tools.call("add", "{}", {.index = 0}).ok()
+               ? 0
+               : 1;
 #else
     session s{7};
-    return tools.call<agentry::dialect::openai>("whoami", "{}", scope, s).content == "7" &&
-                   tools.call_index(0, R"({"a":1,"b":2})", s).content == "3"
+    return tools.call<agentry::dialect::openai>("whoami", "{}", {.context = s, .scope = scope}).content == "7" &&
+                   tools.call("add", R"({"a":1,"b":2})", {.context = s, .index = 0}).content == "3"
                ? 0
                : 1;
 #endif

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: BSL-1.0
-// expect: agentry: registry::call(..., ctx): no tool of this registry takes agentry::context<T>; call it without a context
+// expect: agentry: registry::call: no tool of this registry takes agentry::context<T>; leave .context out
 #include <agentry/registry.hpp>
 
 struct session {
@@ -13,7 +13,7 @@ constexpr agentry::registry tools{agentry::tool<"add", "Adds.", "a", "b">(add)};
 int main() {
 #ifdef AGENTRY_COMPILE_FAIL
     session s{};
-    return tools.call("add", R"({"a":1,"b":2})", s).content == "3" ? 0 : 1;
+    return tools.call("add", R"({"a":1,"b":2})", {.context = s}).content == "3" ? 0 : 1;
 #else
     return tools.call("add", R"({"a":1,"b":2})").content == "3" ? 0 : 1;
 #endif

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: BSL-1.0
-// expect: agentry: registry::call(..., ctx): ctx is not a Registry::context_type&
+// expect: agentry: registry::call: .context is not a Registry::context_type&
 #include <agentry/registry.hpp>
 
 struct session {
@@ -19,5 +19,5 @@ int main() {
 #else
     session s{7};
 #endif
-    return tools.call("whoami", "{}", agentry::call_scope{}, s).content == "7" ? 0 : 1;
+    return tools.call("whoami", "{}", {.context = s, .scope = agentry::call_scope{}}).content == "7" ? 0 : 1;
 }

@@ -22,5 +22,5 @@ constexpr agentry::registry tools{agentry::tool<"whoami", "Says who calls.">(who
 
 int main() {
     session s{2};
-    return tools.call("count_rows", "{}", s).content == "4" ? 0 : 1;
+    return tools.call("count_rows", "{}", {.context = s}).content == "4" ? 0 : 1;
 }

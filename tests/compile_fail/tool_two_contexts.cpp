@@ -20,5 +20,5 @@ constexpr agentry::registry tools{agentry::tool<"lookup", "Looks up.">(lookup)};
 
 int main() {
     session s{};
-    return tools.call("lookup", "{}", s).ok() ? 0 : 1;
+    return tools.call("lookup", "{}", {.context = s}).ok() ? 0 : 1;
 }

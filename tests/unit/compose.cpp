@@ -82,10 +82,10 @@ TEST_CASE("join: the definitions are the tools' definitions, in order") {
 
 TEST_CASE("join and select: calls reach the same tools, options come from the first registry") {
     session s{"ada"};
-    CHECK(all.call("add", R"({"a":2,"b":3})", s).content == "5");
-    CHECK(all.call("sub", R"({"a":2,"b":3})", s).content == "-1");
-    CHECK(all.call("whoami", "{}", s).content == "ada");
-    CHECK(all.call("wipe", R"({"path":"/tmp"})", s).content == "wiped /tmp");
+    CHECK(all.call("add", R"({"a":2,"b":3})", {.context = s}).content == "5");
+    CHECK(all.call("sub", R"({"a":2,"b":3})", {.context = s}).content == "-1");
+    CHECK(all.call("whoami", "{}", {.context = s}).content == "ada");
+    CHECK(all.call("wipe", R"({"path":"/tmp"})", {.context = s}).content == "wiped /tmp");
     CHECK(all.options().max_result_size == math.options().max_result_size);
     CHECK(three.call("mul", R"({"a":2,"b":3})").content == "6");
     CHECK(picked.call("add", R"({"a":2,"b":3})").content == "5");

@@ -27,7 +27,39 @@ constexpr agentry::registry tools{
 constexpr std::string_view lookup_schema =
     R"({"type":"object","properties":{"key":{"type":"string"}},"required":["key"],"additionalProperties":false})";
 
+// The same tools, one taking the call's run id and call id besides its parameters.
+entry keyed_find(agentry::call_info info, const lookup& l) {
+    return {l.key + "@" + std::string(info.run_id) + "/" + std::string(info.call_id), 1};
+}
+
+constexpr agentry::registry keyed_tools{
+    agentry::tool<"find", "Find an entry.">(keyed_find),
+    agentry::tool<"ping", "Ping.">(+[](const agentry::call_info&) { return std::string("pong"); }),
+};
+
 } // namespace
+
+TEST_CASE("call_info: the schema and definitions are those of the same tools without it") {
+    using plain = std::remove_cvref_t<decltype(boost::hana::at_c<0>(tools.tools()))>;
+    using keyed = std::remove_cvref_t<decltype(boost::hana::at_c<0>(keyed_tools.tools()))>;
+    static_assert(std::is_same_v<keyed::parameters_type, plain::parameters_type>);
+    static_assert(keyed::injects);
+    static_assert(std::is_void_v<decltype(keyed_tools)::context_type>);
+    CHECK(keyed_tools.definitions<agentry::dialect::standard>() == tools.definitions<agentry::dialect::standard>());
+    CHECK(keyed_tools.definitions<agentry::dialect::openai_strict>() ==
+          tools.definitions<agentry::dialect::openai_strict>());
+    CHECK(keyed_tools.definitions<agentry::dialect::mcp>() == tools.definitions<agentry::dialect::mcp>());
+    CHECK(keyed_tools.definitions<agentry::dialect::gemini>() == tools.definitions<agentry::dialect::gemini>());
+}
+
+TEST_CASE("call_info: registry::call passes the scope's ids to the tool") {
+    agentry::call_scope scope;
+    scope.run_id = "r1";
+    scope.call_id = "c1";
+    CHECK(keyed_tools.call("find", R"({"key":"k"})", {.scope = scope}).content == R"({"key":"k@r1/c1","value":1})");
+    CHECK(keyed_tools.call("find", R"({"key":"k"})").content == R"({"key":"k@/","value":1})");
+    CHECK(keyed_tools.call("ping", "{}", {.scope = scope}).content == "pong");
+}
 
 TEST_CASE("names and size") {
     static_assert(decltype(tools)::size() == 2);
@@ -36,16 +68,23 @@ TEST_CASE("names and size") {
     CHECK(boost::hana::at_c<0>(tools.tools()).callable(lookup{"k"}).value == 1);
 }
 
-TEST_CASE("call_index: the tool found once, called by its index") {
+TEST_CASE("call with .index: the tool found once, called by its index") {
     const std::size_t index = decltype(tools)::find("find");
     REQUIRE(index == 0);
-    const agentry::tool_result r = tools.call_index(index, R"({"key":"k"})");
+    const agentry::tool_result r = tools.call("find", R"({"key":"k"})", {.index = index});
     CHECK(r.ok());
     CHECK(r.content == R"({"key":"k","value":1})");
     CHECK(r.content == tools.call("find", R"({"key":"k"})").content);
-    CHECK(tools.call_index(decltype(tools)::find("ping"), "{}").content == "pong");
-    CHECK(tools.call_index(index, R"({"key":1})").status == agentry::tool_status::invalid_arguments);
-    CHECK(tools.call_index(decltype(tools)::size(), "{}").status == agentry::tool_status::unknown_tool);
+    CHECK(tools.call("ping", "{}", {.index = decltype(tools)::find("ping")}).content == "pong");
+    CHECK(tools.call("find", R"({"key":1})", {.index = index}).status == agentry::tool_status::invalid_arguments);
+    // The name is not looked up again: the index decides.
+    CHECK(tools.call("ping", R"({"key":"k"})", {.index = index}).content == r.content);
+    // An index of size() or more is an unknown tool, answered with the name given.
+    const agentry::tool_result unknown = tools.call("fnd", "{}", {.index = decltype(tools)::size()});
+    CHECK(unknown.status == agentry::tool_status::unknown_tool);
+    CHECK(unknown.content == tools.call("fnd", "{}").content);
+    CHECK(unknown.content.starts_with(R"(unknown tool "fnd" (did you mean "find"?))"));
+    CHECK(tools.call("", "{}", {.index = 9}).status == agentry::tool_status::unknown_tool);
 }
 
 TEST_CASE("OpenAI payload") {
