@@ -39,19 +39,21 @@ constexpr agentry::registry tools{
 
 struct fixture {
     std::shared_ptr<scripted::script> s = std::make_shared<scripted::script>();
-    agentry::agent<agentry::loop_config{}> agent{scripted::model{s}, tools, "", scripted::quiet_transport{}};
-    fixture() { booked.clear(); }
+    agentry::agent<agentry::loop_config{}> agent;
+    explicit fixture(agentry::agent_options options = {})
+        : agent{scripted::model{s}, tools, std::move(options), scripted::quiet_transport{}} {
+        booked.clear();
+    }
 };
 
 } // namespace
 
 TEST_CASE("the approver reads the amounts as numbers people write: 100 and 3, not 1e2 and 3e0") {
-    fixture f;
     std::vector<std::string> seen;
-    f.agent.set_approver([&](const agentry::approval_request& r) {
+    fixture f({.approver = [&](const agentry::approval_request& r) {
         seen.emplace_back(r.arguments);
         return agentry::approval::approve();
-    });
+    }});
     f.s->turns = {calls({call("c1", "book", R"({"nights":3e0,"amount":1e2})"),
                          call("c2", "book", R"({"amount":25000E-2,"nights":2.0})")}),
                   answer("Booked.")};
@@ -70,7 +72,7 @@ TEST_CASE("a paused run lists its calls in canonical form, and a decision in the
     CHECK(r.pending[0].arguments == R"({"amount":100,"nights":3})");
     // As agentry::decide wrote it before the canonical form was RFC 8785's.
     const std::vector<agentry::approval_decision> old{{"c1", R"({"amount":1e2,"nights":3e0})", agentry::approval::approve()}};
-    const agentry::run_result resumed = f.agent.resume(old);
+    const agentry::run_result resumed = f.agent.run(agentry::approvals{old});
     CHECK(resumed.stop == agentry::stop_reason::completed);
     CHECK(booked == std::vector<std::string>{"100/3"});
 }
@@ -85,10 +87,10 @@ TEST_CASE("an integer past 2^53 is shown as sent, and a decision for the rounded
     CHECK(r.pending[0].arguments == R"({"amount":9007199254740993,"nights":1})");
     const std::vector<agentry::approval_decision> rounded{
         {"c1", R"({"amount":9007199254740992,"nights":1})", agentry::approval::approve()}};
-    const agentry::run_result refused = f.agent.resume(rounded);
+    const agentry::run_result refused = f.agent.run(agentry::approvals{rounded});
     CHECK(refused.stop == agentry::stop_reason::approval_pending);
     CHECK(booked.empty());
     const std::vector<agentry::approval_decision> exact{agentry::decide(r.pending[0], agentry::approval::approve())};
-    CHECK(f.agent.resume(exact).stop == agentry::stop_reason::completed);
+    CHECK(f.agent.run(agentry::approvals{exact}).stop == agentry::stop_reason::completed);
     CHECK(booked == std::vector<std::string>{"9007199254740993/1"});
 }

@@ -60,15 +60,17 @@ TEST_CASE("fault 1: arguments that cannot be canonicalised never reach an added 
         for (const std::string& arguments : hostile_arguments()) {
             CAPTURE(with_approver);
             payee remote;
-            auto s = std::make_shared<scripted::script>();
-            agentry::agent<agentry::loop_config{}> agent{scripted::model{s}, plain, "", scripted::quiet_transport{}};
-            REQUIRE(agent.add_tools(remote.source()).has_value());
             int asked = 0;
+            agentry::agent_options options;
             if (with_approver)
-                agent.set_approver([&](const agentry::approval_request&) {
+                options.approver = [&](const agentry::approval_request&) {
                     ++asked;
                     return agentry::approval::deny("no");
-                });
+                };
+            auto s = std::make_shared<scripted::script>();
+            agentry::agent<agentry::loop_config{}> agent{scripted::model{s}, plain, std::move(options),
+                                                         scripted::quiet_transport{}};
+            REQUIRE(agent.add_tools(remote.source()).has_value());
             s->turns = {scripted::calls({scripted::call("c1", "pay", arguments)}), scripted::answer("done")};
             const agentry::run_result r = agent.run("pay my friend");
             CHECK(remote.received.empty());
@@ -89,14 +91,16 @@ TEST_CASE("fault 1: arguments that cannot be canonicalised never reach an added 
 
 TEST_CASE("fault 1: well-formed arguments still reach the approver, and run once approved") {
     payee remote;
-    auto s = std::make_shared<scripted::script>();
-    agentry::agent<agentry::loop_config{}> agent{scripted::model{s}, plain, "", scripted::quiet_transport{}};
-    REQUIRE(agent.add_tools(remote.source()).has_value());
     std::vector<std::string> seen;
-    agent.set_approver([&](const agentry::approval_request& r) {
-        seen.emplace_back(r.arguments);
-        return agentry::approval::approve();
-    });
+    auto s = std::make_shared<scripted::script>();
+    agentry::agent<agentry::loop_config{}> agent{scripted::model{s}, plain,
+                                                 {.approver =
+                                                      [&](const agentry::approval_request& r) {
+                                                          seen.emplace_back(r.arguments);
+                                                          return agentry::approval::approve();
+                                                      }},
+                                                 scripted::quiet_transport{}};
+    REQUIRE(agent.add_tools(remote.source()).has_value());
     s->turns = {scripted::calls({scripted::call("c1", "pay", R"({ "to": "friend", "amount": 1 })")}),
                 scripted::answer("done")};
     CHECK(agent.run("pay").stop == agentry::stop_reason::completed);
@@ -130,7 +134,7 @@ TEST_CASE("fault 2: a step with 800 inputs is refused before anything is built, 
     auto s = std::make_shared<scripted::script>();
     agentry::agent<planning> agent{scripted::model{s}, plan_tools, "", scripted::quiet_transport{}};
     s->turns = {scripted::calls({scripted::call("p1", "make_plan", plan_with_inputs(800))})};
-    const agentry::run_result r = agent.run_planned("store them");
+    const agentry::run_result r = agent.run(agentry::planned{"store them"});
     CHECK(r.stop == agentry::stop_reason::plan_invalid);
     REQUIRE(!r.plans.empty());
     REQUIRE(!r.plans.back().errors.empty());
@@ -145,7 +149,7 @@ TEST_CASE("fault 2: inputs that grow a step's arguments past max_arguments_size 
     auto s = std::make_shared<scripted::script>();
     agentry::agent<small> agent{scripted::model{s}, plan_tools, "", scripted::quiet_transport{}};
     s->turns = {scripted::calls({scripted::call("p1", "make_plan", plan_with_inputs(4))})};
-    const agentry::run_result r = agent.run_planned("store them");
+    const agentry::run_result r = agent.run(agentry::planned{"store them"});
     CHECK(r.stop == agentry::stop_reason::plan_invalid);
     REQUIRE(!r.plans.empty());
     REQUIRE(!r.plans.back().errors.empty());
@@ -157,7 +161,7 @@ TEST_CASE("fault 2: within the limits the inputs are set and the step runs") {
     auto s = std::make_shared<scripted::script>();
     agentry::agent<planning> agent{scripted::model{s}, plan_tools, "", scripted::quiet_transport{}};
     s->turns = {scripted::calls({scripted::call("p1", "make_plan", plan_with_inputs(3))}), scripted::answer("stored")};
-    const agentry::run_result r = agent.run_planned("store them");
+    const agentry::run_result r = agent.run(agentry::planned{"store them"});
     CHECK(r.stop == agentry::stop_reason::completed);
     REQUIRE(r.steps.size() == 2);
     CHECK(r.steps[1].status == agentry::tool_status::ok);

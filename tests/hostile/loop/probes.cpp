@@ -27,7 +27,9 @@ constexpr agentry::registry tools{
 template <agentry::loop_config Config = agentry::loop_config{}>
 struct fixture {
     std::shared_ptr<scripted::script> s = std::make_shared<scripted::script>();
-    agentry::agent<Config> agent{scripted::model{s}, tools, "", scripted::quiet_transport{}};
+    agentry::agent<Config> agent;
+    explicit fixture(agentry::agent_options options = {})
+        : agent{scripted::model{s}, tools, std::move(options), scripted::quiet_transport{}} {}
 };
 
 agentry::turn_result rate_limited(std::chrono::milliseconds retry_after) {
@@ -39,15 +41,17 @@ agentry::turn_result rate_limited(std::chrono::milliseconds retry_after) {
 // The delay of the first retry; the run is cancelled in on_retry, so that nothing sleeps.
 template <agentry::loop_config Config = agentry::loop_config{}>
 std::chrono::milliseconds first_delay(std::chrono::milliseconds retry_after) {
-    fixture<Config> f;
-    f.s->turns = {rate_limited(retry_after), scripted::answer("never")};
     std::chrono::milliseconds seen{-1};
+    fixture<Config>* running = nullptr;
     agentry::agent_events events;
     events.on_retry = [&](const agentry::provider_error&, std::chrono::milliseconds delay) {
         seen = delay;
-        f.agent.cancel();
+        running->agent.cancel();
     };
-    const agentry::run_result r = f.agent.run("hi", events);
+    fixture<Config> f({.events = events});
+    running = &f;
+    f.s->turns = {rate_limited(retry_after), scripted::answer("never")};
+    const agentry::run_result r = f.agent.run("hi");
     CHECK(r.stop == agentry::stop_reason::cancelled);
     CHECK(f.s->requests.size() == 1);
     return seen;
@@ -78,12 +82,12 @@ TEST_CASE("the longest cap the loop allows sleeps without overflow until cancell
 }
 
 TEST_CASE("a wait past the run's time limit is not made: the run stops with provider_error") {
-    fixture<agentry::loop_config{.max_total_time = 10s}> f;
-    f.s->turns = {rate_limited(std::chrono::seconds(99'999'999'999)), scripted::answer("never")};
     int retries = 0;
     agentry::agent_events events;
     events.on_retry = [&](const agentry::provider_error&, std::chrono::milliseconds) { ++retries; };
-    const agentry::run_result r = f.agent.run("hi", events);
+    fixture<agentry::loop_config{.max_total_time = 10s}> f({.events = events});
+    f.s->turns = {rate_limited(std::chrono::seconds(99'999'999'999)), scripted::answer("never")};
+    const agentry::run_result r = f.agent.run("hi");
     CHECK(r.stop == agentry::stop_reason::provider_error);
     CHECK(r.text == "HTTP 429 (not retried: the wait of 60000 ms would pass the run's time limit of 10000 ms)");
     REQUIRE(r.error);
