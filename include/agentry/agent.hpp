@@ -199,7 +199,7 @@ private:
         engine_.set_stop_condition(std::move(o.stop_condition));
         engine_.set_token_budget(o.max_total_tokens);
         engine_.set_stop_tools(std::move(o.stop_at_tools));
-        engine_.set_token_estimator(std::move(o.token_estimator));
+        if (o.token_estimator) engine_.set_token_estimator(std::move(o.token_estimator));  // empty: the default
     }
 
     template <class Input>
