@@ -10,10 +10,11 @@
 #include <chrono>
 #include <memory>
 #include <stdexcept>
-#include <system_error>
-#include <type_traits>
 #include <string>
+#include <system_error>
 #include <thread>
+#include <type_traits>
+#include <utility>
 #include <vector>
 
 using scripted::answer;
@@ -47,10 +48,18 @@ constexpr agentry::registry tools{
     agentry::tool<"slow", "Waits", "ms">(slow),
 };
 
+// The agent's options, with its system prompt when they have none.
+agentry::agent_options with_prompt(agentry::agent_options options) {
+    if (options.system_prompt.empty()) options.system_prompt = "You are a test.";
+    return options;
+}
+
 template <agentry::loop_config Config = agentry::loop_config{}>
 struct fixture {
+    explicit fixture(agentry::agent_options options = {})
+        : agent{scripted::model{s}, tools, with_prompt(std::move(options)), scripted::quiet_transport{}} {}
     std::shared_ptr<scripted::script> s = std::make_shared<scripted::script>();
-    agentry::agent<Config> agent{scripted::model{s}, tools, "You are a test.", scripted::quiet_transport{}};
+    agentry::agent<Config> agent;
 };
 
 } // namespace
@@ -200,8 +209,6 @@ TEST_CASE("the total time limit stops the run") {
 }
 
 TEST_CASE("a 429 is retried (Retry-After honoured) - a 401 stops the run") {
-    fixture<agentry::loop_config{.retry = {.max_retries = 2, .initial_backoff = std::chrono::milliseconds(1), .max_backoff = std::chrono::milliseconds(2)}}> f;
-    f.s->turns = {scripted::failure(429, true, 5), answer("hello")};
     int retries = 0;
     agentry::agent_events events;
     events.on_retry = [&](const agentry::provider_error& e, std::chrono::milliseconds delay) {
@@ -209,7 +216,10 @@ TEST_CASE("a 429 is retried (Retry-After honoured) - a 401 stops the run") {
         CHECK(e.status == 429);
         CHECK(delay.count() >= 5);
     };
-    auto r = f.agent.run("hi", events);
+    fixture<agentry::loop_config{.retry = {.max_retries = 2, .initial_backoff = std::chrono::milliseconds(1), .max_backoff = std::chrono::milliseconds(2)}}> f(
+        {.events = events});
+    f.s->turns = {scripted::failure(429, true, 5), answer("hello")};
+    auto r = f.agent.run("hi");
     CHECK(r.stop == agentry::stop_reason::completed);
     CHECK(r.text == "hello");
     CHECK(retries == 1);
@@ -294,8 +304,6 @@ TEST_CASE("cancel from another thread stops the run") {
 }
 
 TEST_CASE("events: streamed text, tool start and end, turn end") {
-    fixture f;
-    f.s->turns = {calls({call("1", "add", R"({"a":1,"b":2})")}), answer("The sum is 3.")};
     std::string streamed;
     std::vector<std::string> seen;
     agentry::agent_events events;
@@ -303,7 +311,9 @@ TEST_CASE("events: streamed text, tool start and end, turn end") {
     events.on_tool_start = [&](const agentry::tool_call& c) { seen.push_back("start " + c.name); };
     events.on_tool_end = [&](const agentry::step& s) { seen.push_back("end " + s.tool + " " + s.result_excerpt); };
     events.on_turn_end = [&](std::uint32_t turn, const agentry::token_usage&) { seen.push_back("turn " + std::to_string(turn)); };
-    const auto r = f.agent.run("sum", events);
+    fixture f({.events = events});
+    f.s->turns = {calls({call("1", "add", R"({"a":1,"b":2})")}), answer("The sum is 3.")};
+    const auto r = f.agent.run("sum");
     CHECK(r.text == "The sum is 3.");
     CHECK(streamed == "The sum is 3.");
     CHECK(seen == std::vector<std::string>{"turn 1", "start add", "end add 3", "turn 2"});
@@ -382,11 +392,13 @@ std::vector<agentry::tool_call> adds(int n) {
 } // namespace
 
 TEST_CASE("cancel during parallel calls: no call starts after it") {
-    fixture<agentry::loop_config{.parallel_tool_calls = true, .max_parallelism = 2}> f;
-    f.s->turns = {calls(adds(6)), answer("never")};
+    agentry::agent<agentry::loop_config{.parallel_tool_calls = true, .max_parallelism = 2}>* running = nullptr;
     agentry::agent_events events;
-    events.on_tool_start = [&](const agentry::tool_call&) { f.agent.cancel(); };
-    const auto r = f.agent.run("go", events);
+    events.on_tool_start = [&](const agentry::tool_call&) { running->cancel(); };
+    fixture<agentry::loop_config{.parallel_tool_calls = true, .max_parallelism = 2}> f({.events = events});
+    running = &f.agent;
+    f.s->turns = {calls(adds(6)), answer("never")};
+    const auto r = f.agent.run("go");
     CHECK(r.stop == agentry::stop_reason::cancelled);
     CHECK(r.turns == 1);
     // Each of the two workers may have started one call before it saw the cancel.
@@ -400,11 +412,11 @@ TEST_CASE("cancel during parallel calls: no call starts after it") {
 
 TEST_CASE("a callback that throws stops the run with callback_error - the history stays valid") {
     SUBCASE("on_tool_end, sequential") {
-        fixture f;
-        f.s->turns = {calls(adds(3)), answer("never")};
         agentry::agent_events events;
         events.on_tool_end = thrower{"observer broke"};
-        const auto r = f.agent.run("go", events);
+        fixture f({.events = events});
+        f.s->turns = {calls(adds(3)), answer("never")};
+        const auto r = f.agent.run("go");
         CHECK(r.stop == agentry::stop_reason::callback_error);
         CHECK(r.text == "agentry: the on_tool_end callback threw: observer broke; the run stopped");
         CHECK_FALSE(r.error);
@@ -414,51 +426,51 @@ TEST_CASE("a callback that throws stops the run with callback_error - the histor
         CHECK(f.s->requests.size() == 1);
     }
     SUBCASE("on_tool_start, parallel") {
-        fixture<agentry::loop_config{.parallel_tool_calls = true, .max_parallelism = 3}> f;
-        f.s->turns = {calls(adds(5)), answer("never")};
         agentry::agent_events events;
         events.on_tool_start = thrower{"starter broke"};
-        const auto r = f.agent.run("go", events);
+        fixture<agentry::loop_config{.parallel_tool_calls = true, .max_parallelism = 3}> f({.events = events});
+        f.s->turns = {calls(adds(5)), answer("never")};
+        const auto r = f.agent.run("go");
         CHECK(r.stop == agentry::stop_reason::callback_error);
         CHECK(r.text == "agentry: the on_tool_start callback threw: starter broke; the run stopped");
         CHECK(r.steps.empty());
         CHECK(every_call_answered(f.agent.conversation()));
     }
     SUBCASE("on_turn_end: the reply is not kept") {
-        fixture f;
-        f.s->turns = {calls(adds(1)), answer("never")};
         agentry::agent_events events;
         events.on_turn_end = thrower{"counter broke"};
-        const auto r = f.agent.run("go", events);
+        fixture f({.events = events});
+        f.s->turns = {calls(adds(1)), answer("never")};
+        const auto r = f.agent.run("go");
         CHECK(r.stop == agentry::stop_reason::callback_error);
         CHECK(r.text == "agentry: the on_turn_end callback threw: counter broke; the run stopped");
         CHECK(r.steps.empty());
         CHECK(f.agent.conversation().back().role == agentry::role::user);
     }
     SUBCASE("on_text, while streaming: not a provider error") {
-        fixture f;
-        f.s->turns = {answer("Hello there.")};
         agentry::agent_events events;
         events.on_text = thrower{"screen broke"};
-        const auto r = f.agent.run("hi", events);
+        fixture f({.events = events});
+        f.s->turns = {answer("Hello there.")};
+        const auto r = f.agent.run("hi");
         CHECK(r.stop == agentry::stop_reason::callback_error);
         CHECK(r.text == "agentry: the on_text callback threw: screen broke; the run stopped");
         CHECK_FALSE(r.error);
     }
     SUBCASE("on_retry") {
-        fixture f;
-        f.s->turns = {scripted::failure(429, true, 0), answer("never")};
         agentry::agent_events events;
         events.on_retry = thrower{"logger broke"};
-        const auto r = f.agent.run("hi", events);
+        fixture f({.events = events});
+        f.s->turns = {scripted::failure(429, true, 0), answer("never")};
+        const auto r = f.agent.run("hi");
         CHECK(r.stop == agentry::stop_reason::callback_error);
         CHECK(r.text == "agentry: the on_retry callback threw: logger broke; the run stopped");
         CHECK(f.s->requests.size() == 1);
     }
     SUBCASE("the token estimator") {
-        fixture<agentry::loop_config{.context_budget_tokens = 1000}> f;
+        fixture<agentry::loop_config{.context_budget_tokens = 1000}> f(
+            {.token_estimator = [](const agentry::message&) -> std::size_t { throw 42; }});
         f.s->turns = {answer("never")};
-        f.agent.set_token_estimator([](const agentry::message&) -> std::size_t { throw 42; });
         const auto r = f.agent.run("hi");
         CHECK(r.stop == agentry::stop_reason::callback_error);
         CHECK(r.text ==

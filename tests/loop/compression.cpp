@@ -11,7 +11,9 @@
 #include <doctest/doctest.h>
 
 #include <memory>
+#include <stdexcept>
 #include <string>
+#include <utility>
 #include <vector>
 
 using agentry::message;
@@ -32,9 +34,10 @@ constexpr agentry::loop_config summarizing{.context_budget_tokens = 60,
                                            .compression = agentry::context_compression::summary};
 
 struct fixture {
+    explicit fixture(agentry::agent_options options = {.system_prompt = "You add.", .token_estimator = flat})
+        : agent{scripted::model{s}, tools, std::move(options), scripted::quiet_transport{}} {}
     std::shared_ptr<scripted::script> s = std::make_shared<scripted::script>();
-    agentry::agent<summarizing> agent{scripted::model{s}, tools, "You add.", scripted::quiet_transport{}};
-    fixture() { agent.set_token_estimator(flat); }
+    agentry::agent<summarizing> agent;
 };
 
 const std::string heading = "Summary of the earlier conversation (it replaces ";
@@ -208,9 +211,9 @@ TEST_CASE("summary compression: an empty or refused summary is a failure too") {
 }
 
 TEST_CASE("summary compression: a throwing token estimator stops the run with callback_error") {
-    fixture f;
+    fixture f({.system_prompt = "You add.",
+               .token_estimator = [](const message&) -> std::size_t { throw std::runtime_error("no count"); }});
     f.s->turns = {answer("A1")};
-    f.agent.set_token_estimator([](const message&) -> std::size_t { throw std::runtime_error("no count"); });
     const agentry::run_result r = f.agent.run("Q1");
     CHECK(r.stop == agentry::stop_reason::callback_error);
     CHECK(r.text == "agentry: the token estimator callback threw: no count; the run stopped");

@@ -88,9 +88,9 @@ TEST_CASE("messages: a conversation saved before parts existed still restores, a
 
 TEST_CASE("messages: a checkpointer sees the parts") {
     auto s = std::make_shared<scripted::script>();
-    agentry::agent<agentry::loop_config{}> agent{scripted::model{s}, tools, "You add.", scripted::quiet_transport{}};
     recorder keeper;
-    agent.set_checkpointer(&keeper);
+    agentry::agent<agentry::loop_config{}> agent{
+        scripted::model{s}, tools, {.system_prompt = "You add.", .checkpointer = &keeper}, scripted::quiet_transport{}};
     s->turns = {reply_with_parts({scripted::call("c1", "add", R"({"a":1,"b":2})")}), scripted::answer("3")};
     REQUIRE(agent.run("1+2?").stop == agentry::stop_reason::completed);
     check_parts(parts_of_first_reply(keeper.last));
@@ -100,8 +100,11 @@ TEST_CASE("messages: a summary replaces whole messages, and the kept reply keeps
     constexpr agentry::loop_config summarizing{.context_budget_tokens = 60,
                                                .compression = agentry::context_compression::summary};
     auto s = std::make_shared<scripted::script>();
-    agentry::agent<summarizing> agent{scripted::model{s}, tools, "You add.", scripted::quiet_transport{}};
-    agent.set_token_estimator([](const agentry::message&) { return std::size_t(10); });
+    agentry::agent<summarizing> agent{
+        scripted::model{s},
+        tools,
+        {.system_prompt = "You add.", .token_estimator = [](const agentry::message&) { return std::size_t(10); }},
+        scripted::quiet_transport{}};
     // Three exchanges fill the budget; the fourth run's request needs a summary of the oldest.
     for (int i = 0; i != 3; ++i) {
         s->turns.push_back(scripted::answer("a" + std::to_string(i)));

@@ -22,6 +22,7 @@
 #include <string>
 #include <string_view>
 #include <thread>
+#include <utility>
 #include <vector>
 
 using scripted::answer;
@@ -63,11 +64,20 @@ constexpr agentry::registry slow_refill{agentry::with_policy<agentry::tool_polic
 
 constexpr agentry::loop_config read_only_ceiling{.max_permission = agentry::permission::read_only};
 
+// The agent's options, with its system prompt when they have none.
+agentry::agent_options with_prompt(agentry::agent_options options) {
+    if (options.system_prompt.empty()) options.system_prompt = "You are a test.";
+    return options;
+}
+
 template <agentry::loop_config Config = read_only_ceiling>
 struct fixture {
+    explicit fixture(agentry::agent_options options = {})
+        : agent{scripted::model{s}, tools, with_prompt(std::move(options)), scripted::quiet_transport{}} {
+        deleted.clear();
+    }
     std::shared_ptr<scripted::script> s = std::make_shared<scripted::script>();
-    agentry::agent<Config> agent{scripted::model{s}, tools, "You are a test.", scripted::quiet_transport{}};
-    fixture() { deleted.clear(); }
+    agentry::agent<Config> agent;
 };
 
 agentry::turn_result calls_with_text(std::string text, std::vector<agentry::tool_call> c) {
@@ -79,13 +89,12 @@ agentry::turn_result calls_with_text(std::string text, std::vector<agentry::tool
 } // namespace
 
 TEST_CASE("policy: an approved call runs, the approver sees the canonical call and the model's text") {
-    fixture f;
     std::vector<std::string> seen;
-    f.agent.set_approver([&](const agentry::approval_request& r) {
+    fixture f({.approver = [&](const agentry::approval_request& r) {
         seen.push_back(std::string(r.call_id) + "|" + std::string(r.tool) + "|" + std::string(r.arguments) + "|" +
                        std::string(r.model_text) + "|" + std::string(agentry::to_string(r.level)));
         return agentry::approval::approve();
-    });
+    }});
     f.s->turns = {calls_with_text("Removing the old log.", {call("c1", "delete_file", R"({ "path" : "old.log" })")}),
                   answer("Done.")};
     const agentry::run_result r = f.agent.run("Clean up");
@@ -100,12 +109,11 @@ TEST_CASE("policy: an approved call runs, the approver sees the canonical call a
 }
 
 TEST_CASE("policy: a denial reaches the model as a tool result and the run goes on") {
-    fixture f;
     int asked = 0;
-    f.agent.set_approver([&](const agentry::approval_request&) {
+    fixture f({.approver = [&](const agentry::approval_request&) {
         ++asked;
         return agentry::approval::deny("keep the logs until Friday");
-    });
+    }});
     f.s->turns = {calls({call("c1", "delete_file", R"({"path":"old.log"})"), call("c2", "echo", R"({"text":"hi"})")}),
                   answer("I kept the log.")};
     const agentry::run_result r = f.agent.run("Clean up");
@@ -128,8 +136,7 @@ TEST_CASE("policy: a denial reaches the model as a tool result and the run goes 
 }
 
 TEST_CASE("policy: a denial without a reason") {
-    fixture f;
-    f.agent.set_approver([](const agentry::approval_request&) { return agentry::approval::deny(""); });
+    fixture f({.approver = [](const agentry::approval_request&) { return agentry::approval::deny(""); }});
     f.s->turns = {calls({call("c1", "delete_file", R"({"path":"a"})")}), answer("ok")};
     const agentry::run_result r = f.agent.run("go");
     CHECK(r.stop == agentry::stop_reason::completed);
@@ -138,10 +145,9 @@ TEST_CASE("policy: a denial without a reason") {
 }
 
 TEST_CASE("policy: edited arguments run instead, and the model is told") {
-    fixture f;
-    f.agent.set_approver([](const agentry::approval_request&) {
+    fixture f({.approver = [](const agentry::approval_request&) {
         return agentry::approval::edit(R"({"path":"tmp/old.log"})");
-    });
+    }});
     f.s->turns = {calls({call("c1", "delete_file", R"({"path":"old.log"})")}), answer("Done.")};
     const agentry::run_result r = f.agent.run("Clean up");
     CHECK(r.stop == agentry::stop_reason::completed);
@@ -157,8 +163,7 @@ TEST_CASE("policy: edited arguments run instead, and the model is told") {
 }
 
 TEST_CASE("policy: edited arguments are validated again, invalid ones do not run") {
-    fixture f;
-    f.agent.set_approver([](const agentry::approval_request&) { return agentry::approval::edit(R"({"path":7})"); });
+    fixture f({.approver = [](const agentry::approval_request&) { return agentry::approval::edit(R"({"path":7})"); }});
     f.s->turns = {calls({call("c1", "delete_file", R"({"path":"old.log"})")}), answer("Gave up.")};
     const agentry::run_result r = f.agent.run("Clean up");
     CHECK(r.stop == agentry::stop_reason::completed);
@@ -181,7 +186,7 @@ TEST_CASE("policy: without an approver the run pauses before the turn's calls, l
     const agentry::run_result r = f.agent.run("Clean up");
     CHECK(r.stop == agentry::stop_reason::approval_pending);
     CHECK(agentry::to_string(r.stop) == "approval_pending");
-    CHECK(r.text == "1 tool calls wait for approval; decide with resume(decisions).");
+    CHECK(r.text == "1 tool calls wait for approval; decide with run(agentry::approvals{decisions}).");
     CHECK(r.steps.empty());  // no call of the turn ran, echo neither
     CHECK(deleted.empty());
     REQUIRE(r.pending.size() == 1);
@@ -194,7 +199,7 @@ TEST_CASE("policy: without an approver the run pauses before the turn's calls, l
     CHECK(f.agent.pending_approvals().size() == 1);
 
     const std::vector<agentry::approval_decision> yes{agentry::decide(r.pending[0], agentry::approval::approve())};
-    const agentry::run_result resumed = f.agent.resume(yes);
+    const agentry::run_result resumed = f.agent.run(agentry::approvals{yes});
     CHECK(resumed.stop == agentry::stop_reason::completed);
     CHECK(resumed.text == "Done.");
     CHECK(deleted == std::vector<std::string>{"old.log"});
@@ -216,7 +221,7 @@ TEST_CASE("policy: a denial given to resume reaches the model and the run goes o
     REQUIRE(r.pending.size() == 1);
     const std::vector<agentry::approval_decision> no{
         agentry::decide(r.pending[0], agentry::approval::deny("keep the logs until Friday"))};
-    const agentry::run_result resumed = f.agent.resume(no);
+    const agentry::run_result resumed = f.agent.run(agentry::approvals{no});
     CHECK(resumed.stop == agentry::stop_reason::completed);
     CHECK(resumed.text == "I kept it.");
     CHECK(deleted.empty());
@@ -236,7 +241,7 @@ TEST_CASE("policy: edited arguments given to resume are validated again") {
     REQUIRE(r.pending.size() == 1);
     std::vector<agentry::approval_decision> edit{
         agentry::decide(r.pending[0], agentry::approval::edit(R"({"path":"tmp/old.log"})"))};
-    r = f.agent.resume(edit);
+    r = f.agent.run(agentry::approvals{edit});
     CHECK(deleted == std::vector<std::string>{"tmp/old.log"});
     REQUIRE(r.steps.size() == 1);
     CHECK(r.steps[0].arguments_edited);
@@ -246,7 +251,7 @@ TEST_CASE("policy: edited arguments given to resume are validated again") {
     REQUIRE(r.pending.size() == 1);
     CHECK(r.pending[0].call_id == "c2");
     edit = {agentry::decide(r.pending[0], agentry::approval::edit(R"({"path":7})"))};
-    r = f.agent.resume(edit);
+    r = f.agent.run(agentry::approvals{edit});
     CHECK(r.stop == agentry::stop_reason::completed);
     CHECK(deleted.size() == 1);
     REQUIRE(r.steps.size() == 1);
@@ -261,11 +266,11 @@ TEST_CASE("policy: a decision is bound to the canonical arguments of its call") 
     const std::size_t history = f.agent.conversation().size();
 
     const std::vector<agentry::approval_decision> other{{"c1", R"({"path":"/etc/passwd"})", agentry::approval::approve()}};
-    agentry::run_result refused = f.agent.resume(other);
+    agentry::run_result refused = f.agent.run(agentry::approvals{other});
     CHECK(refused.stop == agentry::stop_reason::approval_pending);
     CHECK(refused.text ==
-          "agentry: resume: the decision for the call c1 (delete_file) was made for the arguments "
-          "{\"path\":\"/etc/passwd\"}, but the call's are {\"path\":\"old.log\"}; decide on the call as it is");
+          "agentry: agent::run(agentry::approvals{...}): the decision for the call c1 (delete_file) was made for the "
+          "arguments {\"path\":\"/etc/passwd\"}, but the call's are {\"path\":\"old.log\"}; decide on the call as it is");
     CHECK(refused.pending.size() == 1);
     CHECK(refused.steps.empty());
     CHECK(deleted.empty());
@@ -273,11 +278,11 @@ TEST_CASE("policy: a decision is bound to the canonical arguments of its call") 
 
     // The same arguments spelled otherwise are the same call.
     const std::vector<agentry::approval_decision> same{{"c1", R"({ "path": "old.log" })", agentry::approval::approve()}};
-    CHECK(f.agent.resume(same).stop == agentry::stop_reason::completed);
+    CHECK(f.agent.run(agentry::approvals{same}).stop == agentry::stop_reason::completed);
     CHECK(deleted == std::vector<std::string>{"old.log"});
 }
 
-TEST_CASE("policy: resume refuses an unknown call, two decisions for one call and a call without one") {
+TEST_CASE("policy: run(approvals) refuses an unknown call, two decisions for one call and a call without one") {
     fixture f;
     f.s->turns = {calls({call("c1", "delete_file", R"({"path":"a"})"), call("c2", "delete_file", R"({"path":"b"})")}),
                   answer("ok")};
@@ -286,43 +291,45 @@ TEST_CASE("policy: resume refuses an unknown call, two decisions for one call an
     const auto yes = agentry::approval::approve();
 
     std::vector<agentry::approval_decision> d{{"c9", R"({"path":"a"})", yes}};
-    agentry::run_result refused = f.agent.resume(d);
+    agentry::run_result refused = f.agent.run(agentry::approvals{d});
     CHECK(refused.stop == agentry::stop_reason::approval_pending);
-    CHECK(refused.text == "agentry: resume: no pending call has the id \"c9\"");
+    CHECK(refused.text == "agentry: agent::run(agentry::approvals{...}): no pending call has the id \"c9\"");
 
     d = {agentry::decide(r.pending[0], yes), agentry::decide(r.pending[0], yes), agentry::decide(r.pending[1], yes)};
-    refused = f.agent.resume(d);
-    CHECK(refused.text == "agentry: resume: two decisions for the call c1");
+    refused = f.agent.run(agentry::approvals{d});
+    CHECK(refused.text == "agentry: agent::run(agentry::approvals{...}): two decisions for the call c1");
 
     d = {agentry::decide(r.pending[0], yes)};
-    refused = f.agent.resume(d);
-    CHECK(refused.text == "agentry: resume: no decision for the call c2 (delete_file); give one for every pending call");
+    refused = f.agent.run(agentry::approvals{d});
+    CHECK(refused.text == "agentry: agent::run(agentry::approvals{...}): no decision for the call c2 (delete_file); "
+                          "give one for every pending call");
     CHECK(refused.pending.size() == 2);
     CHECK(deleted.empty());
 
     d = {agentry::decide(r.pending[0], yes), agentry::decide(r.pending[1], agentry::approval::deny("no"))};
-    const agentry::run_result done = f.agent.resume(d);
+    const agentry::run_result done = f.agent.run(agentry::approvals{d});
     CHECK(done.stop == agentry::stop_reason::completed);
     CHECK(deleted == std::vector<std::string>{"a"});
 }
 
-TEST_CASE("policy: run refuses new input while calls wait, resume refuses when none do") {
+TEST_CASE("policy: run refuses new input while calls wait, run(approvals) refuses when none do") {
     fixture f;
     f.s->turns = {calls({call("c1", "delete_file", R"({"path":"a"})")}), answer("ok")};
-    CHECK(f.agent.resume({}).text == "agentry: resume: no tool calls wait for a decision");
+    CHECK(f.agent.run(agentry::approvals{}).text ==
+          "agentry: agent::run(agentry::approvals{...}): no tool calls wait for a decision");
     const agentry::run_result r = f.agent.run("Clean up");
     const std::size_t history = f.agent.conversation().size();
     const agentry::run_result again = f.agent.run("Something else");
     CHECK(again.stop == agentry::stop_reason::approval_pending);
     CHECK(again.text ==
-          "agentry: run: 1 tool calls of the last turn wait for a decision; call resume(decisions) first (deny them "
-          "to drop them); the input was not added");
+          "agentry: agent::run: 1 tool calls of the last turn wait for a decision; run(agentry::approvals{decisions}) "
+          "first (deny them to drop them); the input was not added");
     CHECK(again.pending.size() == 1);
     CHECK(f.agent.conversation().size() == history);
     CHECK(f.s->requests.size() == 1);
     const std::vector<agentry::approval_decision> d{agentry::decide(r.pending[0], agentry::approval::deny(""))};
-    CHECK(f.agent.resume(d).stop == agentry::stop_reason::completed);
-    const agentry::run_result after = f.agent.resume({});
+    CHECK(f.agent.run(agentry::approvals{d}).stop == agentry::stop_reason::completed);
+    const agentry::run_result after = f.agent.run(agentry::approvals{});
     CHECK(after.stop == agentry::stop_reason::approval_pending);
     CHECK(after.pending.empty());
 }
@@ -347,7 +354,7 @@ TEST_CASE("policy: pause, save, restore in another agent, resume") {
     CHECK(restored[0].model_text == "Old logs go.");
     g.s->turns = {answer("Deleted.")};
     const std::vector<agentry::approval_decision> yes{agentry::decide(pending[0], agentry::approval::approve())};
-    const agentry::run_result r = g.agent.resume(yes);
+    const agentry::run_result r = g.agent.run(agentry::approvals{yes});
     CHECK(r.stop == agentry::stop_reason::completed);
     CHECK(r.text == "Deleted.");
     CHECK(deleted == std::vector<std::string>{"old.log"});
@@ -363,16 +370,15 @@ TEST_CASE("policy: a restored pause resumed in an agent with an approver asks it
         REQUIRE(f.agent.run("go").pending.size() == 2);
         saved = f.agent.save();
     }
-    fixture g;
-    REQUIRE(g.agent.restore(saved));
     std::vector<std::string> asked;
-    g.agent.set_approver([&](const agentry::approval_request& r) {
+    fixture g({.approver = [&](const agentry::approval_request& r) {
         asked.emplace_back(r.call_id);
         return agentry::approval::deny("no");
-    });
+    }});
+    REQUIRE(g.agent.restore(saved));
     const std::vector<agentry::approval_decision> d{
         agentry::decide(g.agent.pending_approvals()[0], agentry::approval::approve())};
-    const agentry::run_result r = g.agent.resume(d);
+    const agentry::run_result r = g.agent.run(agentry::approvals{d});
     CHECK(r.stop == agentry::stop_reason::completed);
     CHECK(asked == std::vector<std::string>{"c2"});
     CHECK(deleted == std::vector<std::string>{"a"});
@@ -389,7 +395,7 @@ TEST_CASE("policy: a pause with calls past the per-turn limit keeps the results 
     REQUIRE(r.stop == agentry::stop_reason::approval_pending);
     CHECK(r.tool_calls_over_limit == 1);
     const std::vector<agentry::approval_decision> d{agentry::decide(r.pending[0], agentry::approval::approve())};
-    CHECK(agent.resume(d).stop == agentry::stop_reason::completed);
+    CHECK(agent.run(agentry::approvals{d}).stop == agentry::stop_reason::completed);
     const auto& sent = s->requests[1].messages;
     REQUIRE(sent.size() == 5);
     CHECK(sent[3].tool_call_id == "c1");
@@ -399,12 +405,11 @@ TEST_CASE("policy: a pause with calls past the per-turn limit keeps the results 
 }
 
 TEST_CASE("policy: arguments that are not JSON go to the registry unapproved and do not run") {
-    fixture f;
     int asked = 0;
-    f.agent.set_approver([&](const agentry::approval_request&) {
+    fixture f({.approver = [&](const agentry::approval_request&) {
         ++asked;
         return agentry::approval::approve();
-    });
+    }});
     f.s->turns = {calls({call("c1", "delete_file", R"({"path":)")}), answer("oops")};
     const agentry::run_result r = f.agent.run("go");
     CHECK(asked == 0);
@@ -414,10 +419,9 @@ TEST_CASE("policy: arguments that are not JSON go to the registry unapproved and
 }
 
 TEST_CASE("policy: an approver that throws stops the run with callback_error") {
-    fixture f;
-    f.agent.set_approver([](const agentry::approval_request&) -> agentry::approval {
+    fixture f({.approver = [](const agentry::approval_request&) -> agentry::approval {
         throw std::runtime_error("console closed");
-    });
+    }});
     f.s->turns = {calls({call("c1", "delete_file", R"({"path":"old.log"})")}), answer("never")};
     const agentry::run_result r = f.agent.run("Clean up");
     CHECK(r.stop == agentry::stop_reason::callback_error);
@@ -428,19 +432,18 @@ TEST_CASE("policy: an approver that throws stops the run with callback_error") {
 }
 
 TEST_CASE("policy: approvals of parallel calls are asked one at a time") {
+    std::atomic<int> inside{0};
+    std::atomic<int> most{0};
     fixture<agentry::loop_config{.parallel_tool_calls = true,
                                  .max_parallelism = 3,
                                  .max_permission = agentry::permission::read_only}>
-        f;
-    std::atomic<int> inside{0};
-    std::atomic<int> most{0};
-    f.agent.set_approver([&](const agentry::approval_request& r) {
-        const int now = ++inside;
-        most.store(std::max(most.load(), now));
-        std::this_thread::yield();
-        --inside;
-        return r.arguments == R"({"path":"b"})" ? agentry::approval::deny("no") : agentry::approval::approve();
-    });
+        f({.approver = [&](const agentry::approval_request& r) {
+            const int now = ++inside;
+            most.store(std::max(most.load(), now));
+            std::this_thread::yield();
+            --inside;
+            return r.arguments == R"({"path":"b"})" ? agentry::approval::deny("no") : agentry::approval::approve();
+        }});
     f.s->turns = {calls({call("1", "delete_file", R"({"path":"a"})"), call("2", "delete_file", R"({"path":"b"})"),
                          call("3", "delete_file", R"({"path":"c"})")}),
                   answer("done")};
@@ -587,22 +590,22 @@ template <agentry::loop_config Config = agentry::loop_config{}, class Registry =
 struct dynamic_fixture {
     std::shared_ptr<scripted::script> s = std::make_shared<scripted::script>();
     agentry::agent<Config> agent;
-    explicit dynamic_fixture(const Registry& r = plain)
-        : agent{scripted::model{s}, r, "You are a test.", scripted::quiet_transport{}} {}
+    explicit dynamic_fixture(const Registry& r = plain, agentry::agent_options options = {})
+        : agent{scripted::model{s}, r, with_prompt(std::move(options)), scripted::quiet_transport{}} {}
+    explicit dynamic_fixture(agentry::agent_options options) : dynamic_fixture(plain, std::move(options)) {}
 };
 
 } // namespace
 
 TEST_CASE("dynamic policy: the approver sees a call of a tool added at run time, approves one and denies another") {
     remote_calls remote;  // before the agent, which may leave calls running until it ends
-    dynamic_fixture f;    // the registry declares no policies
-    REQUIRE(f.agent.add_tools(source_of({dynamic("remote_delete", remote_approval, remote.recorder())})).has_value());
     std::vector<std::string> seen;
-    f.agent.set_approver([&](const agentry::approval_request& r) {
+    dynamic_fixture f({.approver = [&](const agentry::approval_request& r) {
         seen.push_back(std::string(r.call_id) + "|" + std::string(r.tool) + "|" + std::string(r.arguments) + "|" +
                        std::string(agentry::to_string(r.level)));
         return r.call_id == "c1" ? agentry::approval::approve() : agentry::approval::deny("not that one");
-    });
+    }});  // the registry declares no policies
+    REQUIRE(f.agent.add_tools(source_of({dynamic("remote_delete", remote_approval, remote.recorder())})).has_value());
     f.s->turns = {calls({call("c1", "remote_delete", R"({ "path" : "a" })"), call("c2", "remote_delete", R"({"path":"b"})"),
                          call("c3", "echo", R"({"text":"hi"})")}),
                   answer("Done.")};
@@ -644,7 +647,7 @@ TEST_CASE("dynamic policy: without an approver the run pauses, then save, restor
     CHECK(pending[0].tool == "remote_delete");
     other.s->turns = {answer("Removed.")};
     const std::vector<agentry::approval_decision> yes{agentry::decide(pending[0], agentry::approval::approve())};
-    const agentry::run_result resumed = other.agent.resume(yes);
+    const agentry::run_result resumed = other.agent.run(agentry::approvals{yes});
     CHECK(resumed.stop == agentry::stop_reason::completed);
     CHECK(resumed.text == "Removed.");
     CHECK(remote.arguments == std::vector<std::string>{R"({"path":"a"})"});
@@ -659,7 +662,7 @@ TEST_CASE("dynamic policy: without an approver the run pauses, then save, restor
     third.s->turns = {answer("Kept.")};
     const std::vector<agentry::approval_decision> no{
         agentry::decide(third.agent.pending_approvals().at(0), agentry::approval::deny("keep it"))};
-    const agentry::run_result denied = third.agent.resume(no);
+    const agentry::run_result denied = third.agent.run(agentry::approvals{no});
     CHECK(denied.stop == agentry::stop_reason::completed);
     REQUIRE(denied.steps.size() == 2);
     CHECK(denied.steps[0].status == agentry::tool_status::denied);
@@ -766,14 +769,13 @@ TEST_CASE("dynamic policy: the checkpointer is told which tools added at run tim
         }
         void after_call(const agentry::tool_call&, const agentry::tool_result&) override {}
     } checkpoints;
-    dynamic_fixture f;
+    dynamic_fixture f({.checkpointer = &checkpoints});
     const dynamic_call ok = [](std::string_view, std::stop_token) { return text_result("ok"); };
     REQUIRE(f.agent
                 .add_tools(source_of({dynamic("lookup", agentry::tool_policy{.idempotent = true}, ok),
                                       dynamic("append", agentry::tool_policy{.level = agentry::permission::write}, ok),
                                       dynamic("bare", std::nullopt, ok)}))
                 .has_value());
-    f.agent.set_checkpointer(&checkpoints);
     f.s->turns = {calls({call("1", "lookup", "{}"), call("2", "append", "{}"), call("3", "bare", "{}")}), answer("done")};
     CHECK(f.agent.run("go").stop == agentry::stop_reason::completed);
     CHECK(checkpoints.seen ==

@@ -48,6 +48,12 @@ struct wire {
     std::string_view max_tokens;  // the limit field as sent, with the summary's value
 };
 
+// The system prompt, and every message counted as `tokens`.
+agentry::agent_options options_counting(std::size_t tokens) {
+    return {.system_prompt = "You book tables.",
+            .token_estimator = [tokens](const agentry::message&) -> std::size_t { return tokens; }};
+}
+
 bool has(std::string_view text, std::string_view part) { return text.find(part) != std::string_view::npos; }
 
 std::string quoted(std::string_view json) {  // JSON text as a JSON string
@@ -128,8 +134,7 @@ void book_with_summary(P model, const wire& w) {
           w.call("call_2", "find_place", R"({"city":"Nice"})"), w.answer("Lyon: Chez Anna is free.", 30, 7),
           w.call("call_3", "book_table", R"({"place":"Chez Anna"})")})
         http.t->push(agentry::replay_response::ok(body));
-    agentry::agent<config> agent{std::move(model), tools, "You book tables.", http};
-    agent.set_token_estimator([](const agentry::message&) -> std::size_t { return 10; });
+    agentry::agent<config> agent{std::move(model), tools, options_counting(10), http};
 
     agentry::run_result r = agent.run("Find a place in Lyon.");
     REQUIRE_MESSAGE(r.stop == agentry::stop_reason::completed, r.text);
@@ -181,8 +186,7 @@ void summary_fails(P model, const wire& w, std::string error_body) {
     http.t->push(agentry::replay_response::ok(w.call("call_2", "find_place", R"({"city":"Nice"})")));
     http.t->push({.status = 400, .headers = {{"Content-Type", "application/json"}}, .body = std::move(error_body)});
     http.t->push(agentry::replay_response::ok(w.answer("Both are free.", 50, 10)));
-    agentry::agent<config> agent{std::move(model), tools, "You book tables.", http};
-    agent.set_token_estimator([](const agentry::message&) -> std::size_t { return 12; });
+    agentry::agent<config> agent{std::move(model), tools, options_counting(12), http};
 
     const agentry::run_result r = agent.run("Find places in Lyon and Nice.");
     REQUIRE_MESSAGE(r.stop == agentry::stop_reason::completed, r.text);
@@ -209,8 +213,7 @@ void token_budget(P model, const wire& w) {
     shared_replay http;
     for (const char* city : {"Lyon", "Nice", "Rome"})
         http.t->push(agentry::replay_response::ok(w.call("call_1", "find_place", R"({"city":")" + std::string(city) + "\"}")));
-    agentry::agent<config> agent{std::move(model), tools, "You book tables.", http};
-    agent.set_token_estimator([](const agentry::message&) -> std::size_t { return 1; });
+    agentry::agent<config> agent{std::move(model), tools, options_counting(1), http};
     const agentry::run_result r = agent.run("Find places.");
     CHECK(r.stop == agentry::stop_reason::token_budget);
     CHECK(r.text == "The run used 180 tokens, its budget being 150.");

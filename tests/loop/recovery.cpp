@@ -440,10 +440,10 @@ constexpr agentry::registry with_context{
 
 } // namespace
 
-TEST_CASE("context: run(input, ctx) and resume(decisions, ctx) give the tools the run's object") {
+TEST_CASE("context: run(input, ctx) and run(agentry::approvals{...}, ctx) give the tools the run's object") {
     auto s = std::make_shared<scripted::script>();
-    agentry::agent<agentry::loop_config{}, app_session> agent{scripted::model{s}, with_context, "You are a test.",
-                                                              scripted::quiet_transport{}};
+    agentry::agent<agentry::loop_config{}> agent{scripted::model{s}, with_context, "You are a test.",
+                                                 scripted::quiet_transport{}};
     s->turns = {calls({call("1", "whoami", R"({"why":"greeting"})")}), answer("Hello, ada."),
                 calls({call("2", "sign", R"({"why":"contract"})")}), answer("Signed.")};
     app_session ada{"ada", {}};
@@ -456,8 +456,53 @@ TEST_CASE("context: run(input, ctx) and resume(decisions, ctx) give the tools th
     r = agent.run("Sign it.", bob);
     REQUIRE(r.stop == agentry::stop_reason::approval_pending);
     const std::vector<agentry::approval_decision> yes{agentry::decide(r.pending[0], agentry::approval::approve())};
-    r = agent.resume(yes, bob);
+    r = agent.run(agentry::approvals{yes}, bob);
     CHECK(r.stop == agentry::stop_reason::completed);
     CHECK(bob.audit == std::vector<std::string>{"contract"});
     CHECK(ada.audit.size() == 1);
+}
+
+TEST_CASE("context: a run without the tools' context, or with another type, stops at once with invalid_input") {
+    auto s = std::make_shared<scripted::script>();
+    agentry::agent<agentry::loop_config{}> agent{scripted::model{s}, with_context, "You are a test.",
+                                                 scripted::quiet_transport{}};
+    s->turns = {calls({call("1", "whoami", R"({"why":"greeting"})")}), answer("never")};
+    agentry::run_result r = agent.run("Who am I?");
+    CHECK(r.stop == agentry::stop_reason::invalid_input);
+    CHECK(r.text == "agentry: agent::run(input): this agent's tools take agentry::context<T>; call run(input, ctx) "
+                    "with the T object for the run");
+    CHECK(r.run_id.size() == 32);
+
+    std::string other = "not a session";
+    r = agent.run("Who am I?", other);
+    CHECK(r.stop == agentry::stop_reason::invalid_input);
+    CHECK(r.text == "agentry: agent::run(input, ctx): ctx is not of the type the tools take (the T of their "
+                    "agentry::context<T>, the registry's context_type); pass that object");
+
+    // The other inputs are refused alike, before they are looked at.
+    r = agent.run(agentry::approvals{});
+    CHECK(r.stop == agentry::stop_reason::invalid_input);
+    r = agent.run(agentry::continuation{}, other);
+    CHECK(r.stop == agentry::stop_reason::invalid_input);
+    CHECK(s->requests.empty());
+    CHECK(agent.conversation().size() == 1);  // the system prompt: no input was added
+
+    // The run with the right object goes on from there.
+    app_session ada{"ada", {}};
+    CHECK(agent.run("Who am I?", ada).stop == agentry::stop_reason::completed);
+    CHECK(ada.audit == std::vector<std::string>{"greeting"});
+}
+
+TEST_CASE("context: run(input, ctx) on an agent whose tools take no context stops at once with invalid_input") {
+    auto s = std::make_shared<scripted::script>();
+    agentry::agent<agentry::loop_config{}> agent{scripted::model{s}, cooperative, "You are a test.",
+                                                 scripted::quiet_transport{}};
+    s->turns = {answer("never")};
+    app_session ada{"ada", {}};
+    const agentry::run_result r = agent.run("Who am I?", ada);
+    CHECK(r.stop == agentry::stop_reason::invalid_input);
+    CHECK(r.text == "agentry: agent::run(input, ctx): no tool of this agent takes agentry::context<T>; call run(input)");
+    CHECK(s->requests.empty());
+    CHECK(agent.conversation().size() == 1);
+    CHECK(agent.run("Hello.").stop == agentry::stop_reason::completed);
 }

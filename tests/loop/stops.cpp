@@ -11,7 +11,10 @@
 
 #include <memory>
 #include <stdexcept>
+#include <stop_token>
 #include <string>
+#include <string_view>
+#include <utility>
 #include <vector>
 
 using scripted::answer;
@@ -29,10 +32,18 @@ constexpr agentry::registry tools{
     agentry::tool<"add", "Adds two integers.", "a", "b">(+[](int a, int b) { return static_cast<long long>(a) + b; }),
 };
 
+// The agent's options, with its system prompt when they have none.
+agentry::agent_options with_prompt(agentry::agent_options options) {
+    if (options.system_prompt.empty()) options.system_prompt = "You book tables.";
+    return options;
+}
+
 template <agentry::loop_config Config>
 struct fixture {
+    explicit fixture(agentry::agent_options options = {})
+        : agent{scripted::model{s}, tools, with_prompt(std::move(options)), scripted::quiet_transport{}} {}
     std::shared_ptr<scripted::script> s = std::make_shared<scripted::script>();
-    agentry::agent<Config> agent{scripted::model{s}, tools, "You book tables.", scripted::quiet_transport{}};
+    agentry::agent<Config> agent;
 };
 
 // Every call of every assistant message has exactly one result after it.
@@ -99,41 +110,68 @@ TEST_CASE("stop_at_tools: a run paused for approval stops at the tool when resum
     agentry::run_result r = agent.run("Book it.");
     REQUIRE(r.stop == agentry::stop_reason::approval_pending);
     const agentry::approval_decision yes{"c1", R"({"place":"Chez Anna"})", agentry::approval::approve()};
-    r = agent.resume(std::span(&yes, 1));
+    r = agent.run(agentry::approvals{{yes}});
     CHECK(r.stop == agentry::stop_reason::stop_at_tool);
     CHECK(r.text == "Booked a table at Chez Anna for 8 pm.");
     CHECK(s->requests.size() == 1);
 }
 
-TEST_CASE("stop_at_tool(name): a registry tool or one added at run time, an unknown name is refused") {
-    fixture<agentry::loop_config{}> f;
-    const agentry::outcome<void> unknown = f.agent.stop_at_tool("send_mail");
-    REQUIRE_FALSE(unknown.has_value());
-    CHECK(unknown.error().message ==
-          R"(agentry: agent::stop_at_tool: the agent has no tool named "send_mail"; add it with add_tools first)");
-    REQUIRE(f.agent
-                .add_tools([](const agentry::dynamic_tools_target&) -> agentry::outcome<std::vector<agentry::dynamic_tool>> {
-                    agentry::dynamic_tool t{
-                        "send_mail",
-                        R"({"type":"function","function":{"name":"send_mail","parameters":{"type":"object"}}})",
-                        [](std::string_view, std::stop_token) {
-                            agentry::tool_result out;
-                            out.content = "sent";
-                            return out;
-                        }};
-                    return std::vector<agentry::dynamic_tool>{t};
-                })
-                .has_value());
-    REQUIRE(f.agent.stop_at_tool("send_mail").has_value());
+TEST_CASE("agent_options::stop_at_tools: a name no tool has stops each run at once, nothing sent to the model") {
+    fixture<agentry::loop_config{}> f({.stop_at_tools = {"add", "send_mail"}});
+    f.s->turns = {calls({call("c1", "add", R"({"a":1,"b":1})")})};
+    const agentry::run_result r = f.agent.run("Mail it.");
+    CHECK(r.stop == agentry::stop_reason::invalid_input);
+    CHECK(agentry::to_string(r.stop) == "invalid_input");
+    CHECK(r.text == R"(agentry: agent_options::stop_at_tools names "send_mail", which is no tool of this agent; name a )"
+                    R"(registry tool, or add the tool with add_tools first)");
+    CHECK(r.turns == 0);
+    CHECK(r.steps.empty());
+    CHECK(f.s->requests.empty());
+    CHECK(f.agent.conversation().size() == 1);  // the system prompt: the input was not added
+    // Each run, not only the first.
+    CHECK(f.agent.run("Again.").stop == agentry::stop_reason::invalid_input);
+    CHECK(f.s->requests.empty());
+}
+
+namespace {
+
+agentry::dynamic_tool_source mail_tool() {
+    return [](const agentry::dynamic_tools_target&) -> agentry::outcome<std::vector<agentry::dynamic_tool>> {
+        agentry::dynamic_tool t{"send_mail",
+                                R"({"type":"function","function":{"name":"send_mail","parameters":{"type":"object"}}})",
+                                [](std::string_view, std::stop_token) {
+                                    agentry::tool_result out;
+                                    out.content = "sent";
+                                    return out;
+                                }};
+        return std::vector<agentry::dynamic_tool>{t};
+    };
+}
+
+} // namespace
+
+TEST_CASE("agent_options::stop_at_tools: a tool added with add_tools, or a registry tool") {
+    fixture<agentry::loop_config{}> f({.stop_at_tools = {"send_mail"}});
+    REQUIRE(f.agent.add_tools(mail_tool()).has_value());
     f.s->turns = {calls({call("c1", "add", R"({"a":1,"b":1})")}), calls({call("c2", "send_mail", "{}")})};
     agentry::run_result r = f.agent.run("Mail it.");
     CHECK(r.stop == agentry::stop_reason::stop_at_tool);
     CHECK(r.text == "sent");
     CHECK(r.turns == 2);
 
-    REQUIRE(f.agent.stop_at_tool("add").has_value());
-    f.s->turns = {calls({call("c3", "add", R"({"a":2,"b":3})")})};
-    r = f.agent.run("Add.");
+    // The same name refused before add_tools is known once the tool is added.
+    fixture<agentry::loop_config{}> later({.stop_at_tools = {"send_mail"}});
+    REQUIRE(later.agent.run("Mail it.").stop == agentry::stop_reason::invalid_input);
+    REQUIRE(later.agent.add_tools(mail_tool()).has_value());
+    later.s->turns = {calls({call("c1", "send_mail", "{}")})};
+    r = later.agent.run("Mail it.");
+    CHECK(r.stop == agentry::stop_reason::stop_at_tool);
+    CHECK(r.text == "sent");
+    CHECK(r.turns == 1);
+
+    fixture<agentry::loop_config{}> g({.stop_at_tools = {"add"}});
+    g.s->turns = {calls({call("c3", "add", R"({"a":2,"b":3})")})};
+    r = g.agent.run("Add.");
     CHECK(r.stop == agentry::stop_reason::stop_at_tool);
     CHECK(r.text == "5");
 }
@@ -161,7 +199,7 @@ TEST_CASE("max_total_tokens: no model request once the run's usage reaches the b
     fixture<agentry::loop_config{.max_total_tokens = 40}> h;
     agentry::run_result progress;
     progress.usage = {40, 0};
-    const agentry::run_result spent = h.agent.continue_run(progress);
+    const agentry::run_result spent = h.agent.run(agentry::continuation{progress});
     CHECK(spent.stop == agentry::stop_reason::token_budget);
     CHECK(h.s->requests.empty());
 }
@@ -209,15 +247,17 @@ TEST_CASE("max_tool_calls: a turn that uses the budget exactly goes on, so the m
     CHECK(consistent(g.agent.conversation()));
 }
 
-TEST_CASE("set_stop_condition: checked before each model request with the run so far") {
-    fixture<agentry::loop_config{}> f;
+TEST_CASE("agent_options::stop_condition: checked before each model request with the run so far") {
     std::vector<std::size_t> seen;  // steps, per check
-    f.agent.set_stop_condition([&](const agentry::run_state_view& s) {
+    enum class mode { after_two_steps, always, never } when = mode::after_two_steps;
+    fixture<agentry::loop_config{}> f({.stop_condition = [&](const agentry::run_state_view& s) {
+        if (when == mode::always) return true;
+        if (when == mode::never) return false;
         seen.push_back(s.result.steps.size());
         CHECK(s.conversation.size() >= 2);
         CHECK(s.elapsed.count() >= 0);
         return s.result.steps.size() >= 2;
-    });
+    }});
     f.s->turns = {calls({call("c1", "find_place", R"({"city":"Lyon"})")}),
                   calls({call("c2", "find_place", R"({"city":"Nice"})")}), answer("never asked")};
     const agentry::run_result r = f.agent.run("Find places.");
@@ -228,30 +268,34 @@ TEST_CASE("set_stop_condition: checked before each model request with the run so
     CHECK(consistent(f.agent.conversation()));
 
     // True from the start: no request at all.
-    f.agent.set_stop_condition([](const agentry::run_state_view&) { return true; });
+    when = mode::always;
     const agentry::run_result none = f.agent.run("Again.");
     CHECK(none.stop == agentry::stop_reason::stop_condition);
     CHECK(none.turns == 0);
     CHECK(f.s->requests.size() == 2);
 
-    f.agent.set_stop_condition({});
+    when = mode::never;
     CHECK(f.agent.run("Now answer.").stop == agentry::stop_reason::completed);
+
+    // An agent without one is never stopped by it.
+    fixture<agentry::loop_config{}> plain;
+    plain.s->turns = {calls({call("c1", "find_place", R"({"city":"Lyon"})")}), answer("Chez Anna.")};
+    CHECK(plain.agent.run("Find a place.").stop == agentry::stop_reason::completed);
 }
 
-TEST_CASE("set_stop_condition: a throw stops the run with callback_error") {
-    fixture<agentry::loop_config{}> f;
-    f.agent.set_stop_condition([](const agentry::run_state_view& s) -> bool {
+TEST_CASE("agent_options::stop_condition: a throw stops the run with callback_error") {
+    fixture<agentry::loop_config{}> f({.stop_condition = [](const agentry::run_state_view& s) -> bool {
         if (s.result.turns == 1) throw std::runtime_error("no state");
         return false;
-    });
+    }});
     f.s->turns = {calls({call("c1", "add", R"({"a":1,"b":1})")}), answer("never asked")};
     agentry::run_result r = f.agent.run("Add.");
     CHECK(r.stop == agentry::stop_reason::callback_error);
     CHECK(r.text == "agentry: the stop condition callback threw: no state; the run stopped");
     CHECK(consistent(f.agent.conversation()));
 
-    f.agent.set_stop_condition([](const agentry::run_state_view&) -> bool { throw 42; });
-    r = f.agent.run("Add.");
+    fixture<agentry::loop_config{}> g({.stop_condition = [](const agentry::run_state_view&) -> bool { throw 42; }});
+    r = g.agent.run("Add.");
     CHECK(r.stop == agentry::stop_reason::callback_error);
     CHECK(r.text == "agentry: the stop condition callback threw an exception that is not a std::exception; the run "
                     "stopped");
