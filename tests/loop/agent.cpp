@@ -2,6 +2,8 @@
 #include "scripted.hpp"
 
 #include <agentry/agent.hpp>
+#include <agentry/call_scope.hpp>
+#include <agentry/policy/tool_policy.hpp>
 #include <agentry/registry.hpp>
 
 #include <doctest/doctest.h>
@@ -585,4 +587,49 @@ TEST_CASE("the README's add is defined for every pair of integers its schema adm
     CHECK(tools.call("add", R"({"a":2147483647,"b":1})").content == "2147483648");
     CHECK(tools.call("add", R"({"a":-2147483648,"b":-1})").content == "-2147483649");
     CHECK(tools.call("add", R"({"a":2147483648,"b":0})").status == agentry::tool_status::invalid_arguments);
+}
+
+namespace {
+
+std::vector<std::string> noted;  // run id/call id, per call of note
+
+std::string note(agentry::call_info info, const std::string& text) {
+    noted.push_back(std::string(info.run_id) + "/" + std::string(info.call_id));
+    return text;
+}
+
+constexpr agentry::registry noting{
+    agentry::tool<"note", "Notes a text.", "text">(note),
+    agentry::with_policy<agentry::tool_policy{.level = agentry::permission::write, .needs_approval = true}>(
+        agentry::tool<"careful_note", "Notes a text once approved.", "text">(note)),
+};
+
+bool hex_id(const std::string& id) {
+    return id.size() == 32 && id.find_first_not_of("0123456789abcdef") == std::string::npos;
+}
+
+} // namespace
+
+TEST_CASE("run ids: each run has one, tools read it and the model's call id through agentry::call_info") {
+    noted.clear();
+    auto s = std::make_shared<scripted::script>();
+    agentry::agent<agentry::loop_config{}> a{scripted::model{s}, noting, "", scripted::quiet_transport{}};
+    s->turns = {calls({call("c7", "note", R"({"text":"x"})")}), answer("noted"), answer("again")};
+    const agentry::run_result first = a.run("Note x.");
+    CHECK(first.stop == agentry::stop_reason::completed);
+    CHECK(hex_id(first.run_id));
+    CHECK(noted == std::vector<std::string>{first.run_id + "/c7"});
+    const agentry::run_result second = a.run("Again.");
+    CHECK(hex_id(second.run_id));
+    CHECK(second.run_id != first.run_id);
+
+    // Decisions given with the paused run's progress go on under its id.
+    s->turns = {calls({call("c8", "careful_note", R"({"text":"y"})")}), answer("done")};
+    const agentry::run_result paused = a.run("Note y carefully.");
+    REQUIRE(paused.stop == agentry::stop_reason::approval_pending);
+    const std::vector<agentry::approval_decision> yes{agentry::decide(paused.pending[0], agentry::approval::approve())};
+    const agentry::run_result resumed = a.run(agentry::approvals{yes, paused});
+    CHECK(resumed.stop == agentry::stop_reason::completed);
+    CHECK(resumed.run_id == paused.run_id);
+    CHECK(noted.back() == paused.run_id + "/c8");
 }
