@@ -67,16 +67,16 @@ int with_approver() {
         R"({"choices":[{"message":{"role":"assistant","content":"I deleted tmp/cache.bin; notes.txt was kept, )"
         R"(as you asked."},"finish_reason":"stop"}],"usage":{"prompt_tokens":90,"completion_tokens":20}})",
     }};
-    agentry::agent<config> agent{agentry::openai{.model = "gpt-4o-mini"}, tools, "You tidy up files.", model_replies};
-
-    agent.set_approver([](const agentry::approval_request& call) {
+    const agentry::approver ask = [](const agentry::approval_request& call) {
         // A real application asks a person here; this one has a rule.
         const bool temporary = call.arguments.find(R"("path":"tmp/)") != std::string_view::npos;
         std::printf("approval: %.*s %.*s (the model said: %.*s) -> %s\n", int(call.tool.size()), call.tool.data(),
                     int(call.arguments.size()), call.arguments.data(), int(call.model_text.size()),
                     call.model_text.data(), temporary ? "approved" : "denied");
         return temporary ? agentry::approval::approve() : agentry::approval::deny("only files under tmp/ may go");
-    });
+    };
+    agentry::agent<config> agent{agentry::openai{.model = "gpt-4o-mini"}, tools,
+                                 {.system_prompt = "You tidy up files.", .approver = ask}, model_replies};
 
     const agentry::run_result result = agent.run("Clean up my files.");
     for (const agentry::step& s : result.steps)
@@ -119,7 +119,7 @@ int pause_and_resume() {
                     answer.kind == agentry::approval_kind::approve ? "approved" : "denied");
         decisions.push_back(agentry::decide(call, answer));
     }
-    const agentry::run_result result = agent.resume(decisions);
+    const agentry::run_result result = agent.run(agentry::approvals{decisions});
     for (const agentry::step& s : result.steps)
         std::printf("step: %s %s -> %.*s\n", s.tool.c_str(), s.arguments.c_str(),
                     int(agentry::to_string(s.status).size()), agentry::to_string(s.status).data());

@@ -58,14 +58,16 @@ int main() {
         agentry::replay_response::ok(answer("The user looked for a restaurant in Lyon: Chez Anna, 12 rue Haute.")),
         agentry::replay_response::ok(tool_call("c3", "book_table", R"({\"place\":\"Chez Anna, Lyon\",\"people\":4})")),
     }};
-    agentry::agent<config> agent{agentry::openai{.model = "gpt-4o-mini"}, tools, "You book restaurant tables.",
-                                 replayed{&model}};
-
     // Stop once the model has looked for places three times without booking.
-    agent.set_stop_condition([](const agentry::run_state_view& state) {
-        return std::count_if(state.result.steps.begin(), state.result.steps.end(),
-                             [](const agentry::step& s) { return s.tool == "find_place"; }) >= 3;
-    });
+    const agentry::agent_options options{
+        .system_prompt = "You book restaurant tables.",
+        .stop_condition =
+            [](const agentry::run_state_view& state) {
+                return std::count_if(state.result.steps.begin(), state.result.steps.end(),
+                                     [](const agentry::step& s) { return s.tool == "find_place"; }) >= 3;
+            },
+    };
+    agentry::agent<config> agent{agentry::openai{.model = "gpt-4o-mini"}, tools, options, replayed{&model}};
 
     agentry::run_result r = agent.run("Is there a good place in Lyon?");
     std::printf("%s: %s\n", std::string(agentry::to_string(r.stop)).c_str(), r.text.c_str());

@@ -85,7 +85,8 @@ int main() {
     agentry::agent<config> agent{agentry::openai{.model = "gpt-4o-mini"}, tools, "Plan the tool calls, then answer.",
                                  model_replies};
 
-    const agentry::run_result result = agent.run_planned("Book the cheapest flight to Rome and tell me the hotel price.");
+    const agentry::run_result result =
+        agent.run(agentry::planned{"Book the cheapest flight to Rome and tell me the hotel price."});
     for (const agentry::plan_record& p : result.plans) {
         std::printf("plan of turn %u: %u rounds\n", p.turn, p.rounds);
         for (const std::string& e : p.errors) std::printf("  refused: %s\n", e.c_str());

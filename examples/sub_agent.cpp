@@ -68,8 +68,8 @@ int main() {
     }};
     const agentry::openai model{.model = "gpt-4o-mini"};
 
-    agentry::agent<researcher_config, void, findings> researcher{model, archive_tools,
-                                                                 "You research the news archive.", researcher_model};
+    agentry::agent<researcher_config, findings> researcher{model, archive_tools, "You research the news archive.",
+                                                           researcher_model};
     const agentry::registry lead_tools{agentry::agent_tool<"research", "Researches a topic in the news archive">(
         researcher, [](const research_request& r) {
             return "Research " + r.topic + "; cite at most " + std::to_string(*r.max_sources) + " sources.";

@@ -143,27 +143,28 @@ std::string env(const char* name) {
 }
 
 // The agent for whichever model the environment names, and a line saying which.
-std::unique_ptr<travel_agent> make_agent(std::string& which) {
+std::unique_ptr<travel_agent> make_agent(std::string& which, agentry::agent_options options) {
+    options.system_prompt = std::string(system_prompt);
     if (const std::string base = env("AGENTRY_BASE_URL"); !base.empty()) {
         const std::string model = env("AGENTRY_MODEL").empty() ? "demo" : env("AGENTRY_MODEL");
         which = "OpenAI-compatible server at " + base + ", model " + model;
         return std::make_unique<travel_agent>(agentry::openai{.model = model, .http = {.base_url = base}},
-                                              travel::tools, std::string(system_prompt));
+                                              travel::tools, std::move(options));
     }
     if (!env("OPENAI_API_KEY").empty()) {
         which = "OpenAI, gpt-4o-mini";
         return std::make_unique<travel_agent>(agentry::openai{.model = "gpt-4o-mini"}, travel::tools,
-                                              std::string(system_prompt));
+                                              std::move(options));
     }
     if (!env("ANTHROPIC_API_KEY").empty()) {
         which = "Anthropic, claude-sonnet-4-5";
         return std::make_unique<travel_agent>(agentry::anthropic{.model = "claude-sonnet-4-5"}, travel::tools,
-                                              std::string(system_prompt));
+                                              std::move(options));
     }
     if (!env("GEMINI_API_KEY").empty()) {
         which = "Gemini, gemini-2.5-flash";
         return std::make_unique<travel_agent>(agentry::gemini{.model = "gemini-2.5-flash"}, travel::tools,
-                                              std::string(system_prompt));
+                                              std::move(options));
     }
     return nullptr;
 }
@@ -178,27 +179,16 @@ std::string one_line(std::string_view text, std::size_t max = 160) {
 } // namespace
 
 int main(int argc, char** argv) {
-    std::string which;
-    const std::unique_ptr<travel_agent> agent = make_agent(which);
-    if (!agent) {
-        std::fprintf(stderr, "travel_agent: set AGENTRY_BASE_URL (and AGENTRY_MODEL), OPENAI_API_KEY, "
-                             "ANTHROPIC_API_KEY or GEMINI_API_KEY; scripts/demo.sh runs it against a local server\n");
-        return 2;
-    }
-    const std::string request = argc > 1 ? argv[1]
-                                          : "Plan my trip from Paris (CDG) to Lisbon on 2026-12-04 for Ada Lovelace, 36: "
-                                            "flight, a hotel for a few nights, the weather, and the fare in USD.";
-    std::printf("model: %s\nuser: %s\n", which.c_str(), request.c_str());
-
+    agentry::agent_options options;
     // A real application would ask the traveller; the demo approves stays of at most 7 nights.
-    agent->set_approver([](const agentry::approval_request& call) {
+    options.approver = [](const agentry::approval_request& call) {
         const auto r = agentry::json::read<travel::hotel_request>(call.arguments);
         const bool short_stay = r.ok() && r.value.nights.value <= 7;
         std::printf("   approval: %.*s %.*s -> %s\n", int(call.tool.size()), call.tool.data(), int(call.arguments.size()),
                     call.arguments.data(), short_stay ? "approved (at most 7 nights)" : "denied (more than 7 nights)");
         return short_stay ? agentry::approval::approve()
                           : agentry::approval::deny("book at most 7 nights without asking the traveller again");
-    });
+    };
 
     // Printed as it happens: a turn's streamed text, its token usage, then its tool calls.
     std::uint32_t turn = 1;
@@ -207,7 +197,7 @@ int main(int argc, char** argv) {
         if (!header) std::printf("\n-- turn %u\n", turn);
         header = true;
     };
-    agentry::agent_events events;
+    agentry::agent_events& events = options.events;
     events.on_turn_end = [&](std::uint32_t done, const agentry::token_usage& usage) {
         print_header();
         if (answering) std::printf("\n");
@@ -237,7 +227,19 @@ int main(int argc, char** argv) {
         std::printf("   retry in %lld ms: %s\n", (long long)delay.count(), e.message.c_str());
     };
 
-    const agentry::run_result r = agent->run(request, events);
+    std::string which;
+    const std::unique_ptr<travel_agent> agent = make_agent(which, std::move(options));
+    if (!agent) {
+        std::fprintf(stderr, "travel_agent: set AGENTRY_BASE_URL (and AGENTRY_MODEL), OPENAI_API_KEY, "
+                             "ANTHROPIC_API_KEY or GEMINI_API_KEY; scripts/demo.sh runs it against a local server\n");
+        return 2;
+    }
+    const std::string request = argc > 1 ? argv[1]
+                                          : "Plan my trip from Paris (CDG) to Lisbon on 2026-12-04 for Ada Lovelace, 36: "
+                                            "flight, a hotel for a few nights, the weather, and the fare in USD.";
+    std::printf("model: %s\nuser: %s\n", which.c_str(), request.c_str());
+
+    const agentry::run_result r = agent->run(request);
     std::printf("\n-- %s after %u turns, %zu tool calls, %llu tokens in, %llu out, %lld ms\n",
                 std::string(agentry::to_string(r.stop)).c_str(), r.turns, r.steps.size(),
                 (unsigned long long)r.usage.input_tokens, (unsigned long long)r.usage.output_tokens,

@@ -63,8 +63,8 @@ int main() {
         R"(\"activity\":\"Fourviere\"},{\"day\":2,\"activity\":\"Vieux Lyon\"}],\"packing_note\":\"Sunglasses\"}"},)"
         R"("finish_reason":"stop"}],"usage":{"prompt_tokens":220,"completion_tokens":40}})",
     }};
-    agentry::agent<config, void, trip_plan> planner{agentry::openai{.model = "gpt-4o-mini"}, tools,
-                                                    "You plan short trips.", model};
+    agentry::agent<config, trip_plan> planner{agentry::openai{.model = "gpt-4o-mini"}, tools, "You plan short trips.",
+                                              model};
     const agentry::typed_result<trip_plan> r = planner.run("Plan two days in Lyon.");
     if (!r.output) {
         std::printf("no plan: %s (%s)\n", r.text.c_str(), std::string(agentry::to_string(r.stop)).c_str());
