@@ -94,7 +94,7 @@ auto call_tool(const Tool& tool, json::detail::storage_t<typename Tool::paramete
 
 /// What the caller supplies for a tool's injected parameters: the call's scope and the
 /// registry's context, a Registry::context_type object (null when no tool takes one).
-struct injection {
+struct caller_injection {
     const call_scope& scope;
     void* context;
 };
@@ -115,7 +115,7 @@ consteval std::array<std::size_t, sizeof...(A)> schema_positions() noexcept {
 // The argument for parameter A: an injected value, or the read argument, passed as an lvalue
 // when A is a non-const lvalue reference and as an rvalue otherwise.
 template <class A, std::size_t J, bool Named, class Storage>
-decltype(auto) argument([[maybe_unused]] Storage& arguments, [[maybe_unused]] const injection& in) {
+decltype(auto) argument([[maybe_unused]] Storage& arguments, [[maybe_unused]] const caller_injection& in) {
     constexpr injected kind = injected_kind<A>;
     if constexpr (kind == injected::context) {
         using context_type = typename injected_of<std::remove_cvref_t<A>>::context_type;
@@ -137,7 +137,7 @@ decltype(auto) argument([[maybe_unused]] Storage& arguments, [[maybe_unused]] co
 }
 
 template <class Tool, class Storage, class... A, std::size_t... I>
-auto call_injected(const Tool& tool, Storage& arguments, const injection& in, reflect::type_list<A...>,
+auto call_injected(const Tool& tool, Storage& arguments, const caller_injection& in, reflect::type_list<A...>,
                    std::index_sequence<I...>) {
     constexpr auto at = schema_positions<A...>();
     constexpr bool named = schema::detail::is_named_parameters<typename Tool::parameters_type>;
@@ -146,7 +146,7 @@ auto call_injected(const Tool& tool, Storage& arguments, const injection& in, re
 
 template <class Tool>
 auto call_tool(const Tool& tool, json::detail::storage_t<typename Tool::parameters_type>& arguments,
-               const injection& in) {
+               const caller_injection& in) {
     using parameters = typename Tool::signature::parameters;
     return call_injected(tool, arguments, in, parameters{}, std::make_index_sequence<boost::mp11::mp_size<parameters>::value>{});
 }
@@ -214,7 +214,7 @@ tool_result invoke(const void* address, std::string_view arguments, const call_o
             return result;
         }
         const auto call = [&]() -> decltype(auto) {
-            if constexpr (Tool::injects) return call_tool(tool, parsed.value, injection{scope, context});
+            if constexpr (Tool::injects) return call_tool(tool, parsed.value, caller_injection{scope, context});
             else return call_tool(tool, parsed.value);
         };
         using R = typename Tool::result_type;
