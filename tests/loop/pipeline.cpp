@@ -3,7 +3,8 @@
 // tool, under the same policy, is called as a registry tool by the model, as a tool added at
 // run time, as a step of a plan and as a fallback, and inside a sub-agent; each guarantee
 // (canonical refusal, approval, rate limit, timeout, retry, result cap, checkpoint) must hold
-// on each path.
+// on each path. A registry tool reads its run id and call id (agentry::call_info) whether the
+// model or a plan calls it.
 #include "scripted.hpp"
 
 #include <agentry/agent.hpp>
@@ -15,10 +16,12 @@
 #include <atomic>
 #include <chrono>
 #include <memory>
+#include <mutex>
 #include <optional>
 #include <stop_token>
 #include <string>
 #include <thread>
+#include <utility>
 #include <vector>
 
 namespace {
@@ -73,7 +76,7 @@ struct keeping : agentry::checkpointer {
 };
 
 // Runs `calls` calls of the tool (named "act" in the registry, "act_added" when added) from
-// `from`, under policy P and loop_config C; `setup` prepares the agent.
+// `from`, under policy P and loop_config C, with the agent's `options`.
 template <agentry::tool_policy P, agentry::loop_config C = agentry::loop_config{}>
 struct harness {
     static constexpr agentry::loop_config config = [] {
@@ -86,7 +89,10 @@ struct harness {
     };
 
     std::shared_ptr<scripted::script> s = std::make_shared<scripted::script>();
-    agentry::agent<config> agent{scripted::model{s}, tools, "", scripted::quiet_transport{}};
+    agentry::agent<config> agent;
+
+    explicit harness(agentry::agent_options options = {})
+        : agent{scripted::model{s}, tools, std::move(options), scripted::quiet_transport{}} {}
 
     static agentry::dynamic_tool_source added() {
         return [](const agentry::dynamic_tools_target&) -> agentry::outcome<std::vector<agentry::dynamic_tool>> {
@@ -120,7 +126,7 @@ struct harness {
                          R"(","tool":"act","arguments":)" + arguments + R"(,"depends_on":[],"inputs":[]})";
             s->turns = {scripted::calls({scripted::call("p1", "make_plan", R"({"steps":[)" + steps + "]}")}),
                         scripted::answer("done")};
-            return agent.run_planned("act");
+            return agent.run(agentry::planned{"act"});
         }
         std::vector<agentry::tool_call> made;
         for (int i = 0; i != calls; ++i)
@@ -143,12 +149,11 @@ TEST_CASE("pipeline matrix: approval denied, on every source") {
     for (source from : all_sources) {
         const std::string path = name_of(from);
         CAPTURE(path);
-        harness<approval> h;
         int asked = 0;
-        h.agent.set_approver([&](const agentry::approval_request&) {
+        harness<approval> h({.approver = [&](const agentry::approval_request&) {
             ++asked;
             return agentry::approval::deny("not today");
-        });
+        }});
         const agentry::run_result r = h.run(from);
         CAPTURE(r.text);
         CHECK(asked == 1);
@@ -162,12 +167,11 @@ TEST_CASE("pipeline matrix: arguments that cannot be canonicalised are refused b
     for (source from : all_sources) {
         const std::string path = name_of(from);
         CAPTURE(path);
-        harness<approval> h;
         int asked = 0;
-        h.agent.set_approver([&](const agentry::approval_request&) {
+        harness<approval> h({.approver = [&](const agentry::approval_request&) {
             ++asked;
             return agentry::approval::approve();
-        });
+        }});
         // On the planned path the plan reader refuses the duplicate key with the plan.
         const std::string hostile = R"({"text":"x","text":"y"})";
         const agentry::run_result r = h.run(from, 1, hostile);
@@ -243,9 +247,8 @@ TEST_CASE("pipeline matrix: a checkpointer's kept result answers in place of the
     for (source from : all_sources) {
         const std::string path = name_of(from);
         CAPTURE(path);
-        harness<plain> h;
         keeping keeper;
-        h.agent.set_checkpointer(&keeper);
+        harness<plain> h({.checkpointer = &keeper});
         const agentry::run_result r = h.run(from);
         CHECK(reached == 0);
         CHECK(keeper.after == 0);
@@ -261,12 +264,12 @@ TEST_CASE("pipeline matrix: a tool above the permission ceiling runs only with a
     for (source from : all_sources) {
         const std::string path = name_of(from);
         CAPTURE(path);
-        harness<approval, agentry::loop_config{.max_permission = agentry::permission::read_only}> h;
         int asked = 0;
-        h.agent.set_approver([&](const agentry::approval_request&) {
-            ++asked;
-            return agentry::approval::approve();
-        });
+        harness<approval, agentry::loop_config{.max_permission = agentry::permission::read_only}> h(
+            {.approver = [&](const agentry::approval_request&) {
+                ++asked;
+                return agentry::approval::approve();
+            }});
         const agentry::run_result r = h.run(from);
         CHECK(asked == 1);
         CHECK(reached == 1);
@@ -311,6 +314,46 @@ TEST_CASE("pipeline: a fallback passes the layers after the fallback layer with 
 
 namespace {
 
+// What keyed read of its call: the run id and the call id.
+std::mutex keyed_mutex;
+std::vector<std::pair<std::string, std::string>> keyed_calls;
+
+std::string keyed(std::string text, agentry::call_info info) {
+    const std::lock_guard lock(keyed_mutex);
+    keyed_calls.emplace_back(info.run_id, info.call_id);
+    return text;
+}
+
+} // namespace
+
+TEST_CASE("pipeline: a tool reads the run id and its call's id, called by the model and as a planned step") {
+    static constexpr agentry::registry tools{agentry::tool<"keyed", "Keys a write", "text">(keyed)};
+    auto s = std::make_shared<scripted::script>();
+    agentry::agent<agentry::loop_config{.planning = {.enabled = true}}> agent{scripted::model{s}, tools, "",
+                                                                              scripted::quiet_transport{}};
+    keyed_calls.clear();
+    s->turns = {scripted::calls({scripted::call("c1", "keyed", R"({"text":"a"})")}), scripted::answer("done")};
+    const agentry::run_result r = agent.run("go");
+    CHECK(r.stop == agentry::stop_reason::completed);
+    CHECK(r.run_id.size() == 32);
+    CHECK(keyed_calls == std::vector<std::pair<std::string, std::string>>{{r.run_id, "c1"}});
+
+    keyed_calls.clear();
+    s->turns = {scripted::calls({scripted::call(
+                    "p1", "make_plan",
+                    R"({"steps":[{"id":"s1","tool":"keyed","arguments":{"text":"b"},"depends_on":[],"inputs":[]}]})")}),
+                scripted::answer("done")};
+    const agentry::run_result planned = agent.run(agentry::planned{"go"});
+    CHECK(planned.stop == agentry::stop_reason::completed);
+    CHECK(planned.run_id.size() == 32);
+    CHECK(planned.run_id != r.run_id);
+    REQUIRE(planned.steps.size() == 1);
+    CHECK(keyed_calls == std::vector<std::pair<std::string, std::string>>{{planned.run_id, planned.steps[0].id}});
+    CHECK(planned.steps[0].id == "p1/s1");
+}
+
+namespace {
+
 struct sub_request {
     std::string text;
 };
@@ -322,12 +365,14 @@ TEST_CASE("pipeline: a sub-agent's own calls pass its pipeline (approval denied 
         agentry::with_policy<approval>(agentry::tool<"act", "Acts on a text", "text">(act)),
     };
     auto sub_script = std::make_shared<scripted::script>();
-    agentry::agent<agentry::loop_config{}> sub{scripted::model{sub_script}, inner, "", scripted::quiet_transport{}};
     int asked = 0;
-    sub.set_approver([&](const agentry::approval_request&) {
-        ++asked;
-        return agentry::approval::deny("no");
-    });
+    agentry::agent<agentry::loop_config{}> sub{scripted::model{sub_script}, inner,
+                                               {.approver =
+                                                    [&](const agentry::approval_request&) {
+                                                        ++asked;
+                                                        return agentry::approval::deny("no");
+                                                    }},
+                                               scripted::quiet_transport{}};
     const agentry::registry outer{agentry::agent_tool<"delegate", "Delegates">(
         sub, [](const sub_request& r) { return r.text; })};
     auto s = std::make_shared<scripted::script>();

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: BSL-1.0
-// agent::run_planned: the plan schema, plan checks answered and repaired, the graph run in
-// rounds with concurrency shown by the tools' own records, the failure policies, and the same
-// runs through each provider's wire format over a replay transport.
+// Planned runs, agent::run(agentry::planned{...}): the plan schema, plan checks answered and
+// repaired, the graph run in rounds with concurrency shown by the tools' own records, the
+// failure policies, a typed answer read after the plan, and the same runs through each
+// provider's wire format over a replay transport.
 
 #include "scripted.hpp"
 
@@ -23,6 +24,7 @@
 #include <stdexcept>
 #include <mutex>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 namespace {
@@ -104,16 +106,25 @@ constexpr agentry::registry tools{
 
 constexpr agentry::loop_config parallel{.parallel_tool_calls = true, .planning = {.enabled = true}};
 
+// An agent of config C over a scripted model; `options` with the system prompt "You are a test.".
 template <agentry::loop_config C = parallel>
-struct planned {
+struct plan_fixture {
     std::shared_ptr<scripted::script> s = std::make_shared<scripted::script>();
-    agentry::agent<C> agent{scripted::model{s}, tools, "You are a test.", scripted::quiet_transport{}};
+    agentry::agent<C> agent;
 
-    planned& plan(std::string json) {
+    explicit plan_fixture(agentry::agent_options options = {})
+        : agent{scripted::model{s}, tools, with_prompt(std::move(options)), scripted::quiet_transport{}} {}
+
+    static agentry::agent_options with_prompt(agentry::agent_options options) {
+        options.system_prompt = "You are a test.";
+        return options;
+    }
+
+    plan_fixture& plan(std::string json) {
         s->turns.push_back(scripted::calls({scripted::call("p" + std::to_string(s->turns.size()), "make_plan", json)}));
         return *this;
     }
-    planned& answer(std::string text) {
+    plan_fixture& answer(std::string text) {
         s->turns.push_back(scripted::answer(std::move(text)));
         return *this;
     }
@@ -182,9 +193,9 @@ TEST_CASE("plan: the schema is a constant per dialect, with the tools as an enum
 
 TEST_CASE("plan: two independent steps run concurrently, the third after both, then the model answers") {
     rec.reset(2);
-    planned<> t;
+    plan_fixture<> t;
     t.plan(diamond).answer("Rome is 5.5 degrees warmer.");
-    const agentry::run_result r = t.agent.run_planned("Which is warmer, Paris or Rome?");
+    const agentry::run_result r = t.agent.run(agentry::planned{"Which is warmer, Paris or Rome?"});
     check_diamond(r);
     REQUIRE(t.s->requests.size() == 2);
     CHECK(t.s->requests[0].choice == agentry::tool_choice_kind::one);
@@ -198,9 +209,9 @@ TEST_CASE("plan: two independent steps run concurrently, the third after both, t
 
 TEST_CASE("plan: without parallel tool calls the steps of a round run one at a time") {
     rec.reset();
-    planned<agentry::loop_config{.planning = {.enabled = true}}> t;
+    plan_fixture<agentry::loop_config{.planning = {.enabled = true}}> t;
     t.plan(diamond).answer("Rome is 5.5 degrees warmer.");
-    const agentry::run_result r = t.agent.run_planned("Which is warmer?");
+    const agentry::run_result r = t.agent.run(agentry::planned{"Which is warmer?"});
     REQUIRE(r.plans.size() == 1);
     CHECK(r.plans[0].rounds == 2);
     const call_span paris = rec.find("weather Paris"), rome = rec.find("weather Rome");
@@ -271,13 +282,13 @@ TEST_CASE("plan: each kind of plan error is answered precisely, and the repaired
         const std::string name = c.name;
         CAPTURE(name);
         rec.reset();
-        planned<> t;
+        plan_fixture<> t;
         // The repaired plan may reuse s1 only when s1 has not run.
         const bool s1_ran = contains(c.name, "nothing at") || contains(c.name, "substitution");
         const std::string repaired = s1_ran ? R"({"steps":[{"id":"s3","tool":"weather_at","arguments":{"city":"Rome"},"depends_on":["s1"],"inputs":[]}]})"
                                             : diamond;
         t.plan(c.plan).plan(repaired).answer("Rome is 5.5 degrees warmer.");
-        const agentry::run_result r = t.agent.run_planned("Which is warmer?");
+        const agentry::run_result r = t.agent.run(agentry::planned{"Which is warmer?"});
         CHECK(r.stop == agentry::stop_reason::completed);
         REQUIRE(r.plans.size() == 2);
         REQUIRE_FALSE(r.plans[0].errors.empty());
@@ -293,22 +304,22 @@ TEST_CASE("plan: each kind of plan error is answered precisely, and the repaired
 }
 
 TEST_CASE("plan: an unknown tool is answered with the closest name and the list") {
-    planned<> t;
+    plan_fixture<> t;
     t.plan(R"({"steps":[{"id":"s1","tool":"weather_a","arguments":{"city":"Paris"},"depends_on":[],"inputs":[]}]})")
         .plan(diamond)
         .answer("ok");
-    const agentry::run_result r = t.agent.run_planned("?");
+    const agentry::run_result r = t.agent.run(agentry::planned{"?"});
     REQUIRE(r.plans.size() == 2);
     CHECK(r.plans[0].errors.front() ==
           R"(step 0 ("s1"): the tool "weather_a" does not exist; did you mean "weather_at"? The tools: weather_at, compare)");
 }
 
 TEST_CASE("plan: a reply calling another tool than make_plan is answered and asked again") {
-    planned<> t;
+    plan_fixture<> t;
     t.s->turns.push_back(scripted::calls({scripted::call("c1", "weather_at", R"({"city":"Paris"})")}));
     t.plan(diamond).answer("Rome is 5.5 degrees warmer.");
     rec.reset();
-    const agentry::run_result r = t.agent.run_planned("?");
+    const agentry::run_result r = t.agent.run(agentry::planned{"?"});
     CHECK(r.stop == agentry::stop_reason::completed);
     REQUIRE(r.plans.size() == 2);
     CHECK(r.plans[0].errors.front() ==
@@ -317,9 +328,9 @@ TEST_CASE("plan: a reply calling another tool than make_plan is answered and ask
 }
 
 TEST_CASE("plan: plans still invalid past max_repairs stop the run") {
-    planned<agentry::loop_config{.planning = {.enabled = true, .max_repairs = 1}}> t;
+    plan_fixture<agentry::loop_config{.planning = {.enabled = true, .max_repairs = 1}}> t;
     t.plan(R"({"steps":[]})").plan(R"({"steps":[]})").answer("never");
-    const agentry::run_result r = t.agent.run_planned("?");
+    const agentry::run_result r = t.agent.run(agentry::planned{"?"});
     CHECK(r.stop == agentry::stop_reason::plan_invalid);
     CHECK(r.text == "The model's plan was still invalid after 1 repairs: the plan has no steps; give at least one");
     CHECK(r.plans.size() == 2);
@@ -338,13 +349,13 @@ const std::string with_failure =
 
 TEST_CASE("plan: replan after a failure shows the failure, and the new plan uses the finished results") {
     rec.reset();
-    planned<> t;
+    plan_fixture<> t;
     t.plan(with_failure)
         .plan(R"({"steps":[{"id":"r1","tool":"weather_at","arguments":{"city":"Rome"},"depends_on":[],"inputs":[]},)"
               R"({"id":"r2","tool":"compare","arguments":{"a":0,"b":0},"depends_on":["s1","r1"],)"
               R"("inputs":[{"argument":"/a","step":"s1","pointer":"/temperature"},{"argument":"/b","step":"r1","pointer":"/temperature"}]}]})")
         .answer("Atlantis has no data; Rome is 5.5 degrees warmer than Paris.");
-    const agentry::run_result r = t.agent.run_planned("Compare Paris with Atlantis, or else Rome.");
+    const agentry::run_result r = t.agent.run(agentry::planned{"Compare Paris with Atlantis, or else Rome."});
     CHECK(r.stop == agentry::stop_reason::completed);
     REQUIRE(r.plans.size() == 2);
     const auto& first = r.plans[0].steps;
@@ -368,9 +379,9 @@ TEST_CASE("plan: replan after a failure shows the failure, and the new plan uses
 
 TEST_CASE("plan: failures past max_replans stop the run") {
     rec.reset();
-    planned<agentry::loop_config{.planning = {.enabled = true, .max_replans = 0}}> t;
+    plan_fixture<agentry::loop_config{.planning = {.enabled = true, .max_replans = 0}}> t;
     t.plan(with_failure).answer("never");
-    const agentry::run_result r = t.agent.run_planned("?");
+    const agentry::run_result r = t.agent.run(agentry::planned{"?"});
     CHECK(r.stop == agentry::stop_reason::plan_failed);
     CHECK(r.text == R"(A step of the plan failed after 0 re-plans: "s2" (weather_at): not_found: weather_at failed: no )"
                     "weather station in Atlantis (what the arguments name does not exist; check it or ask the user)");
@@ -379,11 +390,11 @@ TEST_CASE("plan: failures past max_replans stop the run") {
 
 TEST_CASE("plan: skip_dependents skips what depends on the failure, runs the rest, then answers") {
     rec.reset();
-    planned<agentry::loop_config{.parallel_tool_calls = true,
+    plan_fixture<agentry::loop_config{.parallel_tool_calls = true,
                                  .planning = {.enabled = true, .on_failure = agentry::plan_failure::skip_dependents}}>
         t;
     t.plan(with_failure).answer("Only Paris and Rome have data.");
-    const agentry::run_result r = t.agent.run_planned("?");
+    const agentry::run_result r = t.agent.run(agentry::planned{"?"});
     CHECK(r.stop == agentry::stop_reason::completed);
     CHECK(r.text == "Only Paris and Rome have data.");
     REQUIRE(r.plans.size() == 1);
@@ -405,9 +416,9 @@ TEST_CASE("plan: skip_dependents skips what depends on the failure, runs the res
 
 TEST_CASE("plan: stop ends the run at the first failure") {
     rec.reset();
-    planned<agentry::loop_config{.planning = {.enabled = true, .on_failure = agentry::plan_failure::stop}}> t;
+    plan_fixture<agentry::loop_config{.planning = {.enabled = true, .on_failure = agentry::plan_failure::stop}}> t;
     t.plan(with_failure).answer("never");
-    const agentry::run_result r = t.agent.run_planned("?");
+    const agentry::run_result r = t.agent.run(agentry::planned{"?"});
     CHECK(r.stop == agentry::stop_reason::plan_failed);
     CHECK(r.text == R"(A step of the plan failed: "s2" (weather_at): not_found: weather_at failed: no weather station in Atlantis (what )"
                     "the arguments name does not exist; check it or ask the user)");
@@ -419,48 +430,82 @@ TEST_CASE("plan: stop ends the run at the first failure") {
 }
 
 TEST_CASE("plan: a model that answers without a plan ends the run with its answer") {
-    planned<> t;
+    plan_fixture<> t;
     t.answer("No tools needed.");
-    const agentry::run_result r = t.agent.run_planned("Hi");
+    const agentry::run_result r = t.agent.run(agentry::planned{"Hi"});
     CHECK(r.stop == agentry::stop_reason::completed);
     CHECK(r.text == "No tools needed.");
     CHECK(r.plans.empty());
 }
 
+namespace {
+
+struct warmer {
+    std::string city;
+    double difference;
+};
+
+} // namespace
+
+TEST_CASE("plan: a planned run of an agent with a typed output returns typed_result, the answer read") {
+    rec.reset(2);
+    auto s = std::make_shared<scripted::script>();
+    agentry::agent<parallel, warmer> agent{scripted::model{s}, tools, "You are a test.", scripted::quiet_transport{}};
+    s->turns = {scripted::calls({scripted::call("p1", "make_plan", diamond)}),
+                scripted::answer(R"({"city":"Rome","difference":5.5})")};
+    const auto r = agent.run(agentry::planned{"Which is warmer, Paris or Rome?"});
+    static_assert(std::is_same_v<std::remove_cvref_t<decltype(r)>, agentry::typed_result<warmer>>);
+    CHECK(r.stop == agentry::stop_reason::completed);
+    REQUIRE(r.output);
+    CHECK(r.output->city == "Rome");
+    CHECK(r.output->difference == 5.5);
+    REQUIRE(r.plans.size() == 1);
+    CHECK(r.plans[0].steps.size() == 3);
+    CHECK(r.plans[0].steps[2].result == R"({"difference":5.5})");
+
+    // An answer that is not a `warmer` gives no output.
+    rec.reset(2);
+    s->turns = {scripted::calls({scripted::call("p2", "make_plan", diamond)}), scripted::answer("Rome.")};
+    const agentry::typed_result<warmer> bad = agent.run(agentry::planned{"Which is warmer?"});
+    CHECK(bad.stop == agentry::stop_reason::invalid_output_exhausted);
+    CHECK_FALSE(bad.output);
+    CHECK(bad.plans.size() == 1);
+}
+
 TEST_CASE("plan: max_turns, provider errors and refusals stop the run with their reasons") {
-    planned<agentry::loop_config{.max_turns = 1, .planning = {.enabled = true}}> turns;
+    plan_fixture<agentry::loop_config{.max_turns = 1, .planning = {.enabled = true}}> turns;
     rec.reset();
     turns.plan(diamond).answer("never");
-    agentry::run_result r = turns.agent.run_planned("?");
+    agentry::run_result r = turns.agent.run(agentry::planned{"?"});
     CHECK(r.stop == agentry::stop_reason::max_turns);
     CHECK(r.plans.size() == 1);
 
-    planned<agentry::loop_config{.retry = {.max_retries = 0}, .planning = {.enabled = true}}> failing;
+    plan_fixture<agentry::loop_config{.retry = {.max_retries = 0}, .planning = {.enabled = true}}> failing;
     failing.s->turns.push_back(scripted::failure(401, false));
-    r = failing.agent.run_planned("?");
+    r = failing.agent.run(agentry::planned{"?"});
     CHECK(r.stop == agentry::stop_reason::provider_error);
     CHECK(r.text == "HTTP 401");
 
-    planned<> refusing;
+    plan_fixture<> refusing;
     agentry::completion c;
     c.finish = agentry::finish_reason::refusal;
     c.refusal = "I can't.";
     refusing.s->turns.push_back({c, {}});
-    r = refusing.agent.run_planned("?");
+    r = refusing.agent.run(agentry::planned{"?"});
     CHECK(r.stop == agentry::stop_reason::refused);
     CHECK(r.text == "I can't.");
 }
 
 TEST_CASE("plan: a second input whose place the first one removed is answered as a plan error") {
     rec.reset();
-    planned<> t;
+    plan_fixture<> t;
     t.plan(R"({"steps":[{"id":"s1","tool":"weather_at","arguments":{"city":"Paris"},"depends_on":[],"inputs":[]},)"
            R"({"id":"s2","tool":"compare","arguments":{"a":{"x":1},"b":2},"depends_on":["s1"],)"
            R"("inputs":[{"argument":"/a","step":"s1","pointer":"/temperature"},{"argument":"/a/x","step":"s1","pointer":"/temperature"}]}]})")
         .plan(R"({"steps":[{"id":"s3","tool":"compare","arguments":{"a":0,"b":2},"depends_on":["s1"],)"
               R"("inputs":[{"argument":"/a","step":"s1","pointer":"/temperature"}]}]})")
         .answer("done");
-    const agentry::run_result r = t.agent.run_planned("?");
+    const agentry::run_result r = t.agent.run(agentry::planned{"?"});
     CHECK(r.stop == agentry::stop_reason::completed);
     REQUIRE(r.plans.size() == 2);
     CHECK(r.plans[0].errors.front() ==
@@ -476,39 +521,48 @@ constexpr agentry::registry approved_tools{
 
 TEST_CASE("plan: approval applies to steps, and without an approver a step needing it fails as denied") {
     const std::string one = R"({"steps":[{"id":"s1","tool":"weather_at","arguments":{"city":"Paris"},"depends_on":[],"inputs":[]}]})";
+    constexpr agentry::loop_config stop_on_failure{
+        .planning = {.enabled = true, .on_failure = agentry::plan_failure::stop}};
     rec.reset();
     auto s = std::make_shared<scripted::script>();
-    agentry::agent<agentry::loop_config{.planning = {.enabled = true, .on_failure = agentry::plan_failure::stop}}> agent{
-        scripted::model{s}, approved_tools, "You are a test.", scripted::quiet_transport{}};
+    agentry::agent<stop_on_failure> agent{scripted::model{s}, approved_tools, "You are a test.",
+                                          scripted::quiet_transport{}};
     s->turns.push_back(scripted::calls({scripted::call("p1", "make_plan", one)}));
-    agentry::run_result r = agent.run_planned("?");
+    agentry::run_result r = agent.run(agentry::planned{"?"});
     CHECK(r.stop == agentry::stop_reason::plan_failed);
     REQUIRE(r.plans.size() == 1);
     CHECK(r.plans[0].steps[0].call_status == agentry::tool_status::denied);
     CHECK(r.plans[0].steps[0].result ==
-          "Not run: weather_at needs approval, and a plan runs only with an approver (agent::set_approver).");
+          "Not run: weather_at needs approval, and a plan runs only with an approver (agent_options::approver).");
     CHECK(rec.find("weather Paris").what.empty());
 
+    // The same agent with an approver (agent_options::approver) asks it for the step.
     std::vector<std::string> asked;
-    agent.set_approver([&](const agentry::approval_request& request) {
-        asked.push_back(std::string(request.call_id) + " " + std::string(request.arguments));
-        return agentry::approval::deny("not today");
-    });
+    agentry::agent<stop_on_failure> approving{
+        scripted::model{s}, approved_tools,
+        {.system_prompt = "You are a test.",
+         .approver =
+             [&](const agentry::approval_request& request) {
+                 asked.push_back(std::string(request.call_id) + " " + std::string(request.arguments));
+                 return agentry::approval::deny("not today");
+             }},
+        scripted::quiet_transport{}};
     s->turns.push_back(scripted::calls({scripted::call("p2", "make_plan", one)}));
-    r = agent.run_planned("Again?");
+    r = approving.run(agentry::planned{"Again?"});
     CHECK(r.stop == agentry::stop_reason::plan_failed);
     CHECK(asked == std::vector<std::string>{R"(p2/s1 {"city":"Paris"})"});
     CHECK(r.plans[0].steps[0].call_status == agentry::tool_status::denied);
     CHECK(contains(r.plans[0].steps[0].result, "not today"));
+    CHECK(rec.find("weather Paris").what.empty());
 }
 
 TEST_CASE("plan: a callback that throws during a plan stops the run, the plan call answered") {
     rec.reset();
-    planned<> t;
-    t.plan(diamond).answer("never");
     agentry::agent_events events;
     events.on_tool_end = [](const agentry::step&) { throw std::runtime_error("boom"); };
-    const agentry::run_result r = t.agent.run_planned("?", events);
+    plan_fixture<> t({.events = events});
+    t.plan(diamond).answer("never");
+    const agentry::run_result r = t.agent.run(agentry::planned{"?"});
     CHECK(r.stop == agentry::stop_reason::callback_error);
     CHECK(r.text == "agentry: the on_tool_end callback threw: boom; the run stopped");
     const auto& history = t.agent.conversation();
@@ -519,8 +573,6 @@ TEST_CASE("plan: a callback that throws during a plan stops the run, the plan ca
 
 TEST_CASE("plan: the events see every step, with the step's call id") {
     rec.reset();
-    planned<> t;
-    t.plan(diamond).answer("Rome is 5.5 degrees warmer.");
     std::vector<std::string> started;
     std::mutex m;
     agentry::agent_events events;
@@ -528,7 +580,9 @@ TEST_CASE("plan: the events see every step, with the step's call id") {
         std::lock_guard lock(m);
         started.push_back(call.id);
     };
-    const agentry::run_result r = t.agent.run_planned("?", events);
+    plan_fixture<> t({.events = events});
+    t.plan(diamond).answer("Rome is 5.5 degrees warmer.");
+    const agentry::run_result r = t.agent.run(agentry::planned{"?"});
     CHECK(r.stop == agentry::stop_reason::completed);
     std::sort(started.begin(), started.end());
     CHECK(started == std::vector<std::string>{"p0/s1", "p0/s2", "p0/s3"});
@@ -580,12 +634,12 @@ TEST_CASE("plan: JSON Pointer over JSON text: tokens, lookup and setting") {
 
 TEST_CASE("plan: an input may add an argument the model left out, and read a result that is not JSON") {
     rec.reset();
-    planned<> t;
+    plan_fixture<> t;
     t.plan(R"({"steps":[{"id":"s1","tool":"weather_at","arguments":{"city":"Paris"},"depends_on":[],"inputs":[]},)"
            R"({"id":"s2","tool":"compare","arguments":{"b":30},"depends_on":["s1"],)"
            R"("inputs":[{"argument":"/a","step":"s1","pointer":"/temperature"}]}]})")
         .answer("done");
-    const agentry::run_result r = t.agent.run_planned("?");
+    const agentry::run_result r = t.agent.run(agentry::planned{"?"});
     CHECK(r.stop == agentry::stop_reason::completed);
     REQUIRE(r.plans.size() == 1);
     CHECK(r.plans[0].steps[1].arguments == R"({"b":30,"a":18.5})");
@@ -680,7 +734,7 @@ TEST_CASE_TEMPLATE("plan: through the provider's wire format, a refused plan is 
     });
     using dialect = typename decltype(wire::provider())::dialect;
     agentry::agent<parallel> agent{wire::provider(), tools, "Plan, then answer.", shared_replay{http}};
-    const agentry::run_result r = agent.run_planned("Which is warmer, Paris or Rome?");
+    const agentry::run_result r = agent.run(agentry::planned{"Which is warmer, Paris or Rome?"});
     REQUIRE(r.plans.size() == 2);
     CHECK(r.plans[0].errors.front() == R"(step 0 ("s1"): it depends on itself; remove "s1" from its depends_on)");
     agentry::run_result second = r;

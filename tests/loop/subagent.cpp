@@ -2,8 +2,8 @@
 // Agents as tools (loop/agent_tool.hpp): a sub-agent's run nested in its caller's run_result
 // with its usage, the caller's token budget shared with the sub-run, a sub-run that fails
 // becoming a tool error, cancellation and the tool timeout reaching the sub-run, parallel
-// calls taking turns, a step of a planned run, and the whole through the OpenAI provider class
-// over a replay_transport.
+// calls taking turns, a step of a planned run, the sub-agent's own events, and the whole
+// through the OpenAI provider class over a replay_transport.
 #include "scripted.hpp"
 
 #include <agentry/agent.hpp>
@@ -59,11 +59,19 @@ constexpr agentry::registry research_tools{agentry::tool<"lookup", "Looks a term
 
 std::string research_prompt(const research_request& r) { return "Research " + r.topic + "."; }
 
+// The sub-agent: `options` with the system prompt "You research.".
 template <agentry::loop_config Config = agentry::loop_config{}>
 struct sub_fixture {
     std::shared_ptr<scripted::script> s = std::make_shared<scripted::script>();
-    agentry::agent<Config, void, findings> agent{scripted::model{s}, research_tools, "You research.",
-                                                 scripted::quiet_transport{}};
+    agentry::agent<Config, findings> agent;
+
+    explicit sub_fixture(agentry::agent_options options = {})
+        : agent{scripted::model{s}, research_tools, with_prompt(std::move(options)), scripted::quiet_transport{}} {}
+
+    static agentry::agent_options with_prompt(agentry::agent_options options) {
+        options.system_prompt = "You research.";
+        return options;
+    }
 };
 
 template <class Sub>
@@ -178,10 +186,9 @@ TEST_CASE("agent_tool: the caller's token budget is shared with the sub-run") {
         REQUIRE(result != nullptr);
         CHECK(result->text.find("research was not started: the run's token budget is used up") != std::string::npos);
     }
-    SUBCASE("set_token_budget alone limits a run") {
-        sub_fixture<> sub;
+    SUBCASE("agent_options::max_total_tokens alone limits a run") {
+        sub_fixture<> sub({.max_total_tokens = 10});
         sub.s->turns = {calls({call("s1", "lookup", R"({"term":"a"})")}), answer(std::string(good_findings))};
-        sub.agent.set_token_budget(10);
         const agentry::typed_result<findings> r = sub.agent.run("Research tides.");
         CHECK(r.stop == agentry::stop_reason::token_budget);
         CHECK(r.text == "The run used 15 tokens, its budget being 10.");
@@ -345,8 +352,8 @@ TEST_CASE("agent_tool: through the OpenAI provider class over a replay_transport
     agentry::replay_transport sub_http{{agentry::replay_response::ok(openai_body(
         R"({"role":"assistant","content":"{\"summary\":\"Two papers agree.\",\"sources\":2}","refusal":null})", "stop",
         30, 12))}};
-    agentry::agent<agentry::loop_config{}, void, findings> researcher{model, research_tools, "You research.",
-                                                                      replay_at{&sub_http}};
+    agentry::agent<agentry::loop_config{}, findings> researcher{model, research_tools, "You research.",
+                                                                replay_at{&sub_http}};
     const agentry::registry tools{agentry::agent_tool<"research", "Researches a topic.">(researcher, research_prompt)};
     agentry::replay_transport lead_http{{
         agentry::replay_response::ok(openai_body(
@@ -387,11 +394,50 @@ TEST_CASE("agent_tool: a step of a planned run nests its sub-run too") {
         calls({call("p1", "make_plan",
                     R"({"steps":[{"id":"s1","tool":"research","arguments":{"topic":"tides"},"depends_on":[],"inputs":[]}]})")}),
         answer("Tides follow the moon.")};
-    const agentry::run_result r = lead->agent.run_planned("Why are there tides?");
+    const agentry::run_result r = lead->agent.run(agentry::planned{"Why are there tides?"});
     REQUIRE(r.stop == agentry::stop_reason::completed);
     REQUIRE(r.sub_runs.size() == 1);
     CHECK(r.sub_runs[0].step_id == "p1/s1");
     CHECK(r.sub_runs[0].result.stop == agentry::stop_reason::completed);
     CHECK(r.usage.input_tokens == 20 + 9);
     CHECK(r.usage.output_tokens == 10 + 4);
+}
+
+TEST_CASE("agent_tool: the sub-agent's own agent_options::events are called during the sub-run") {
+    std::vector<std::uint32_t> turns_ended;
+    std::vector<std::string> tools_started;
+    agentry::agent_events events;
+    events.on_turn_end = [&](std::uint32_t turn, const agentry::token_usage&) { turns_ended.push_back(turn); };
+    events.on_tool_start = [&](const agentry::tool_call& c) { tools_started.push_back(c.name); };
+    sub_fixture<> sub({.events = events});
+    sub.s->turns = {calls({call("s1", "lookup", R"({"term":"tides"})")}), answer(std::string(good_findings))};
+    const auto tools = research_registry(sub.agent);
+    auto lead = make_lead<agentry::loop_config{}>(tools);
+    lead->s->turns = {calls({call("p1", "research", R"({"topic":"tides"})")}), answer("Tides follow the moon.")};
+    const agentry::run_result r = lead->agent.run("Why are there tides?");
+    CHECK(r.stop == agentry::stop_reason::completed);
+    REQUIRE(r.sub_runs.size() == 1);
+    CHECK(r.sub_runs[0].result.turns == 2);
+    // The sub-run's two turns and its one call; the caller's own turns are not the sub-agent's.
+    CHECK(turns_ended == std::vector<std::uint32_t>{1, 2});
+    CHECK(tools_started == std::vector<std::string>{"lookup"});
+}
+
+TEST_CASE("agent_tool: with its own on_turn_end, the sub-run still stops at the caller's cancel()") {
+    bool own_called = false;
+    agentry::agent_events events;
+    events.on_turn_end = [&](std::uint32_t, const agentry::token_usage&) { own_called = true; };
+    sub_fixture<> sub({.events = events});
+    sub.s->turns = {calls({call("s1", "lookup", R"({"term":"a"})")}), answer(std::string(good_findings))};
+    const auto tools = research_registry(sub.agent);
+    auto lead = make_lead<agentry::loop_config{}>(tools);
+    lead->s->turns = {calls({call("p1", "research", R"({"topic":"tides"})")}), answer("never asked")};
+    lookup_hook() = [&](std::stop_token) { lead->agent.cancel(); };
+    const agentry::run_result r = lead->agent.run("Why are there tides?");
+    lookup_hook() = nullptr;
+    CHECK(own_called);
+    CHECK(r.stop == agentry::stop_reason::cancelled);
+    REQUIRE(r.sub_runs.size() == 1);
+    CHECK(r.sub_runs[0].result.stop == agentry::stop_reason::cancelled);
+    CHECK(sub.s->turns.size() == 1);
 }

@@ -130,7 +130,7 @@ struct ollama_wire {
 template <class Wire, agentry::loop_config Config = agentry::loop_config{}>
 struct fixture {
     agentry::replay_transport http;
-    agentry::agent<Config, void, trip_plan> agent;
+    agentry::agent<Config, trip_plan> agent;
 
     explicit fixture(std::vector<std::string> bodies)
         : http(responses(std::move(bodies))), agent(Wire::make(), tools, "Plan trips.", replay_at{&http}) {}
@@ -256,11 +256,12 @@ TEST_CASE("typed output: streamed, the JSON text arrives in pieces and is read w
          R"(data: {"choices":[{"index":0,"delta":{},"finish_reason":"stop"}]})"
          "\n\n",
          "data: [DONE]\n\n"})}};
-    agentry::agent<agentry::loop_config{}, void, trip_plan> agent{openai_wire::make(), tools, "", replay_at{&http}};
     std::string streamed;
     agentry::agent_events events;
     events.on_text = [&](std::string_view t) { streamed += t; };
-    const agentry::typed_result<trip_plan> r = agent.run("Two days in Lyon?", events);
+    agentry::agent<agentry::loop_config{}, trip_plan> agent{openai_wire::make(), tools, {.events = events},
+                                                            replay_at{&http}};
+    const agentry::typed_result<trip_plan> r = agent.run("Two days in Lyon?");
     CHECK(r.stop == agentry::stop_reason::completed);
     REQUIRE(r.output);
     CHECK(r.output->city == "Lyon");
@@ -269,14 +270,14 @@ TEST_CASE("typed output: streamed, the JSON text arrives in pieces and is read w
     CHECK(http.requests()[0].body.find(expected_format<openai_wire>()) != std::string::npos);
 }
 
-TEST_CASE("typed output: continue_run reads a restored conversation's final answer") {
+TEST_CASE("typed output: a continuation reads a restored conversation's final answer") {
     agentry::replay_transport http;
-    agentry::agent<agentry::loop_config{}, void, trip_plan> agent{openai_wire::make(), tools, "", replay_at{&http}};
+    agentry::agent<agentry::loop_config{}, trip_plan> agent{openai_wire::make(), tools, "", replay_at{&http}};
     std::vector<agentry::message> saved{agentry::message::user("Lyon?"), agentry::message::assistant(std::string(valid_plan))};
     std::string text;
     agentry::json::write(text, saved);
     REQUIRE(agent.restore(text));
-    agentry::typed_result<trip_plan> r = agent.continue_run();
+    agentry::typed_result<trip_plan> r = agent.run(agentry::continuation{});
     CHECK(r.stop == agentry::stop_reason::completed);
     REQUIRE(r.output);
     CHECK(r.output->city == "Lyon");
@@ -285,7 +286,7 @@ TEST_CASE("typed output: continue_run reads a restored conversation's final answ
     text.clear();
     agentry::json::write(text, saved);
     REQUIRE(agent.restore(text));
-    r = agent.continue_run();
+    r = agent.run(agentry::continuation{});
     CHECK(r.stop == agentry::stop_reason::invalid_output_exhausted);
     CHECK(r.text ==
           "The model's answer did not match the output type: /days: must be at most 14; /sights: "
@@ -344,7 +345,7 @@ constexpr agentry::registry with_context{
 
 } // namespace
 
-TEST_CASE("typed output: run(input, ctx) and resume(decisions, ctx) return the typed result") {
+TEST_CASE("typed output: run(input, ctx) and run(approvals, ctx) return the typed result") {
     agentry::replay_transport http{{
         agentry::replay_response::ok(openai_wire::body(
             R"({"role":"assistant","content":null,"tool_calls":[{"id":"call_h","type":"function",)"
@@ -352,17 +353,39 @@ TEST_CASE("typed output: run(input, ctx) and resume(decisions, ctx) return the t
             "tool_calls")),
         agentry::replay_response::ok(openai_wire::answer(R"({"city":"Nantes","days":2,"sights":[],"note":null})")),
     }};
-    agentry::agent<agentry::loop_config{}, traveller, trip_plan> agent{openai_wire::make(), with_context, "",
-                                                                       replay_at{&http}};
+    agentry::agent<agentry::loop_config{}, trip_plan> agent{openai_wire::make(), with_context, "", replay_at{&http}};
     traveller ada{"Nantes"};
     agentry::typed_result<trip_plan> r = agent.run("A weekend at home?", ada);
     REQUIRE(r.stop == agentry::stop_reason::approval_pending);
     CHECK(!r.output);
     const std::vector<agentry::approval_decision> yes{agentry::decide(r.pending[0], agentry::approval::approve())};
-    r = agent.resume(yes, ada);
+    r = agent.run(agentry::approvals{yes}, ada);
     CHECK(r.stop == agentry::stop_reason::completed);
     REQUIRE(r.output);
     CHECK(r.output->city == "Nantes");
     REQUIRE(r.steps.size() == 1);
     CHECK(r.steps[0].result_excerpt == "Nantes");
+}
+
+TEST_CASE("typed output: a run without the tools' context stops at once with invalid_input and no output") {
+    agentry::replay_transport http{{agentry::replay_response::ok(openai_wire::answer(R"({"city":"Nantes","days":2,"sights":[],"note":null})"))}};
+    agentry::agent<agentry::loop_config{}, trip_plan> agent{openai_wire::make(), with_context, "", replay_at{&http}};
+    const agentry::typed_result<trip_plan> r = agent.run("A weekend at home?");
+    CHECK(r.stop == agentry::stop_reason::invalid_input);
+    CHECK(r.text.starts_with("agentry: agent::run(input): this agent's tools take agentry::context<T>"));
+    CHECK(!r.output);
+    CHECK(http.requests().empty());
+    int other = 0;
+    const agentry::typed_result<trip_plan> wrong = agent.run("A weekend at home?", other);
+    CHECK(wrong.stop == agentry::stop_reason::invalid_input);
+    CHECK(wrong.text.starts_with("agentry: agent::run(input, ctx): ctx is not of the type the tools take"));
+    CHECK(!wrong.output);
+    CHECK(http.requests().empty());
+    // With the context the tools take, the run goes to the model.
+    traveller ada{"Nantes"};
+    const agentry::typed_result<trip_plan> right = agent.run("A weekend at home?", ada);
+    CHECK(right.stop == agentry::stop_reason::completed);
+    REQUIRE(right.output);
+    CHECK(right.output->city == "Nantes");
+    CHECK(http.requests().size() == 1);
 }
