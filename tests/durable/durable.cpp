@@ -96,7 +96,7 @@ std::vector<agentry::checkpoint_kind> kinds(const std::vector<agentry::checkpoin
     return out;
 }
 
-// --- the loop's hook (loop/checkpoint.hpp) and agent::continue_run, without a store ---
+// --- the loop's hook (loop/checkpoint.hpp) and agentry::continuation, without a store ---
 
 // Logs what the agent tells it; answers the calls in `kept`; throws from state() when asked.
 struct recorder final : agentry::checkpointer {
@@ -123,9 +123,8 @@ struct recorder final : agentry::checkpointer {
 
 TEST_CASE("loop: the checkpointer hears every turn and call, and may answer a call") {
     durable_test::effects_path = (scratch() / (fresh_name("effects") + ".db")).string();
-    auto agent = durable_test::make_agent();
     recorder r;
-    agent->set_checkpointer(&r);
+    auto agent = durable_test::make_agent({.checkpointer = &r});
     SUBCASE("every turn, every call before and after, every turn's results") {
         const agentry::run_result result = agent->run("job-h");
         CHECK(result.text == "done job-h: charged 250 cents; noted: charged");
@@ -153,7 +152,7 @@ TEST_CASE("loop: the checkpointer hears every turn and call, and may answer a ca
     durable_test::effects_path.clear();
 }
 
-TEST_CASE("loop: continue_run goes on from a restored conversation") {
+TEST_CASE("loop: a continuation goes on from a restored conversation") {
     durable_test::effects_path = (scratch() / (fresh_name("effects") + ".db")).string();
     auto first = durable_test::make_agent();
     std::vector<agentry::message> conversation = first->conversation();
@@ -167,7 +166,7 @@ TEST_CASE("loop: continue_run goes on from a restored conversation") {
         agentry::run_result so_far;
         so_far.turns = 1;
         so_far.usage = {10, 5};
-        const agentry::run_result result = agent->continue_run(so_far);
+        const agentry::run_result result = agent->run(agentry::continuation{so_far});
         CHECK(result.stop == agentry::stop_reason::completed);
         CHECK(result.text == "done job-c: charged 250 cents; noted: charged");
         CHECK(result.turns == 2);  // counted on
@@ -180,18 +179,17 @@ TEST_CASE("loop: continue_run goes on from a restored conversation") {
         agentry::json::write(saved, conversation);
         auto agent = durable_test::make_agent();
         REQUIRE(agent->restore(saved));
-        const agentry::run_result result = agent->continue_run();
+        const agentry::run_result result = agent->run(agentry::continuation{});
         CHECK(result.text == "done job-c: charged 250 cents; noted: charged");
         CHECK(result.turns == 2);
     }
     SUBCASE("a conversation that ends with the answer is not sent again") {
         conversation.push_back(agentry::message::assistant("already answered"));
         agentry::json::write(saved, conversation);
-        auto agent = durable_test::make_agent();
-        REQUIRE(agent->restore(saved));
         recorder r;
-        agent->set_checkpointer(&r);
-        const agentry::run_result result = agent->continue_run();
+        auto agent = durable_test::make_agent({.checkpointer = &r});
+        REQUIRE(agent->restore(saved));
+        const agentry::run_result result = agent->run(agentry::continuation{});
         CHECK(result.stop == agentry::stop_reason::completed);
         CHECK(result.text == "already answered");
         CHECK(r.log.empty());
@@ -372,14 +370,14 @@ void conformance_failures(Store& s) {
     CHECK(s.status(bad) == agentry::run_status::runnable);  // left for a newer version to read
 }
 
-// What agent::resume says of `decisions` on the paused run `id`, in memory.
+// What agent::run(agentry::approvals{decisions}) says of `decisions` on the paused run `id`, in memory.
 template <class Store>
 std::string agent_refusal(Store& s, const std::string& id, const std::vector<agentry::approval_decision>& decisions) {
     const agentry::run_state state =
         agentry::detail::read_body<agentry::run_state>(s.tail(id).front().body, id, "state");
     auto agent = durable_test::make_approval_agent();
     REQUIRE(agent->restore(agentry::detail::write_body(state.conversation)));
-    const agentry::run_result r = agent->resume(decisions);
+    const agentry::run_result r = agent->run(agentry::approvals{decisions});
     CHECK(r.stop == agentry::stop_reason::approval_pending);
     return r.text;
 }
@@ -436,7 +434,7 @@ void conformance_approval(const place& p, bool approve) {
         };
         for (const auto& decisions : wrong) {
             const std::string expected = agent_refusal(b, id, decisions);
-            CHECK(expected.find("agentry: resume: ") == 0);
+            CHECK(expected.find("agentry: agent::run(agentry::approvals{...}): ") == 0);
             CHECK_THROWS_WITH_AS(agentry::decide_run(b, id, decisions), expected.c_str(), agentry::store_error);
             CHECK(b.status(id) == agentry::run_status::waiting);
             CHECK(b.history(id).size() == 4);
@@ -528,10 +526,10 @@ void conformance_worker_approval(const place& p) {
         CHECK(run == id);
         heard.push_back(r.stop);
     };
-    CHECK(agentry::run_worker<Store>(connect, durable_test::make_approval_agent, options) == 0);
+    CHECK(agentry::run_worker<Store>(connect, [] { return durable_test::make_approval_agent(); }, options) == 0);
     CHECK(heard == std::vector<agentry::stop_reason>{agentry::stop_reason::approval_pending});
     // Waiting: a worker finds nothing to take.
-    CHECK(agentry::run_worker<Store>(connect, durable_test::make_approval_agent, options) == 0);
+    CHECK(agentry::run_worker<Store>(connect, [] { return durable_test::make_approval_agent(); }, options) == 0);
     CHECK(heard.size() == 1);
     CHECK(effects_count("SELECT count(*) FROM charges") == 0);
     {
@@ -540,12 +538,84 @@ void conformance_worker_approval(const place& p) {
         REQUIRE(pending.size() == 1);
         agentry::decide_run(s, id, std::vector{agentry::decide(pending[0], agentry::approval::approve())});
     }
-    CHECK(agentry::run_worker<Store>(connect, durable_test::make_approval_agent, options) == 1);
+    CHECK(agentry::run_worker<Store>(connect, [] { return durable_test::make_approval_agent(); }, options) == 1);
     CHECK(heard.back() == agentry::stop_reason::completed);
     CHECK(effects_count("SELECT count(*) FROM charges") == 1);
     Store s = connect();
     CHECK(s.status(id) == agentry::run_status::done);
     durable_test::effects_path.clear();
+}
+
+// The tools' agentry::call_info in a durable run: a model that calls charge in turn 1, note in
+// turn 2, then answers; tools that record what they read.
+namespace keyed {
+
+struct seen_call {
+    std::string tool, run_id, call_id;
+    bool operator==(const seen_call&) const = default;
+};
+
+std::vector<seen_call> seen;
+std::function<void()> after_charge;  // what charge does once it has recorded its call
+
+std::string charge(agentry::call_info info, std::string job, int cents) {
+    seen.push_back({"charge", std::string(info.run_id), std::string(info.call_id)});
+    if (after_charge) after_charge();
+    return "charged " + job + " " + std::to_string(cents) + " cents";
+}
+
+std::string note(std::string job, agentry::call_info info, std::string text) {
+    seen.push_back({"note", std::string(info.run_id), std::string(info.call_id)});
+    return "noted on " + job + ": " + text;
+}
+
+constexpr agentry::registry tools{
+    agentry::with_policy<agentry::tool_policy{.level = agentry::permission::write}>(
+        agentry::tool<"charge", "Charges the job's account", "job", "cents">(charge)),
+    agentry::with_policy<agentry::tool_policy{.level = agentry::permission::write, .idempotent = true}>(
+        agentry::tool<"note", "Writes a note on the job", "job", "text">(note)),
+};
+
+agentry::turn_result reply(const std::vector<agentry::message>& messages) {
+    const auto replies = std::count_if(messages.begin(), messages.end(),
+                                       [](const agentry::message& m) { return m.role == agentry::role::assistant; });
+    if (replies == 0) return scripted::calls({scripted::call("call_charge_1", "charge", R"({"job":"job-i","cents":250})")});
+    if (replies == 1) return scripted::calls({scripted::call("call_note_2", "note", R"({"job":"job-i","text":"paid"})")});
+    return scripted::answer("done job-i");
+}
+
+using agent = agentry::agent<durable_test::config>;
+
+std::unique_ptr<agent> make() {
+    return std::make_unique<agent>(durable_test::job_model{.replies = &reply}, tools, "You run jobs.",
+                                   scripted::quiet_transport{});
+}
+
+} // namespace keyed
+
+// The first process stops (agent::cancel) after charge; a second agent resumes the run: both
+// tools read the store's run id and the model's id of their call.
+template <class Store>
+void conformance_call_info(Store& s) {
+    keyed::seen.clear();
+    auto first = keyed::make();
+    const std::string id = agentry::start_run(s, *first, "job-i");
+    keyed::after_charge = [&] { first->cancel(); };
+    const agentry::run_result stopped = agentry::resume_run(s, *first, id);
+    keyed::after_charge = nullptr;
+    REQUIRE(stopped.stop == agentry::stop_reason::cancelled);
+    CHECK(stopped.run_id == id);
+    CHECK(s.status(id) == agentry::run_status::runnable);
+    REQUIRE(keyed::seen.size() == 1);
+    CHECK(keyed::seen[0] == keyed::seen_call{"charge", id, "call_charge_1"});
+
+    auto second = keyed::make();
+    const agentry::run_result r = agentry::resume_run(s, *second, id);
+    CHECK(r.stop == agentry::stop_reason::completed);
+    CHECK(r.text == "done job-i");
+    CHECK(r.run_id == id);
+    CHECK(s.status(id) == agentry::run_status::done);
+    CHECK(keyed::seen == std::vector<keyed::seen_call>{{"charge", id, "call_charge_1"}, {"note", id, "call_note_2"}});
 }
 
 void conformance(bool postgres) {
@@ -577,6 +647,9 @@ void conformance(bool postgres) {
     }
     SUBCASE("a crash after the decision: the next process applies it, a finished call is not run again") {
         with_store(*p, "", [](auto& s) { conformance_crash_after_decision(s); });
+    }
+    SUBCASE("the tools read the store's run id, the same in a second agent, and the model's call id") {
+        with_store(*p, "", [](auto& s) { conformance_call_info(s); });
     }
     SUBCASE("a worker leaves a run waiting for approval and takes it after the decision") {
         if (p->postgres) conformance_worker_approval<agentry::postgres_store>(*p);
@@ -641,29 +714,29 @@ continued continued_run(const std::string& arguments, agentry::tool_status statu
 TEST_CASE("loop: a continued run counts invalid-argument rounds and the loop window on from its steps") {
     SUBCASE("two invalid rounds before: the third stops the run") {
         continued c = continued_run(R"({"job":"job-r","cents":"many"})", agentry::tool_status::invalid_arguments, 2);
-        const agentry::run_result r = c.agent->continue_run(c.progress);
+        const agentry::run_result r = c.agent->run(agentry::continuation{c.progress});
         CHECK(r.stop == agentry::stop_reason::invalid_arguments_exhausted);
         CHECK(r.text == "The model sent invalid arguments to charge 3 rounds in a row.");
     }
     SUBCASE("no rounds before: one invalid round does not") {
         continued c = continued_run(R"({"job":"job-r","cents":"many"})", agentry::tool_status::invalid_arguments, 0);
-        CHECK(c.agent->continue_run(c.progress).stop == agentry::stop_reason::completed);
+        CHECK(c.agent->run(agentry::continuation{c.progress}).stop == agentry::stop_reason::completed);
     }
     SUBCASE("an ok round between resets the count") {
         continued c = continued_run(R"({"job":"job-r","cents":"many"})", agentry::tool_status::invalid_arguments, 2);
         c.progress.steps[1].status = agentry::tool_status::ok;
         c.progress.steps[1].arguments = R"({"job":"job-r","cents":1})";  // not a loop either
-        CHECK(c.agent->continue_run(c.progress).stop == agentry::stop_reason::completed);
+        CHECK(c.agent->run(agentry::continuation{c.progress}).stop == agentry::stop_reason::completed);
     }
     SUBCASE("the same call twice before: the third is a loop") {
         continued c = continued_run(R"({"job":"job-r","cents":250})", agentry::tool_status::ok, 2);
-        const agentry::run_result r = c.agent->continue_run(c.progress);
+        const agentry::run_result r = c.agent->run(agentry::continuation{c.progress});
         CHECK(r.stop == agentry::stop_reason::loop_detected);
         CHECK(r.steps.size() == 3);
     }
     SUBCASE("the same call once before: no loop") {
         continued c = continued_run(R"({"job":"job-r","cents":250})", agentry::tool_status::ok, 1);
-        CHECK(c.agent->continue_run(c.progress).stop == agentry::stop_reason::completed);
+        CHECK(c.agent->run(agentry::continuation{c.progress}).stop == agentry::stop_reason::completed);
     }
 }
 
@@ -679,13 +752,13 @@ TEST_CASE("loop: max_total_time counts on from the progress's wall time") {
     agentry::run_result progress;
     SUBCASE("an hour spent: the limit is reached before the next turn") {
         progress.wall_time = std::chrono::hours(1);
-        const agentry::run_result r = agent.continue_run(progress);
+        const agentry::run_result r = agent.run(agentry::continuation{progress});
         CHECK(r.stop == agentry::stop_reason::timeout);
         CHECK(r.turns == 0);
         CHECK(r.wall_time >= std::chrono::hours(1));
     }
     SUBCASE("none spent: the run goes on") {
-        CHECK(agent.continue_run(progress).stop == agentry::stop_reason::completed);
+        CHECK(agent.run(agentry::continuation{progress}).stop == agentry::stop_reason::completed);
     }
 }
 
@@ -889,11 +962,12 @@ int worker_main(char** argv) {
     std::size_t done = 0;
     if (kind == "postgres")
         done = agentry::run_worker<agentry::postgres_store>(
-            [&] { return agentry::postgres_store{{.conninfo = where, .worker = name}}; }, durable_test::make_agent,
-            options);
+            [&] { return agentry::postgres_store{{.conninfo = where, .worker = name}}; },
+            [] { return durable_test::make_agent(); }, options);
     else
         done = agentry::run_worker<agentry::sqlite_store>(
-            [&] { return agentry::sqlite_store{{.path = where, .worker = name}}; }, durable_test::make_agent, options);
+            [&] { return agentry::sqlite_store{{.path = where, .worker = name}}; },
+            [] { return durable_test::make_agent(); }, options);
     std::cout << "worker " << name << ": finished " << done << " runs\n";
     return 0;
 }

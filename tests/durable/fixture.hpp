@@ -123,21 +123,23 @@ inline agentry::turn_result reply(const std::vector<agentry::message>& messages)
     return scripted::answer("done " + job + ": " + results);
 }
 
-/// The scripted model: request() keeps the conversation, parse() answers it.
+/// The scripted model: request() keeps the conversation, parse() answers it with `replies`
+/// (reply above, unless a test gives another).
 struct job_model {
     using dialect = agentry::dialect::openai;
     std::shared_ptr<std::vector<agentry::message>> seen = std::make_shared<std::vector<agentry::message>>();
+    agentry::turn_result (*replies)(const std::vector<agentry::message>&) = &reply;
 
     agentry::http_request request(const agentry::chat_request& r) const {
         seen->assign(r.messages.begin(), r.messages.end());
         return {};
     }
-    agentry::turn_result parse(const agentry::http_response&) const { return reply(*seen); }
+    agentry::turn_result parse(const agentry::http_response&) const { return replies(*seen); }
 
     struct stream {
         const job_model* m;
         void feed(std::string_view) {}
-        agentry::turn_result finish(const agentry::http_response&) { return reply(*m->seen); }
+        agentry::turn_result finish(const agentry::http_response&) { return m->replies(*m->seen); }
     };
     stream start_stream(agentry::stream_events) const { return {this}; }
 };
@@ -145,8 +147,14 @@ struct job_model {
 inline constexpr agentry::loop_config config{.max_turns = 4};
 using job_agent = agentry::agent<config>;
 
-inline std::unique_ptr<job_agent> make_agent() {
-    return std::make_unique<job_agent>(job_model{}, tools, "You run jobs.", scripted::quiet_transport{});
+/// `options` with the system prompt "You run jobs.".
+inline agentry::agent_options job_options(agentry::agent_options options) {
+    options.system_prompt = "You run jobs.";
+    return options;
+}
+
+inline std::unique_ptr<job_agent> make_agent(agentry::agent_options options = {}) {
+    return std::make_unique<job_agent>(job_model{}, tools, job_options(std::move(options)), scripted::quiet_transport{});
 }
 
 /// The same tools, charge needing approval: a run without an approver stops before turn 1's
@@ -157,8 +165,9 @@ inline constexpr agentry::registry approval_tools{
     agentry::with_policy<agentry::tool_policy{.level = agentry::permission::write, .idempotent = true}>(
         agentry::tool<"note", "Writes a note on the job", "job", "text">(note)),
 };
-inline std::unique_ptr<job_agent> make_approval_agent() {
-    return std::make_unique<job_agent>(job_model{}, approval_tools, "You run jobs.", scripted::quiet_transport{});
+inline std::unique_ptr<job_agent> make_approval_agent(agentry::agent_options options = {}) {
+    return std::make_unique<job_agent>(job_model{}, approval_tools, job_options(std::move(options)),
+                                       scripted::quiet_transport{});
 }
 
 } // namespace durable_test

@@ -90,8 +90,10 @@ struct hold_model {
 inline constexpr agentry::loop_config config{.max_turns = 4};
 using hold_agent = agentry::agent<config>;
 
-std::unique_ptr<hold_agent> make_agent() {
-    return std::make_unique<hold_agent>(hold_model{}, tools, "You hold jobs.", scripted::quiet_transport{});
+// `options` with the system prompt "You hold jobs.".
+std::unique_ptr<hold_agent> make_agent(agentry::agent_options options = {}) {
+    options.system_prompt = "You hold jobs.";
+    return std::make_unique<hold_agent>(hold_model{}, tools, std::move(options), scripted::quiet_transport{});
 }
 
 // The temporary folder of this process's SQLite files, removed at exit.
@@ -232,7 +234,7 @@ void one_worker_holds_its_run(Connect connect, Peek peek) {
     };
     w.thread = std::thread([&] {
         try {
-            w.finished = agentry::run_worker<Store>(connect, make_agent, w.options);
+            w.finished = agentry::run_worker<Store>(connect, [] { return make_agent(); }, w.options);
         } catch (const std::exception& e) {
             std::lock_guard lock(w.mutex);
             w.failures.emplace_back(e.what());
@@ -326,8 +328,8 @@ TEST_CASE("a heartbeat not shorter than the lease is refused before any run is t
     options.on_done = [&](std::string_view, const agentry::run_result&) { stop.store(true); };
     options.on_failure = [&](std::string_view, const agentry::store_error&) { stop.store(true); };
     CHECK_THROWS_WITH_AS(
-        agentry::run_worker<agentry::sqlite_store>([&] { return agentry::sqlite_store{{.path = path}}; }, make_agent,
-                                                   options),
+        agentry::run_worker<agentry::sqlite_store>([&] { return agentry::sqlite_store{{.path = path}}; },
+                                                   [] { return make_agent(); }, options),
         "agentry: run_worker: worker_options::heartbeat (1000 ms) is not shorter than lease (1000 ms), so the lease "
         "would expire between renewals; make heartbeat a fraction of lease, such as a third",
         std::invalid_argument);
