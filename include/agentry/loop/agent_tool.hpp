@@ -30,6 +30,7 @@
 // - The sub-agent must outlive the agents that have the tool (they wait, when destroyed, for
 //   calls abandoned at a timeout).
 
+#include <agentry/detail/chrono.hpp>
 #include <agentry/loop/detail/agent_access.hpp>
 #include <agentry/loop/detail/nested.hpp>
 #include <agentry/loop/events.hpp>
@@ -40,7 +41,6 @@
 #include <agentry/reflect/types.hpp>
 #include <agentry/tool.hpp>
 
-#include <chrono>
 #include <concepts>
 #include <memory>
 #include <mutex>

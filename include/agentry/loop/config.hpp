@@ -13,12 +13,11 @@
 // Every time is an agentry::fixed_duration (whole milliseconds, made from any std::chrono
 // duration that converts to milliseconds without loss); zero means "no limit" where it says so.
 
+#include <agentry/detail/chrono.hpp>
 #include <agentry/loop/fixed_duration.hpp>
 #include <agentry/loop/stop.hpp>
 #include <agentry/policy/tool_policy.hpp>
 #include <agentry/provider/message.hpp>
-
-#include <chrono>
 
 #include <cstddef>
 #include <cstdint>

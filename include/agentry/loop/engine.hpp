@@ -19,6 +19,7 @@
 // the typed facade, agent<Config, Output> (agent.hpp); what changes is the run's.
 
 #include <agentry/call_scope.hpp>
+#include <agentry/detail/chrono.hpp>
 #include <agentry/detail/separate.hpp>
 #include <agentry/loop/checkpoint.hpp>
 #include <agentry/loop/context.hpp>
@@ -39,7 +40,6 @@
 #include <agentry/tool_result.hpp>
 
 #include <atomic>
-#include <chrono>
 #include <cstdint>
 #include <exception>
 #include <functional>

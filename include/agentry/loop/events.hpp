@@ -4,11 +4,11 @@
 
 // agentry::agent_events: the callbacks of a run, and how the loop calls them.
 
+#include <agentry/detail/chrono.hpp>
 #include <agentry/loop/result.hpp>
 #include <agentry/policy/detail/callback.hpp>
 #include <agentry/provider/message.hpp>
 
-#include <chrono>
 #include <cstdint>
 #include <functional>
 #include <string>

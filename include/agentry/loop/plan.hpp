@@ -25,6 +25,7 @@
 // refuses once the inputs are set (its message). Past plan_options::max_repairs the run stops
 // with stop_reason::plan_invalid. A failed step follows plan_options::on_failure.
 
+#include <agentry/detail/chrono.hpp>
 #include <agentry/detail/separate.hpp>
 #include <agentry/detail/text.hpp>
 #include <agentry/json/detail/suggest.hpp>
@@ -40,7 +41,6 @@
 #include <agentry/tool_result.hpp>
 
 #include <algorithm>
-#include <chrono>
 #include <cstddef>
 #include <cstdint>
 #include <exception>
@@ -309,7 +309,6 @@ struct planner {
                       " repairs: " + result.plans.back().errors.front();
         return false;
     }
-
 
     ending execute(const checked_plan& checked, const tool_call& plan_call, plan_record& record) {
         const std::vector<plan_step_wire>& steps = checked.plan.steps;

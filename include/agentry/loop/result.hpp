@@ -4,13 +4,13 @@
 
 // What agent::run returns: the answer, why the run stopped, every tool call made, token usage.
 
+#include <agentry/detail/chrono.hpp>
 #include <agentry/outcome.hpp>
 #include <agentry/policy/approval.hpp>
 #include <agentry/policy/step.hpp>
 #include <agentry/provider/message.hpp>
 #include <agentry/tool_result.hpp>
 
-#include <chrono>
 #include <cstddef>
 #include <cstdint>
 #include <optional>

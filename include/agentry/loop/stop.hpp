@@ -12,13 +12,13 @@
 //       return s.result.steps.size() >= 5;
 //   }};
 
+#include <agentry/detail/chrono.hpp>
 #include <agentry/loop/result.hpp>
 #include <agentry/provider/message.hpp>
 #include <agentry/reflect/detail/names.hpp>
 #include <agentry/reflect/detail/shown_name.hpp>
 #include <agentry/reflect/fixed_string.hpp>
 
-#include <chrono>
 #include <cstddef>
 #include <cstdint>
 #include <functional>

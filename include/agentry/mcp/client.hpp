@@ -22,6 +22,7 @@
 // more than client_options::max_message_size bytes breaks the request (stdio: the connection),
 // with the reader's error and its JSON Pointer.
 
+#include <agentry/detail/chrono.hpp>
 #include <agentry/detail/text.hpp>
 #include <agentry/json/value.hpp>
 #include <agentry/mcp/detail/client_channel.hpp>
@@ -36,7 +37,6 @@
 #include <algorithm>
 #include <array>
 #include <atomic>
-#include <chrono>
 #include <concepts>
 #include <cstdint>
 #include <functional>

@@ -28,6 +28,7 @@
 // asked for), run() serves on `threads` threads (the caller's included) until stop(). run()
 // is called once.
 
+#include <agentry/detail/chrono.hpp>
 #include <agentry/mcp/detail/http_endpoint.hpp>
 #include <agentry/mcp/detail/log.hpp>
 #include <agentry/mcp/http_options.hpp>
@@ -51,7 +52,6 @@
 
 #include <algorithm>
 #include <atomic>
-#include <chrono>
 #include <csignal>
 #include <cstddef>
 #include <cstdint>

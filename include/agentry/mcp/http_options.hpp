@@ -5,10 +5,10 @@
 // The settings of agentry::mcp::http_server (http.hpp), apart so that they can be written
 // without including Boost.Beast.
 
+#include <agentry/detail/chrono.hpp>
 #include <agentry/mcp/auth.hpp>
 #include <agentry/mcp/message.hpp>
 
-#include <chrono>
 #include <cstddef>
 #include <iostream>
 #include <string>

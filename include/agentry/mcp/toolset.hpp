@@ -26,6 +26,7 @@
 // loop_config::max_permission that needs no approval is left out or refused like an
 // unsupported schema.
 
+#include <agentry/detail/chrono.hpp>
 #include <agentry/detail/text.hpp>
 #include <agentry/json/schema_check.hpp>
 #include <agentry/json/value.hpp>
@@ -35,7 +36,6 @@
 #include <agentry/policy/tool_policy.hpp>
 
 #include <atomic>
-#include <chrono>
 #include <cstdio>
 #include <functional>
 #include <memory>

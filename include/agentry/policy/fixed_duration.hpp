@@ -11,7 +11,8 @@
 // The arithmetic on durations that the loop does at run time saturates instead of
 // overflowing: see detail::deadline_after and detail::elapsed_ms.
 
-#include <chrono>
+#include <agentry/detail/chrono.hpp>
+
 #include <concepts>
 #include <cstdint>
 

@@ -21,6 +21,7 @@
 //
 // A layer knows only this file's types: what it needs of the run comes in the call.
 
+#include <agentry/detail/chrono.hpp>
 #include <agentry/policy/approval.hpp>
 #include <agentry/policy/fixed_duration.hpp>
 #include <agentry/policy/step.hpp>
@@ -30,7 +31,6 @@
 #include <agentry/tool_result.hpp>
 
 #include <atomic>
-#include <chrono>
 #include <cstddef>
 #include <functional>
 #include <map>

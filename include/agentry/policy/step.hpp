@@ -5,9 +5,9 @@
 // The record of one tool call as it passes the call pipeline (policy/pipeline.hpp): its tries,
 // its timing and what the model was sent; run_result::steps lists them.
 
+#include <agentry/detail/chrono.hpp>
 #include <agentry/tool_result.hpp>
 
-#include <chrono>
 #include <cstdint>
 #include <optional>
 #include <string>

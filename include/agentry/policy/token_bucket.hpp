@@ -10,10 +10,10 @@
 // shared by all its tools when the registry has its own (with_rate_limit); a call takes a token
 // from its tool's bucket and from the shared one, or from neither.
 
+#include <agentry/detail/chrono.hpp>
 #include <agentry/detail/separate.hpp>
 #include <agentry/policy/tool_policy.hpp>
 
-#include <chrono>
 #include <cstdint>
 #include <memory>
 #include <mutex>

@@ -22,12 +22,12 @@
 // its dispatch and the agent's handling of it are what they were. For loop_config's
 // permission ceiling such a tool counts as destructive, the highest level.
 
+#include <agentry/detail/chrono.hpp>
 #include <agentry/json/error.hpp>
 #include <agentry/policy/fixed_duration.hpp>
 #include <agentry/reflect/detail/names.hpp>
 #include <agentry/tool.hpp>
 
-#include <chrono>
 #include <cstddef>
 #include <cstdint>
 #include <string>

@@ -23,6 +23,7 @@
 // The definitions are in impl/gemini.ipp, included at the end of this header unless the program
 // compiles the providers separately (detail/separate.hpp).
 
+#include <agentry/detail/chrono.hpp>
 #include <agentry/provider/detail/gemini_wire.hpp>
 #include <agentry/detail/separate.hpp>
 #include <agentry/provider/detail/sse.hpp>
@@ -34,7 +35,6 @@
 
 #include <atomic>
 #include <charconv>
-#include <chrono>
 #include <cstddef>
 #include <cstdint>
 #include <optional>

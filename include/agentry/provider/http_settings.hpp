@@ -9,10 +9,10 @@
 //   agentry::anthropic claude{.model = "claude-sonnet-4-5",
 //                             .http = {.total_timeout = std::chrono::minutes(2), .limits = {.max_body = 16 << 20}}};
 
+#include <agentry/detail/chrono.hpp>
 #include <agentry/transport/transport.hpp>
 
 #include <atomic>
-#include <chrono>
 #include <string>
 #include <vector>
 

@@ -6,10 +6,10 @@
 // and results, what a model turn returns, token usage and typed provider errors. Each provider
 // (provider/openai.hpp, anthropic.hpp, gemini.hpp, ollama.hpp) maps these to its wire format.
 
+#include <agentry/detail/chrono.hpp>
 #include <agentry/tool_call.hpp>
 
 #include <atomic>
-#include <chrono>
 #include <cstdint>
 #include <optional>
 #include <span>

@@ -20,6 +20,7 @@
 // The definitions are in impl/ollama.ipp, included at the end of this header unless the program
 // compiles the providers separately (detail/separate.hpp).
 
+#include <agentry/detail/chrono.hpp>
 #include <agentry/provider/detail/ollama_wire.hpp>
 #include <agentry/detail/separate.hpp>
 #include <agentry/provider/detail/sse.hpp>
@@ -30,7 +31,6 @@
 #include <agentry/transport/transport.hpp>
 
 #include <atomic>
-#include <chrono>
 #include <cstddef>
 #include <optional>
 #include <span>

@@ -51,6 +51,7 @@
 //
 // Nothing here throws except std::bad_alloc.
 
+#include <agentry/detail/chrono.hpp>
 #include <agentry/provider/detail/openai_stream.hpp>
 #include <agentry/detail/separate.hpp>
 #include <agentry/provider/http_settings.hpp>
@@ -60,7 +61,6 @@
 #include <agentry/transport/transport.hpp>
 
 #include <atomic>
-#include <chrono>
 #include <string>
 #include <utility>
 #include <vector>

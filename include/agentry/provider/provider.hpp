@@ -15,13 +15,13 @@
 //                                                              its limit, so complete() stops the
 //                                                              transfer and lets finish() say so
 
+#include <agentry/detail/chrono.hpp>
 #include <agentry/provider/detail/redact.hpp>
 #include <agentry/provider/message.hpp>
 #include <agentry/transport/detail/url.hpp>
 #include <agentry/transport/transport.hpp>
 
 #include <charconv>
-#include <chrono>
 #include <concepts>
 #include <cstddef>
 #include <exception>
@@ -152,12 +152,12 @@ inline std::optional<std::chrono::milliseconds> parse_retry_after(std::string_vi
     if (month == 0 || day < 0 || year < 0 || hour < 0 || hour > 23 || minute < 0 || minute > 59 || second < 0 ||
         second > 60)
         return std::nullopt;
-    const std::chrono::year_month_day date{std::chrono::year(year), std::chrono::month(month),
-                                           std::chrono::day(static_cast<unsigned>(day))};
-    if (!date.ok()) return std::nullopt;
+    const detail::civil_date date{year, month, static_cast<unsigned>(day)};
+    if (!detail::valid_civil_date(date)) return std::nullopt;
     // In seconds: nanoseconds since 1970 do not reach the year 9999.
-    const std::chrono::sys_seconds when = std::chrono::sys_days(date) + std::chrono::hours(hour) +
-                                          std::chrono::minutes(minute) + std::chrono::seconds(second);
+    const std::chrono::sys_seconds when = std::chrono::sys_days(std::chrono::days(detail::days_from_civil(date))) +
+                                          std::chrono::hours(hour) + std::chrono::minutes(minute) +
+                                          std::chrono::seconds(second);
     const std::chrono::sys_seconds from = std::chrono::floor<std::chrono::seconds>(now);
     if (when <= from) return std::chrono::milliseconds(0);
     if (when - from >= max_server_delay) return max_server_delay;

@@ -27,6 +27,7 @@
 //   agentry::decide_run(store, id, std::vector{agentry::decide(call, agentry::approval::approve())});
 
 #include <agentry/agent.hpp>
+#include <agentry/detail/chrono.hpp>
 #include <agentry/json/reader.hpp>
 #include <agentry/json/writer.hpp>
 #include <agentry/loop/checkpoint.hpp>
@@ -36,7 +37,6 @@
 #include <agentry/store/run_store.hpp>
 
 #include <algorithm>
-#include <chrono>
 #include <cstdint>
 #include <exception>
 #include <functional>

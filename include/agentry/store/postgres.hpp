@@ -14,11 +14,11 @@
 // (FOR SHARE) while it checks the owner and the lease's end, so that a claim by another worker
 // comes before or after it, never between the check and the write.
 
+#include <agentry/detail/chrono.hpp>
 #include <agentry/store/run_store.hpp>
 
 #include <libpq-fe.h>
 
-#include <chrono>
 #include <cstdint>
 #include <initializer_list>
 #include <optional>

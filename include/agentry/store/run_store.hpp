@@ -31,12 +31,12 @@
 // worker writes the same name (run_worker gives its second connection the first one's with
 // set_worker), and no two workers share one.
 
+#include <agentry/detail/chrono.hpp>
 #include <agentry/detail/random_id.hpp>
 #include <agentry/loop/result.hpp>
 #include <agentry/provider/message.hpp>
 #include <agentry/tool_result.hpp>
 
-#include <chrono>
 #include <concepts>
 #include <cstddef>
 #include <cstdint>

@@ -13,11 +13,11 @@
 // Lease times are this machine's clock (milliseconds since 1970): share a file between
 // processes of one machine only (a network file system breaks SQLite's locking anyway).
 
+#include <agentry/detail/chrono.hpp>
 #include <agentry/store/run_store.hpp>
 
 #include <sqlite3.h>
 
-#include <chrono>
 #include <cstdint>
 #include <optional>
 #include <string>

@@ -25,12 +25,12 @@
 // A run that stops for approvals is left waiting (see store/durable.hpp): no worker takes it
 // until decide_run gives its decisions.
 
+#include <agentry/detail/chrono.hpp>
 #include <agentry/store/durable.hpp>
 #include <agentry/store/run_store.hpp>
 
 #include <algorithm>
 #include <atomic>
-#include <chrono>
 #include <condition_variable>
 #include <cstddef>
 #include <exception>
@@ -58,7 +58,7 @@ struct worker_options {
     bool until_drained = false;
     /// Set (from any thread) to stop taking runs; the run in progress is finished first.
     const std::atomic<bool>* stop = nullptr;
-    /// For each run: its durable options (events, unknown outcomes).
+    /// For each run: its durable options (what the model is told of unknown outcomes).
     durable_options durable;
     /// After each run this worker finished or left waiting for decisions
     /// (stop_reason::approval_pending), with its id and result.

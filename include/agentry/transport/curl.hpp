@@ -42,11 +42,11 @@
 //   Requests set CURLOPT_NOSIGNAL, as threads require: libcurl then never touches signal
 //   handlers, so where it cannot avoid SIGPIPE on a closed connection the program ignores it.
 
+#include <agentry/detail/chrono.hpp>
 #include <agentry/transport/detail/curl_easy.hpp>
 #include <agentry/transport/transport.hpp>
 
 #include <atomic>
-#include <chrono>
 #include <cstddef>
 #include <memory>
 #include <mutex>

@@ -12,10 +12,10 @@
 //   };
 //   static_assert(agentry::transport<my_transport>);
 
+#include <agentry/detail/chrono.hpp>
 #include <agentry/detail/text.hpp>
 
 #include <atomic>
-#include <chrono>
 #include <concepts>
 #include <cstddef>
 #include <functional>

@@ -6,12 +6,12 @@
 // server's notifications meanwhile), send a notification, close. Every message of the server
 // is read as a json::value, by the rules and limits of the typed reader.
 
+#include <agentry/detail/chrono.hpp>
 #include <agentry/detail/text.hpp>
 #include <agentry/json/value.hpp>
 #include <agentry/mcp/limits.hpp>
 
 #include <atomic>
-#include <chrono>
 #include <cstddef>
 #include <functional>
 #include <optional>

@@ -5,13 +5,13 @@
 // The threads of tool calls: a call run on a thread of its own (to abandon it at its timeout),
 // the calls of a turn run on several, and the waits between tries.
 
+#include <agentry/detail/chrono.hpp>
 #include <agentry/detail/separate.hpp>
 #include <agentry/policy/fixed_duration.hpp>
 #include <agentry/policy/tool_policy.hpp>
 #include <agentry/tool_result.hpp>
 
 #include <atomic>
-#include <chrono>
 #include <cstddef>
 #include <cstdint>
 #include <functional>

@@ -4,6 +4,7 @@
 
 // The definitions of the call pipeline's layers (policy/layers/*.hpp).
 
+#include <agentry/detail/chrono.hpp>
 #include <agentry/tool/detail/invoke.hpp>
 #include <agentry/detail/separate.hpp>
 #include <agentry/json/reader.hpp>
@@ -20,7 +21,6 @@
 #include <agentry/policy/layers/timeout.hpp>
 #include <agentry/schema/raw_json.hpp>
 
-#include <chrono>
 #include <mutex>
 #include <optional>
 #include <string>

@@ -3,12 +3,12 @@
 #define AGENTRY_POLICY_IMPL_THREADS_IPP
 
 #include <agentry/config.hpp>
+#include <agentry/detail/chrono.hpp>
 #include <agentry/detail/separate.hpp>
 #include <agentry/policy/detail/threads.hpp>
 
 #include <algorithm>
 #include <atomic>
-#include <chrono>
 #include <condition_variable>
 #include <future>
 #include <memory>

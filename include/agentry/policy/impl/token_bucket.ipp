@@ -5,12 +5,12 @@
 // The definitions of the rate limits (policy/token_bucket.hpp): included by it header-only, and by
 // <agentry/src.hpp> in separate compilation (detail/separate.hpp).
 
+#include <agentry/detail/chrono.hpp>
 #include <agentry/detail/separate.hpp>
 #include <agentry/policy/token_bucket.hpp>
 #include <agentry/policy/tool_policy.hpp>
 
 #include <algorithm>
-#include <chrono>
 #include <cmath>
 #include <cstdint>
 #include <memory>

@@ -14,6 +14,7 @@
 // takes its delay from x-ratelimit-reset-requests or -tokens (by the `type`, "requests" or
 // "tokens", when it says which).
 
+#include <agentry/detail/chrono.hpp>
 #include <agentry/json/reader.hpp>
 #include <agentry/provider/detail/openai_stream.hpp>
 #include <agentry/provider/detail/openai_wire.hpp>
@@ -24,7 +25,6 @@
 
 #include <algorithm>
 #include <charconv>
-#include <chrono>
 #include <optional>
 #include <string>
 #include <string_view>

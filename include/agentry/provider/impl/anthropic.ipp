@@ -5,6 +5,7 @@
 // The definitions of agentry::anthropic and its stream reader: included by provider/anthropic.hpp
 // (header-only) or by provider/src.hpp (separate compilation).
 
+#include <agentry/detail/chrono.hpp>
 #include <agentry/json/impl/src.ipp>
 #include <agentry/json/reader.hpp>
 #include <agentry/json/writer.hpp>
@@ -21,7 +22,6 @@
 #include <agentry/transport/transport.hpp>
 
 #include <atomic>
-#include <chrono>
 #include <cstddef>
 #include <cstdint>
 #include <optional>

@@ -5,6 +5,7 @@
 // The definitions of agentry::gemini and its stream reader: included by provider/gemini.hpp
 // (header-only) or by provider/src.hpp (separate compilation).
 
+#include <agentry/detail/chrono.hpp>
 #include <agentry/json/impl/src.ipp>
 #include <agentry/json/reader.hpp>
 #include <agentry/json/writer.hpp>
@@ -22,7 +23,6 @@
 
 #include <atomic>
 #include <charconv>
-#include <chrono>
 #include <cstddef>
 #include <cstdint>
 #include <optional>

@@ -5,6 +5,7 @@
 // The definitions of agentry::ollama and its stream reader: included by provider/ollama.hpp
 // (header-only) or by provider/src.hpp (separate compilation).
 
+#include <agentry/detail/chrono.hpp>
 #include <agentry/json/impl/src.ipp>
 #include <agentry/json/reader.hpp>
 #include <agentry/json/writer.hpp>
@@ -20,7 +21,6 @@
 #include <agentry/transport/transport.hpp>
 
 #include <atomic>
-#include <chrono>
 #include <cstddef>
 #include <optional>
 #include <span>

@@ -21,8 +21,10 @@
 #include <agentry/schema/adapter.hpp>
 #include <agentry/schema/constraints.hpp>
 
+#include <agentry/detail/chrono.hpp>
+
 #include <array>
-#include <chrono>
+#include <concepts>
 #include <cstddef>
 #include <cstdint>
 #include <ratio>
@@ -90,14 +92,18 @@ inline void put_digits(std::string& out, long long value, int width) {
     while (n != 0) out.push_back(digits[--n]);
 }
 
-inline std::string date_text(const std::chrono::year_month_day& d) {
+inline std::string date_text(agentry::detail::civil_date d) {
     std::string out;
-    put_digits(out, int(d.year()), 4);
+    put_digits(out, d.year, 4);
     out.push_back('-');
-    put_digits(out, unsigned(d.month()), 2);
+    put_digits(out, d.month, 2);
     out.push_back('-');
-    put_digits(out, unsigned(d.day()), 2);
+    put_digits(out, d.day, 2);
     return out;
+}
+
+inline std::string date_text(std::chrono::sys_days d) {
+    return date_text(agentry::detail::civil_from_days(d.time_since_epoch().count()));
 }
 
 constexpr int digits_at(std::string_view s, std::size_t at, std::size_t n) noexcept {
@@ -107,10 +113,23 @@ constexpr int digits_at(std::string_view s, std::size_t at, std::size_t n) noexc
 }
 
 // A text the date format admits ("YYYY-MM-DD", a real day).
-inline std::chrono::year_month_day parse_date(std::string_view s) noexcept {
-    return std::chrono::year{digits_at(s, 0, 4)} / std::chrono::month{unsigned(digits_at(s, 5, 2))} /
-           std::chrono::day{unsigned(digits_at(s, 8, 2))};
+inline std::chrono::sys_days parse_date(std::string_view s) noexcept {
+    const agentry::detail::civil_date d{digits_at(s, 0, 4), unsigned(digits_at(s, 5, 2)), unsigned(digits_at(s, 8, 2))};
+    return std::chrono::sys_days{std::chrono::days{agentry::detail::days_from_civil(d)}};
 }
+
+/// A calendar date type: std::chrono::year_month_day, known by what it does (a day of the
+/// calendar, from and to sys_days) rather than by name, so that its declaration is needed only
+/// where it is used.
+template <class T>
+concept calendar_date = requires(const T& d, std::chrono::sys_days day) {
+    { d.ok() } -> std::same_as<bool>;
+    static_cast<int>(d.year());
+    static_cast<unsigned>(d.month());
+    static_cast<unsigned>(d.day());
+    { T{day} } -> std::same_as<T>;
+    { std::chrono::sys_days{d} } -> std::same_as<std::chrono::sys_days>;
+};
 
 // A text the date-time format admits, as seconds since the epoch (UTC) and nanoseconds.
 struct utc_instant {
@@ -120,7 +139,7 @@ struct utc_instant {
 
 inline utc_instant parse_date_time(std::string_view s) noexcept {
     using namespace std::chrono;
-    const sys_days day{parse_date(s.substr(0, 10))};
+    const sys_days day = parse_date(s.substr(0, 10));
     std::size_t at = 10;
     while (at < s.size() && !(s[at] >= '0' && s[at] <= '9')) ++at;  // the separator (T, t or a space)
     const int hh = digits_at(s, at, 2), mm = digits_at(s, at + 3, 2), ss = digits_at(s, at + 6, 2);
@@ -163,25 +182,21 @@ struct adapter<std::chrono::duration<Rep, Period>> {
     }
 };
 
-/// A calendar date: "YYYY-MM-DD".
-template <>
-struct adapter<std::chrono::year_month_day> {
+/// A calendar date (std::chrono::year_month_day): "YYYY-MM-DD".
+template <schema::detail::calendar_date T>
+struct adapter<T> {
     using json_type = date_string;
-    static date_string to_json(const std::chrono::year_month_day& d) { return {schema::detail::date_text(d)}; }
-    static std::chrono::year_month_day from_json(const date_string& text) noexcept {
-        return schema::detail::parse_date(text.value);
-    }
+    static date_string to_json(const T& d) { return {schema::detail::date_text(std::chrono::sys_days{d})}; }
+    static T from_json(const date_string& text) noexcept { return T{schema::detail::parse_date(text.value)}; }
 };
 
 /// A day as a time point: "YYYY-MM-DD".
 template <>
 struct adapter<std::chrono::sys_days> {
     using json_type = date_string;
-    static date_string to_json(const std::chrono::sys_days& d) {
-        return {schema::detail::date_text(std::chrono::year_month_day{d})};
-    }
+    static date_string to_json(const std::chrono::sys_days& d) { return {schema::detail::date_text(d)}; }
     static std::chrono::sys_days from_json(const date_string& text) noexcept {
-        return std::chrono::sys_days{schema::detail::parse_date(text.value)};
+        return schema::detail::parse_date(text.value);
     }
 };
 
@@ -194,7 +209,7 @@ struct adapter<std::chrono::time_point<std::chrono::system_clock, Duration>> {
     static date_time_string to_json(const time_point& t) {
         using namespace std::chrono;
         const auto day = floor<days>(t);
-        std::string out = schema::detail::date_text(year_month_day{day});
+        std::string out = schema::detail::date_text(day);
         const auto since_midnight = t - day;
         const auto s = floor<seconds>(since_midnight);
         const long long total = s.count();
