@@ -174,8 +174,9 @@ struct injection_diagnostic {
                   "agentry: tool<...>(f): f takes more than one agentry::context<T>; a call has one context: take "
                   "one agentry::context<T> whose T holds everything the tool needs");
     static_assert(Problem != injection_problem::by_mutable_reference,
-                  "agentry: tool<...>(f): f takes agentry::context<T>, std::stop_token or agentry::progress by "
-                  "non-const reference; take them by value (they are cheap to copy) or by const reference");
+                  "agentry: tool<...>(f): f takes agentry::context<T>, std::stop_token, agentry::progress or "
+                  "agentry::call_info by non-const reference; take them by value (they are cheap to copy) or by const "
+                  "reference");
 };
 
 template <class F>
@@ -240,7 +241,8 @@ struct tool_t {
     using signature = detail::tool_signature<F>;
     using result_type = typename signature::result;
     /// The aggregate whose fields are the parameters, or agentry::named_parameters<...>;
-    /// without the injected parameters (agentry::context<T>, std::stop_token, agentry::progress).
+    /// without the injected parameters (agentry::context<T>, std::stop_token, agentry::progress,
+    /// agentry::call_info).
     using parameters_type = typename detail::parameters_of<detail::schema_signature<F>, Params...>::type;
     /// The T of the agentry::context<T> the callable takes (without const), or void.
     using context_type = detail::context_type_of<typename signature::parameters>;

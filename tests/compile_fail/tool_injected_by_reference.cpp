@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: BSL-1.0
-// expect: agentry: tool<...>(f): f takes agentry::context<T>, std::stop_token or agentry::progress by non-const reference
+// expect: agentry: tool<...>(f): f takes agentry::context<T>, std::stop_token, agentry::progress or agentry::call_info by non-const reference
 // names: stopped
 #include <agentry/registry.hpp>
 
