@@ -31,11 +31,11 @@ constexpr agentry::registry tools{agentry::tool<"add", "Adds.", "a", "b">(+[](in
 
 int main() {
 #ifdef AGENTRY_COMPILE_FAIL
-    agentry::agent<agentry::loop_config{}, void, trip_plan> a{agentry::openai{.model = "m"}, tools, "system",
-                                                              null_transport{}};
+    agentry::agent<agentry::loop_config{}, trip_plan> a{agentry::openai{.model = "m"}, tools, "system",
+                                                        null_transport{}};
 #else
-    agentry::agent<agentry::loop_config{}, void, trip_plan> a{agentry::ollama{.model = "m"}, tools, "system",
-                                                              null_transport{}};
+    agentry::agent<agentry::loop_config{}, trip_plan> a{agentry::ollama{.model = "m"}, tools, "system",
+                                                        null_transport{}};
 #endif
     return a.conversation().size() == 1 ? 0 : 1;
 }

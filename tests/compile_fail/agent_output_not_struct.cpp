@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: BSL-1.0
-// expect: agentry: agent<config, Context, Output>: Output must be a struct
+// expect: agentry: agent<config, Output>: Output must be a struct
 #include <agentry/agent.hpp>
 #include <agentry/provider/openai.hpp>
 #include <agentry/registry.hpp>
@@ -28,7 +28,6 @@ using output = cities;
 #endif
 
 int main() {
-    agentry::agent<agentry::loop_config{}, void, output> a{agentry::openai{.model = "m"}, tools, "system",
-                                                           null_transport{}};
+    agentry::agent<agentry::loop_config{}, output> a{agentry::openai{.model = "m"}, tools, "system", null_transport{}};
     return a.conversation().size() == 1 ? 0 : 1;
 }

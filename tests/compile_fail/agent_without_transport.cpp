@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: BSL-1.0
-// expect: agentry: agent{model, tools, system_prompt}: no default transport in this program; link the agentry::curl CMake target
+// expect: agentry: agent{model, tools, options}: no default transport in this program; link the agentry::curl CMake target
 #include <agentry/agent.hpp>
 #include <agentry/provider/openai.hpp>
 #include <agentry/registry.hpp>

@@ -32,5 +32,5 @@ constexpr agentry::loop_config config{.planning = {.enabled = true}};
 
 int main() {
     agentry::agent<config> agent{agentry::openai{.model = "gpt-4o-mini"}, tools, "Plan.", no_network{}};
-    return agent.run_planned("Run it.").stop == agentry::stop_reason::completed ? 0 : 1;
+    return agent.run(agentry::planned{"Run it."}).stop == agentry::stop_reason::completed ? 0 : 1;
 }

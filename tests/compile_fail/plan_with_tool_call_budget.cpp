@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: BSL-1.0
-// expect: agentry: agent::run_planned: loop_config::max_tool_calls does not bound a plan
+// expect: agentry: agent::run(agentry::planned{...}): loop_config::max_tool_calls does not bound a plan
 #include <agentry/agent.hpp>
 #include <agentry/provider/openai.hpp>
 #include <agentry/registry.hpp>
@@ -20,5 +20,5 @@ constexpr agentry::loop_config config{.planning = {.enabled = true}};
 
 int main() {
     agentry::agent<config> agent{agentry::openai{.model = "gpt-4o-mini"}, tools, "Plan.", no_network{}};
-    return agent.run_planned("Add 2 and 3.").stop == agentry::stop_reason::completed ? 0 : 1;
+    return agent.run(agentry::planned{"Add 2 and 3."}).stop == agentry::stop_reason::completed ? 0 : 1;
 }

@@ -68,6 +68,20 @@ constexpr agentry::registry tools{
     agentry::tool<"paging", "Optionals with defaults.">(+[](const paging& p) { return p.page.value_or(1); }),
 };
 
+// Tools that take a context and the call's ids, for an agent with a typed output and planning.
+struct counter {
+    int calls = 0;
+};
+struct summary {
+    std::string text;
+    std::uint16_t score;
+};
+std::string counted(agentry::context<counter> c, const agentry::call_info& info, int step) {
+    ++c->calls;
+    return std::string(info.run_id) + std::string(info.call_id) + std::to_string(step);
+}
+constexpr agentry::registry context_tools{agentry::tool<"counted", "Counts its calls.", "step">(counted)};
+
 // Answers every request with an empty 200.
 struct empty_transport {
     agentry::transport_result send(const agentry::http_request&) { return {{200, {}, ""}, {}}; }
@@ -121,6 +135,15 @@ int main() {
     agentry::agent<agentry::loop_config{.max_turns = 2, .parallel_tool_calls = true}> agent{
         agentry::anthropic{.model = "m"}, tools, "system", empty_transport{}};
     total += agent.run("question").turns;
+    total += agent.run(agentry::approvals{}).turns;
+    total += agent.run(agentry::continuation{}).turns;
+
+    counter c;
+    agentry::agent<agentry::loop_config{.planning = {.enabled = true}}, summary> planner{
+        agentry::openai{.model = "m"}, context_tools,
+        {.system_prompt = "system", .max_total_tokens = 1000, .stop_at_tools = {"counted"}}, empty_transport{}};
+    total += planner.run(agentry::planned{"question"}, c).turns;
+    total += planner.run(std::string("question"), c).turns;
 
     const agentry::mcp::server server{tools, {.name = "warnings", .version = "1.0.0"}};
     agentry::mcp::session session;

@@ -1,11 +1,10 @@
 // SPDX-License-Identifier: BSL-1.0
-// expect: agentry: agent<config, Context>: Context must be the registry's context_type
+// expect: agentry: agent::run(input, ctx): ctx is const; the tools take agentry::context<T> of a non-const T
 #include <agentry/agent.hpp>
 #include <agentry/call_scope.hpp>
 #include <agentry/provider/openai.hpp>
 #include <agentry/registry.hpp>
 
-#include <span>
 #include <string>
 
 struct null_transport {
@@ -23,12 +22,14 @@ std::string whoami(agentry::context<session> s) { return s->user; }
 
 constexpr agentry::registry tools{agentry::tool<"whoami", "The user.">(whoami)};
 
-// The registry's tools take context<session>; the agent is declared without it.
+// A const session given to a run whose tools take context<session>.
 int main() {
-#ifdef AGENTRY_COMPILE_FAIL
     agentry::agent<agentry::loop_config{}> a{agentry::openai{.model = "m"}, tools, "system", null_transport{}};
+#ifdef AGENTRY_COMPILE_FAIL
+    const session s{"ada"};
 #else
-    agentry::agent<agentry::loop_config{}, session> a{agentry::openai{.model = "m"}, tools, "system", null_transport{}};
+    session s{"ada"};
 #endif
-    return a.conversation().size() == 1 ? 0 : 1;
+    const agentry::run_result r = a.run("hello", s);
+    return r.text.empty() ? 1 : 0;
 }

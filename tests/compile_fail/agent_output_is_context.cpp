@@ -1,11 +1,10 @@
 // SPDX-License-Identifier: BSL-1.0
-// expect: agentry: agent<config, Context>::resume: this agent's tools take agentry::context<Context>; call resume(decisions, ctx)
+// expect: agentry: agent<config, Output>: Output is the tools' context type
 #include <agentry/agent.hpp>
 #include <agentry/call_scope.hpp>
 #include <agentry/provider/openai.hpp>
 #include <agentry/registry.hpp>
 
-#include <span>
 #include <string>
 
 struct null_transport {
@@ -23,15 +22,16 @@ std::string whoami(agentry::context<session> s) { return s->user; }
 
 constexpr agentry::registry tools{agentry::tool<"whoami", "The user.">(whoami)};
 
-// resume without the session the tools need.
+// The context written where the agent's second template argument (the output) goes, as
+// agent<config, Context> was once written: the context is the registry's, given per run.
 int main() {
-    agentry::agent<agentry::loop_config{}, session> a{agentry::openai{.model = "m"}, tools, "system", null_transport{}};
     session s{"ada"};
-    const std::span<const agentry::approval_decision> none;
 #ifdef AGENTRY_COMPILE_FAIL
-    const agentry::run_result r = a.resume(none);
+    agentry::agent<agentry::loop_config{}, session> a{agentry::openai{.model = "m"}, tools, "system", null_transport{}};
+    const auto r = a.run("hello", s);
 #else
-    const agentry::run_result r = a.resume(none, s);
+    agentry::agent<agentry::loop_config{}> a{agentry::openai{.model = "m"}, tools, "system", null_transport{}};
+    const agentry::run_result r = a.run("hello", s);
 #endif
     return r.text.empty() ? 1 : 0;
 }
