@@ -829,13 +829,13 @@ TEST_CASE("toolset policies: the approver sees an MCP call, a pause, save, resto
                               openai_call("c2", "fake_echo", R"({"text":"no"})")),
                   std::string(openai_answer)},
                  &bodies};
-    agentry::agent<config> agent{agentry::openai{.model = "m"}, statics, "", model};
-    REQUIRE(agent.add_tools(tools).has_value());
     std::vector<std::string> seen;
-    agent.set_approver([&](const agentry::approval_request& r) {
+    const agentry::approver approve_c1 = [&](const agentry::approval_request& r) {
         seen.push_back(std::string(r.tool) + " " + std::string(r.arguments) + " " + std::string(agentry::to_string(r.level)));
         return r.call_id == "c1" ? agentry::approval::approve() : agentry::approval::deny("not now");
-    });
+    };
+    agentry::agent<config> agent{agentry::openai{.model = "m"}, statics, {.approver = approve_c1}, model};
+    REQUIRE(agent.add_tools(tools).has_value());
     const agentry::run_result r = agent.run("go");
     CHECK(r.stop == agentry::stop_reason::completed);
     CHECK(seen == std::vector<std::string>{R"(fake_echo {"text":"hi"} write)", R"(fake_echo {"text":"no"} write)"});
@@ -865,7 +865,7 @@ TEST_CASE("toolset policies: the approver sees an MCP call, a pause, save, resto
     const std::vector<agentry::pending_call> pending = resumed.pending_approvals();
     REQUIRE(pending.size() == 1);
     const std::vector<agentry::approval_decision> yes{agentry::decide(pending[0], agentry::approval::approve())};
-    const agentry::run_result done = resumed.resume(yes);
+    const agentry::run_result done = resumed.run(agentry::approvals{yes});
     CHECK(done.stop == agentry::stop_reason::completed);
     REQUIRE(done.steps.size() == 1);
     CHECK(done.steps[0].status == agentry::tool_status::ok);

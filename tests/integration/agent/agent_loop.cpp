@@ -24,14 +24,21 @@ using agentry::tool_status;
 
 namespace {
 
+/// The options of the agents of these tests: `options` with the system prompt "You are a test.".
+agentry::agent_options test_options(agentry::agent_options options = {}) {
+    options.system_prompt = "You are a test.";
+    return options;
+}
+
 /// An agent on scenario `<what>-<api>`, scripted with `turns`.
 template <class Api, agentry::loop_config Config = agentry::loop_config{}>
 struct run_on {
     std::string name;
     agentry::agent<Config> agent;
 
-    run_on(const std::string& what, const std::string& turns)
-        : name(what + "-" + Api::name), agent{Api::make(name), tools, "You are a test.", agentry::curl_transport{}} {
+    run_on(const std::string& what, const std::string& turns, agentry::agent_options options = {})
+        : name(what + "-" + Api::name),
+          agent{Api::make(name), tools, test_options(std::move(options)), agentry::curl_transport{}} {
         script(name, turns);
     }
 
@@ -225,8 +232,6 @@ TEST_CASE_TEMPLATE("the total time limit stops the run", Api, ALL_APIS) {
 }
 
 TEST_CASE_TEMPLATE("a 429 with a delay of 1 s is retried after that delay, then the run completes", Api, ALL_APIS) {
-    run_on<Api, agentry::loop_config{.retry = {.max_retries = 2, .initial_backoff = std::chrono::milliseconds(1), .max_backoff = std::chrono::milliseconds(2)}}> t(
-        "rate-limited", R"([{"status":429,"message":"slow down","retry_after":1},{"text":"hello","usage":{"input":7,"output":2}}])");
     std::vector<std::chrono::milliseconds> delays;
     agentry::agent_events events;
     events.on_retry = [&](const agentry::provider_error& e, std::chrono::milliseconds delay) {
@@ -235,7 +240,10 @@ TEST_CASE_TEMPLATE("a 429 with a delay of 1 s is retried after that delay, then 
         CHECK(e.message == "slow down");
         delays.push_back(delay);
     };
-    const auto r = t.agent.run("hi", events);
+    run_on<Api, agentry::loop_config{.retry = {.max_retries = 2, .initial_backoff = std::chrono::milliseconds(1), .max_backoff = std::chrono::milliseconds(2)}}> t(
+        "rate-limited", R"([{"status":429,"message":"slow down","retry_after":1},{"text":"hello","usage":{"input":7,"output":2}}])",
+        {.events = events});
+    const auto r = t.agent.run("hi");
     CHECK(r.stop == stop_reason::completed);
     CHECK(r.text == "hello");
     CHECK(r.turns == 1);
@@ -247,11 +255,11 @@ TEST_CASE_TEMPLATE("a 429 with a delay of 1 s is retried after that delay, then 
 }
 
 TEST_CASE_TEMPLATE("a 401 stops the run at once", Api, ALL_APIS) {
-    run_on<Api> t("unauthorized", R"([{"status":401,"message":"invalid key"},{"text":"never"}])");
     int retries = 0;
     agentry::agent_events events;
     events.on_retry = [&](const agentry::provider_error&, std::chrono::milliseconds) { ++retries; };
-    const auto r = t.agent.run("hi", events);
+    run_on<Api> t("unauthorized", R"([{"status":401,"message":"invalid key"},{"text":"never"}])", {.events = events});
+    const auto r = t.agent.run("hi");
     CHECK(r.stop == stop_reason::provider_error);
     CHECK(r.text == "invalid key");
     REQUIRE(r.error);
@@ -365,8 +373,6 @@ TEST_CASE_TEMPLATE("cancel from another thread while the server delays its answe
 }
 
 TEST_CASE_TEMPLATE("streamed turns: text events in the server's pieces, tool and turn events, usage", Api, ALL_APIS) {
-    run_on<Api> t("streamed", R"([{"text":"Let me add.","calls":[{"name":"add","args":{"a":1,"b":2}}],"usage":{"input":12,"output":4}},
-                                  {"text":"The sum is 3.","usage":{"input":20,"output":5}}])");
     std::vector<std::string> pieces, seen;
     agentry::agent_events events;
     events.on_text = [&](std::string_view text) { pieces.emplace_back(text); };
@@ -375,7 +381,10 @@ TEST_CASE_TEMPLATE("streamed turns: text events in the server's pieces, tool and
     events.on_turn_end = [&](std::uint32_t turn, const agentry::token_usage& u) {
         seen.push_back("turn " + std::to_string(turn) + " " + std::to_string(u.input_tokens) + "+" + std::to_string(u.output_tokens));
     };
-    const auto r = t.agent.run("1+2?", events);
+    run_on<Api> t("streamed", R"([{"text":"Let me add.","calls":[{"name":"add","args":{"a":1,"b":2}}],"usage":{"input":12,"output":4}},
+                                  {"text":"The sum is 3.","usage":{"input":20,"output":5}}])",
+                  {.events = events});
+    const auto r = t.agent.run("1+2?");
     CHECK(r.stop == stop_reason::completed);
     CHECK(r.text == "The sum is 3.");
     CHECK(pieces == std::vector<std::string>{"Let ", "me a", "dd.", "The ", "sum ", "is 3", "."});

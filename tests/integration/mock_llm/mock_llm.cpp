@@ -126,8 +126,6 @@ TEST_CASE("an agent run: mock-llm's second rule matches only the results in call
 }
 
 TEST_CASE("an agent run: a 429 is retried, then the run completes") {
-    agentry::agent<agentry::loop_config{.retry = {.max_retries = 2, .initial_backoff = std::chrono::milliseconds(1), .max_backoff = std::chrono::milliseconds(2)}}> agent{
-        model("rate_limited"), tools, "Answer briefly.", agentry::curl_transport{}};
     int retries = 0;
     agentry::agent_events events;
     events.on_retry = [&](const agentry::provider_error& e, std::chrono::milliseconds) {
@@ -136,7 +134,9 @@ TEST_CASE("an agent run: a 429 is retried, then the run completes") {
         CHECK(e.type == "rate_limit_exceeded");
         CHECK(e.message == "Rate limit reached for requests.");
     };
-    const agentry::run_result r = agent.run("Hello?", events);
+    agentry::agent<agentry::loop_config{.retry = {.max_retries = 2, .initial_backoff = std::chrono::milliseconds(1), .max_backoff = std::chrono::milliseconds(2)}}> agent{
+        model("rate_limited"), tools, {.system_prompt = "Answer briefly.", .events = events}, agentry::curl_transport{}};
+    const agentry::run_result r = agent.run("Hello?");
     CHECK(r.stop == agentry::stop_reason::completed);
     CHECK(r.text == "Hello again.");
     CHECK(retries == 1);
