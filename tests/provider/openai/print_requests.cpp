@@ -54,9 +54,8 @@ int main() {
             reply(R"({"role":"assistant","content":"{\"items\":[\"umbrella\"],\"units\":null}"})", "stop")),
     }};
     constexpr agentry::loop_config config{.parallel_tool_calls = true};
-    agentry::agent<config, void, openai_samples::packing_list> agent{agentry::openai{.model = "gpt-4o-mini"},
-                                                                     openai_samples::tools, "Pack light.",
-                                                                     replay_at{&http}};
+    agentry::agent<config, openai_samples::packing_list> agent{agentry::openai{.model = "gpt-4o-mini"},
+                                                               openai_samples::tools, "Pack light.", replay_at{&http}};
     const agentry::typed_result<openai_samples::packing_list> r = agent.run("What should I pack for Paris?");
     const std::vector<agentry::http_request> sent = http.requests();
     for (std::size_t i = 0; i != sent.size(); ++i)
