@@ -15,6 +15,7 @@
 #include <cstddef>
 #include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace bench {
@@ -56,10 +57,11 @@ inline std::shared_ptr<const std::vector<agentry::http_response>> two_turn_scrip
         std::vector<agentry::http_response>{make_response(tool_calls_response), make_response(final_answer_response)});
 }
 
+/// The agent with `options`, its system prompt conversation()'s first message.
 template <agentry::loop_config Config>
-agentry::agent<Config> make_agent(std::vector<std::string>* seen = nullptr) {
-    return agentry::agent<Config>(make_provider(), tools, conversation().front().text,
-                                  canned_transport{two_turn_script(), seen});
+agentry::agent<Config> make_agent(std::vector<std::string>* seen = nullptr, agentry::agent_options options = {}) {
+    options.system_prompt = conversation().front().text;
+    return agentry::agent<Config>(make_provider(), tools, std::move(options), canned_transport{two_turn_script(), seen});
 }
 
 /// The first 19 messages of conversation(), as agent::save() writes them.
