@@ -210,8 +210,12 @@ private:
                           std::is_same_v<I, planned>,
                       "agentry: agent::run(input): the input must be a prompt (a string), agentry::approvals, "
                       "agentry::continuation or agentry::planned");
-        if (context != context_)
-            return output_.finish(engine_.refused_context(context_ == &reflect::type_tag<void>, ctx != nullptr));
+        if (context != context_) {
+            std::string run_id;  // a refused run keeps the id of the run it would go on with
+            if constexpr (std::is_same_v<I, approvals> || std::is_same_v<I, continuation>) run_id = input.progress.run_id;
+            return output_.finish(
+                engine_.refused_context(context_ == &reflect::type_tag<void>, ctx != nullptr, std::move(run_id)));
+        }
         if constexpr (std::is_same_v<I, std::string>) {
             return output_.finish(engine_.start(std::string(std::forward<Input>(input)), events, ctx));
         } else if constexpr (prompt) {

@@ -153,7 +153,9 @@ TEST_CASE("approvals to an agent whose tools take a context: refused without one
 
     other o;
     check_refused(f.agent.run(agentry::approvals{yes, paused}), without_context);
-    check_refused(f.agent.run(agentry::approvals{yes, paused}, o), wrong_context);
+    const agentry::run_result refused = f.agent.run(agentry::approvals{yes, paused}, o);
+    check_refused(refused, wrong_context);
+    CHECK(refused.run_id == paused.run_id);  // a refused run keeps the id of the run it would go on with
     check_refused(f.agent.run(agentry::approvals{yes}), without_context);
     CHECK(f.requests() == 1);
     CHECK(ada.user == "ada");  // the call did not run
@@ -226,6 +228,7 @@ TEST_CASE("a continuation with a context of an agent whose tools take none: refu
 
     agentry::run_result progress;
     progress.run_id = "fedcba9876543210fedcba9876543210";
+    CHECK(f.agent.run(agentry::continuation{progress}, ada).run_id == progress.run_id);
     const agentry::run_result r = f.agent.run(agentry::continuation{progress});
     CHECK(r.stop == agentry::stop_reason::completed);
     CHECK(r.run_id == progress.run_id);

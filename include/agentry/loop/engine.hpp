@@ -212,8 +212,9 @@ public:
     void set_stop_tools(std::vector<std::string> names) { stop_tools_ = std::move(names); }
     std::uint64_t token_budget() const noexcept { return token_budget_; }
     /// A run refused before it starts for its context: stop_reason::invalid_input, and what to
-    /// do when the tools take none, when the run gave none, or one of another type.
-    AGENTRY_DECL static run_result refused_context(bool none_taken, bool given);
+    /// do when the tools take none, when the run gave none, or one of another type. Its id is
+    /// `run_id`, or a new one when that is empty.
+    AGENTRY_DECL static run_result refused_context(bool none_taken, bool given, std::string run_id);
     void set_trace(trace_hook hook) { trace_ = std::move(hook); }
     void set_approver(approver decide) { approver_ = std::move(decide); }
     void set_checkpointer(checkpointer* c) noexcept { checkpoint_ = c; }

@@ -101,10 +101,10 @@ AGENTRY_DECL std::string refusal_of(std::span<const pending_call> pending, std::
     return {};
 }
 
-AGENTRY_DECL run_result engine::refused_context(bool none_taken, bool given) {
+AGENTRY_DECL run_result engine::refused_context(bool none_taken, bool given, std::string run_id) {
     run_result r;
     r.stop = stop_reason::invalid_input;
-    r.run_id = random_name();
+    r.run_id = run_id.empty() ? random_name() : std::move(run_id);
     if (none_taken)
         r.text = "agentry: agent::run(input, ctx): no tool of this agent takes agentry::context<T>; call run(input)";
     else if (given)
