@@ -368,6 +368,7 @@ TEST_CASE("connect timeout: a listener that never completes the handshake") {
     // ("Failed to connect to ... port N ...", "Connection timed out after N milliseconds",
     // "Connection timeout after N ms").
     const std::string& m = result.error.message;
+    INFO("the message: " << m);
     CHECK((m.find("Failed to connect to 127.0.0.1 port " + std::to_string(full.bound.port)) == 0 ||
            m.find("timed out") != std::string::npos || m.find("Connection timeout after ") == 0));
     CHECK(result.response.status == 0);
