@@ -58,7 +58,7 @@ AGENTRY_DECL void engine::set_system_prompt(std::string prompt) {
 
 AGENTRY_DECL bool engine::begin_run(run_result& result, clock::time_point started, void* ctx) {
     if (result.run_id.empty()) result.run_id = random_name();
-    run_id_ = result.run_id;
+    run_id_ = std::make_shared<const std::string>(result.run_id);
     for (const std::string& name : stop_tools_) {
         const bool added =
             dynamic_ && std::find(dynamic_->names.begin(), dynamic_->names.end(), name) != dynamic_->names.end();
