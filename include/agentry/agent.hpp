@@ -221,12 +221,12 @@ private:
         } else if constexpr (prompt) {
             return output_.finish(engine_.start(std::string(std::string_view(input)), events, ctx));
         } else if constexpr (std::is_same_v<I, approvals>) {
-            run_result progress = input.progress;
+            run_result progress = std::forward<Input>(input).progress;  // moved from an rvalue input
             return output_.finish(engine_.resume_with(input.decisions, events, ctx, std::move(progress)));
         } else if constexpr (std::is_same_v<I, continuation>) {
-            return output_.finish(engine_.continue_run(input.progress, events, ctx));
+            return output_.finish(engine_.continue_run(std::forward<Input>(input).progress, events, ctx));
         } else if constexpr (std::is_same_v<I, planned>) {
-            return output_.finish(start_planned(std::string(input.prompt), events, ctx));
+            return output_.finish(start_planned(std::string(std::forward<Input>(input).prompt), events, ctx));
         } else {
             return result_type{};
         }
