@@ -7,7 +7,8 @@
 # Usage: scripts/test.sh [gcc] [clang] [asan]   (default: all three)
 # Prints each configuration's build and ctest wall times, and a summary of them at the end.
 # The gcc and clang presets build without debug information (-g0: a fifth less compile time with
-# GCC); the asan preset keeps -g, for the sanitizers' reports.
+# GCC); the asan preset keeps line tables (-gline-tables-only), the file:line of the sanitizers'
+# reports, without the rest of the debug information.
 source "$(dirname "${BASH_SOURCE[0]}")/deps.sh"
 apt_need g++-12 clang-14 cmake make pkgconf libboost1.81-dev libcurl4-openssl-dev doctest-dev nlohmann-json3-dev libsqlite3-dev libpq-dev postgresql
 npm_need

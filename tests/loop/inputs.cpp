@@ -12,10 +12,13 @@
 
 #include <doctest/doctest.h>
 
+#include <atomic>
+#include <chrono>
 #include <memory>
 #include <mutex>
 #include <string>
 #include <string_view>
+#include <thread>
 #include <utility>
 #include <vector>
 
@@ -254,6 +257,47 @@ TEST_CASE("run ids: 32 hexadecimal digits, new for each run, and a tool taking c
     const agentry::run_result third = f.agent.run(agentry::continuation{});
     CHECK(hex_id(third.run_id));
     CHECK(third.run_id != second.run_id);
+}
+
+namespace {
+
+// late_ids: waits (bounded) until the test lets it go, then keeps the ids it was given.
+std::atomic<bool> late_release{false};
+std::atomic<bool> late_done{false};
+std::mutex late_mutex;
+std::string late_seen;
+
+std::string late_ids(const agentry::call_info& info) {
+    for (int i = 0; i != 10'000 && !late_release.load(); ++i) std::this_thread::sleep_for(std::chrono::milliseconds(1));
+    {
+        const std::lock_guard lock(late_mutex);
+        late_seen = std::string(info.run_id) + " " + std::string(info.call_id);
+    }
+    late_done.store(true);
+    return "late";
+}
+
+constexpr agentry::registry late_tools{agentry::tool<"late_ids", "The ids, late.">(late_ids)};
+
+} // namespace
+
+TEST_CASE("run ids: a call abandoned at its timeout still reads its own run's id after the next run began") {
+    late_release = false;
+    late_done = false;
+    auto s = std::make_shared<scripted::script>();
+    agentry::agent<agentry::loop_config{.tool_timeout = std::chrono::milliseconds(20)}> agent{
+        scripted::model{s}, late_tools, "", scripted::quiet_transport{}};
+    s->turns = {calls({call("c1", "late_ids", "{}")}), answer("Gave up."), answer("Second.")};
+    const agentry::run_result first = agent.run("Which ids?");
+    REQUIRE(first.steps.size() == 1);
+    CHECK(first.steps[0].timed_out);
+    const agentry::run_result second = agent.run("Again.");
+    CHECK(second.run_id != first.run_id);
+    late_release = true;
+    for (int i = 0; i != 10'000 && !late_done.load(); ++i) std::this_thread::sleep_for(std::chrono::milliseconds(1));
+    REQUIRE(late_done.load());
+    const std::lock_guard lock(late_mutex);
+    CHECK(late_seen == first.run_id + " c1");
 }
 
 TEST_CASE("a prompt as std::string_view, const char*, std::string (lvalue and rvalue) or a literal") {

@@ -3,8 +3,8 @@
 // tool, under the same policy, is called as a registry tool by the model, as a tool added at
 // run time, as a step of a plan and as a fallback, and inside a sub-agent; each guarantee
 // (canonical refusal, approval, rate limit, timeout, retry, result cap, checkpoint) must hold
-// on each path. A registry tool reads its run id and call id (agentry::call_info) whether the
-// model or a plan calls it.
+// on each path. A tool reads its run id and call id (agentry::call_info, or the call_scope of a
+// tool added at run time) whether the model or a plan calls it.
 #include "scripted.hpp"
 
 #include <agentry/agent.hpp>
@@ -100,8 +100,8 @@ struct harness {
             t.name = "act_added";
             t.definition = R"({"type":"function","function":{"name":"act_added","description":"Acts","parameters":{"type":"object"}}})";
             t.policy = P;
-            t.call = [](std::string_view arguments, std::stop_token stop) {
-                agentry::outcome<std::string> r = act_on(std::string(arguments), stop);
+            t.call = [](std::string_view arguments, const agentry::call_scope& scope) {
+                agentry::outcome<std::string> r = act_on(std::string(arguments), scope.stop);
                 agentry::tool_result out;
                 if (r) {
                     out.content = *r;
@@ -326,7 +326,7 @@ std::string keyed(std::string text, agentry::call_info info) {
 
 } // namespace
 
-TEST_CASE("pipeline: a tool reads the run id and its call's id, called by the model and as a planned step") {
+TEST_CASE("pipeline: a tool reads the run id and its call's id, called by the model, as a planned step and as an added tool") {
     static constexpr agentry::registry tools{agentry::tool<"keyed", "Keys a write", "text">(keyed)};
     auto s = std::make_shared<scripted::script>();
     agentry::agent<agentry::loop_config{.planning = {.enabled = true}}> agent{scripted::model{s}, tools, "",
@@ -350,6 +350,28 @@ TEST_CASE("pipeline: a tool reads the run id and its call's id, called by the mo
     REQUIRE(planned.steps.size() == 1);
     CHECK(keyed_calls == std::vector<std::pair<std::string, std::string>>{{planned.run_id, planned.steps[0].id}});
     CHECK(planned.steps[0].id == "p1/s1");
+
+    // A tool added at run time reads them from its call_scope.
+    REQUIRE(agent
+                .add_tools([](const agentry::dynamic_tools_target&)
+                               -> agentry::outcome<std::vector<agentry::dynamic_tool>> {
+                    agentry::dynamic_tool t;
+                    t.name = "keyed_added";
+                    t.definition = R"({"type":"function","function":{"name":"keyed_added","parameters":{"type":"object"}}})";
+                    t.call = [](std::string_view, const agentry::call_scope& scope) {
+                        const std::lock_guard lock(keyed_mutex);
+                        keyed_calls.emplace_back(scope.run_id, scope.call_id);
+                        return agentry::tool_result{};
+                    };
+                    return std::vector<agentry::dynamic_tool>{t};
+                })
+                .has_value());
+    keyed_calls.clear();
+    s->turns = {scripted::calls({scripted::call("d1", "keyed_added", "{}")}), scripted::answer("done")};
+    const agentry::run_result added = agent.run("go");
+    CHECK(added.stop == agentry::stop_reason::completed);
+    CHECK(added.run_id.size() == 32);
+    CHECK(keyed_calls == std::vector<std::pair<std::string, std::string>>{{added.run_id, "d1"}});
 }
 
 namespace {

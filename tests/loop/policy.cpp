@@ -548,7 +548,7 @@ namespace {
 
 constexpr agentry::registry plain{agentry::tool<"echo", "Echoes its text", "text">(+[](std::string t) { return t; })};
 
-using dynamic_call = std::function<agentry::tool_result(std::string_view, std::stop_token)>;
+using dynamic_call = std::function<agentry::tool_result(std::string_view, const agentry::call_scope&)>;
 
 agentry::dynamic_tool dynamic(std::string name, std::optional<agentry::tool_policy> policy, dynamic_call call) {
     agentry::dynamic_tool t;
@@ -576,7 +576,7 @@ struct remote_calls {
     std::mutex mutex;
     std::vector<std::string> arguments;
     dynamic_call recorder() {
-        return [this](std::string_view a, std::stop_token) {
+        return [this](std::string_view a, const agentry::call_scope&) {
             const std::lock_guard lock(mutex);
             arguments.emplace_back(a);
             return text_result("removed");
@@ -677,12 +677,12 @@ TEST_CASE("dynamic policy: a rate limit of its own, and the registry's shared li
     dynamic_fixture<agentry::loop_config{}, decltype(shared)> f(shared);
     REQUIRE(f.agent
                 .add_tools(source_of({dynamic("remote_add", agentry::tool_policy{.rate = {.calls = 2, .per_ms = 60'000}},
-                                              [&](std::string_view, std::stop_token) {
+                                              [&](std::string_view, const agentry::call_scope&) {
                                                   ++ran;
                                                   return text_result("3");
                                               }),
                                       dynamic("remote_free", std::nullopt,
-                                              [](std::string_view, std::stop_token) { return text_result("free"); })}))
+                                              [](std::string_view, const agentry::call_scope&) { return text_result("free"); })}))
                 .has_value());
     f.s->turns = {calls({call("1", "echo", R"({"text":"a"})"), call("2", "remote_add", R"({"a":1})"),
                          call("3", "remote_add", R"({"a":2})"), call("4", "remote_add", R"({"a":3})"),
@@ -724,18 +724,18 @@ TEST_CASE("dynamic policy: its timeout, and retries of an idempotent tool") {
                 .add_tools(source_of({
                     // Never answers: ends when its stop token is signalled at the timeout.
                     dynamic("slow", agentry::tool_policy{.idempotent = true, .timeout = std::chrono::milliseconds(20), .retry = quick},
-                            [&](std::string_view, std::stop_token stop) {
+                            [&](std::string_view, const agentry::call_scope& scope) {
                                 ++slow_tries;
-                                for (int i = 0; i != 20'000 && !stop.stop_requested(); ++i)
+                                for (int i = 0; i != 20'000 && !scope.stop.stop_requested(); ++i)
                                     std::this_thread::sleep_for(std::chrono::milliseconds(1));
                                 return text_result("late");
                             }),
                     dynamic("flaky", agentry::tool_policy{.idempotent = true, .retry = quick},
-                            [&](std::string_view, std::stop_token) {
+                            [&](std::string_view, const agentry::call_scope&) {
                                 return ++flaky_tries == 1 ? transient("flaky failed: busy") : text_result("fine");
                             }),
                     dynamic("once", agentry::tool_policy{.level = agentry::permission::write},
-                            [&](std::string_view, std::stop_token) {
+                            [&](std::string_view, const agentry::call_scope&) {
                                 ++once_tries;
                                 return transient("once failed: busy");
                             }),
@@ -770,7 +770,7 @@ TEST_CASE("dynamic policy: the checkpointer is told which tools added at run tim
         void after_call(const agentry::tool_call&, const agentry::tool_result&) override {}
     } checkpoints;
     dynamic_fixture f({.checkpointer = &checkpoints});
-    const dynamic_call ok = [](std::string_view, std::stop_token) { return text_result("ok"); };
+    const dynamic_call ok = [](std::string_view, const agentry::call_scope&) { return text_result("ok"); };
     REQUIRE(f.agent
                 .add_tools(source_of({dynamic("lookup", agentry::tool_policy{.idempotent = true}, ok),
                                       dynamic("append", agentry::tool_policy{.level = agentry::permission::write}, ok),
@@ -784,7 +784,7 @@ TEST_CASE("dynamic policy: the checkpointer is told which tools added at run tim
 
 TEST_CASE("dynamic policy: the permission ceiling is checked at add_tools") {
     dynamic_fixture<read_only_ceiling, decltype(tools)> f(tools);
-    const dynamic_call ok = [](std::string_view, std::stop_token) { return text_result("ok"); };
+    const dynamic_call ok = [](std::string_view, const agentry::call_scope&) { return text_result("ok"); };
     auto bare = f.agent.add_tools(source_of({dynamic("lookup", agentry::tool_policy{}, ok), dynamic("wipe", std::nullopt, ok)}));
     REQUIRE_FALSE(bare.has_value());
     CHECK(bare.error().message ==
@@ -801,7 +801,7 @@ TEST_CASE("dynamic policy: the permission ceiling is checked at add_tools") {
 
 TEST_CASE("dynamic policy: a policy a tool added at run time cannot have is refused at add_tools, naming the tool") {
     dynamic_fixture f;
-    const dynamic_call ok = [](std::string_view, std::stop_token) { return text_result("ok"); };
+    const dynamic_call ok = [](std::string_view, const agentry::call_scope&) { return text_result("ok"); };
     const auto refused = [&](agentry::tool_policy p) {
         auto r = f.agent.add_tools(source_of({dynamic("remote", p, ok)}));
         return r ? std::string("added") : r.error().message;
@@ -830,8 +830,8 @@ TEST_CASE("dynamic policy: results are cut at max_result_size as a registry tool
     dynamic_fixture<agentry::loop_config{.max_result_size = 100}> f;
     REQUIRE(f.agent
                 .add_tools(source_of({dynamic("remote_echo", std::nullopt,
-                                              [&](std::string_view, std::stop_token) { return text_result(long_text); }),
-                                      dynamic("remote_fail", std::nullopt, [&](std::string_view, std::stop_token) {
+                                              [&](std::string_view, const agentry::call_scope&) { return text_result(long_text); }),
+                                      dynamic("remote_fail", std::nullopt, [&](std::string_view, const agentry::call_scope&) {
                                           agentry::tool_result r = text_result(long_text);
                                           r.status = agentry::tool_status::tool_error;
                                           return r;
@@ -853,7 +853,7 @@ TEST_CASE("dynamic policy: results are cut at max_result_size as a registry tool
 
 TEST_CASE("dynamic policy: the unknown-tool answer lists the tools added at run time") {
     dynamic_fixture<agentry::loop_config{}, decltype(tools)> f(tools);
-    const dynamic_call ok = [](std::string_view, std::stop_token) { return text_result("ok"); };
+    const dynamic_call ok = [](std::string_view, const agentry::call_scope&) { return text_result("ok"); };
     REQUIRE(f.agent.add_tools(source_of({dynamic("remote_add", agentry::tool_policy{}, ok)})).has_value());
     REQUIRE(f.agent.add_tools(source_of({dynamic("other_sum", std::nullopt, ok)})).has_value());
     f.s->turns = {calls({call("1", "remote_ad", "{}"), call("2", "nothing_like_it", "{}")}), answer("ok")};

@@ -139,7 +139,7 @@ agentry::dynamic_tool_source mail_tool() {
     return [](const agentry::dynamic_tools_target&) -> agentry::outcome<std::vector<agentry::dynamic_tool>> {
         agentry::dynamic_tool t{"send_mail",
                                 R"({"type":"function","function":{"name":"send_mail","parameters":{"type":"object"}}})",
-                                [](std::string_view, std::stop_token) {
+                                [](std::string_view, const agentry::call_scope&) {
                                     agentry::tool_result out;
                                     out.content = "sent";
                                     return out;

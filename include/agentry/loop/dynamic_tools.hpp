@@ -31,7 +31,6 @@
 #include <memory>
 #include <optional>
 #include <span>
-#include <stop_token>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -45,10 +44,12 @@ struct dynamic_tool {
     /// {"type":"function","function":{...}}, for Anthropic {"name",...,"input_schema"}, for
     /// Gemini one function declaration {"name","description","parameters"}.
     std::string definition;
-    /// Runs a call with the model's arguments (JSON text); `stop` is signalled at the call's
-    /// timeout and on agent::cancel(). May be called from several threads, and on a thread the
-    /// loop abandons at the timeout (the policy's, else loop_config::tool_timeout).
-    std::function<tool_result(std::string_view arguments, std::stop_token stop)> call;
+    /// Runs a call with the model's arguments (JSON text). `scope.stop` is signalled at the
+    /// call's timeout and on agent::cancel(); `scope.run_id` and `scope.call_id` name the call
+    /// (agentry::call_info), `scope.on_progress` takes its progress reports (may be empty).
+    /// The scope is valid for the call only. May be called from several threads, and on a
+    /// thread the loop abandons at the timeout (the policy's, else loop_config::tool_timeout).
+    std::function<tool_result(std::string_view arguments, const call_scope& scope)> call;
     /// Applied by the agent as a registry tool's policy; a fallback chain is refused (registry
     /// tools only), as is retry.attempts > 1 without idempotent. None: destructive, no approval.
     std::optional<tool_policy> policy{};
@@ -70,11 +71,14 @@ using dynamic_tool_source = std::function<outcome<std::vector<dynamic_tool>>(con
 
 namespace detail {
 
-// The stop token of the agent's call scope, when the call has one.
-inline std::stop_token stop_of() noexcept { return {}; }
+// The agent's call scope, when the call has one.
+inline const call_scope& scope_of() noexcept {
+    static const call_scope none{};
+    return none;
+}
 template <class... Rest>
-std::stop_token stop_of(const call_scope& scope, const Rest&...) noexcept {
-    return scope.stop;
+const call_scope& scope_of(const call_scope& scope, const Rest&...) noexcept {
+    return scope;
 }
 
 /// What agent<> keeps of its dialect, registry and loop_config for add_tools.
@@ -152,7 +156,7 @@ outcome<void> collect_dynamic_tools(const dynamic_tool_source& source, const dyn
 /// `cap`, or the failure it threw as a tool_error; false for another name.
 AGENTRY_TEMPLATE_DECL
 bool call_dynamic_tool(const std::vector<dynamic_tool>& tools, std::string_view name,
-                       std::string_view arguments, std::stop_token stop, std::size_t cap,
+                       std::string_view arguments, const call_scope& scope, std::size_t cap,
                        tool_result& out);
 
 /// The registry's answer `out` for `name`, with the unknown-tool text naming all `names`.
@@ -173,7 +177,7 @@ outcome<void> add_dynamic_tools(const dynamic_tool_source& source, const dynamic
             cap = context.max_result_size](std::string_view name, std::string_view arguments,
                                            auto&&... rest) -> tool_result {
         tool_result found;
-        if (call_dynamic_tool(*tools, name, arguments, stop_of(rest...), cap, found)) return found;
+        if (call_dynamic_tool(*tools, name, arguments, scope_of(rest...), cap, found)) return found;
         tool_result out = previous(name, arguments, rest...);
         if (out.status == tool_status::unknown_tool) name_unknown_tool(out, name, *names);
         return out;

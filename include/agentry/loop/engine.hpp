@@ -287,8 +287,9 @@ private:
     AGENTRY_DECL bool run_turn_calls(run_result& result, const agent_events& events, const decided_calls* decided,
                                      std::uint32_t turn, const open_turn& open, loop_detector& loops,
                                      std::map<std::string, std::uint32_t, std::less<>>& invalid_rounds);
-    AGENTRY_DECL bool stopped_at_tool(run_result& result, std::span<const tool_call> calls,
-                                      const calls_done& done) const;
+    /// The first of `calls` that ran, succeeded and is a stop-at tool (its result ends the run).
+    AGENTRY_DECL std::optional<std::size_t> stop_tool_of(std::span<const tool_call> calls,
+                                                         const calls_done& done) const;
     AGENTRY_DECL std::size_t beyond_call_budget(const run_result& result, open_turn& open) const;
     AGENTRY_DECL void answer_beyond_budget(const open_turn& open, std::size_t beyond);
     AGENTRY_DECL std::size_t cap_calls(std::vector<tool_call>& calls) const;
@@ -308,7 +309,7 @@ private:
     std::stop_source run_stop_;
     std::stop_token run_token_;
     void* ctx_ = nullptr;          // of the run in progress
-    std::shared_ptr<const std::string> run_id_;  // of the run in progress, shared by its calls
+    std::string run_id_;  // of the run in progress; its calls view it (assigned in place: no allocation)
     clock::time_point started_{};  // of the run in progress
     approver approver_;
     std::shared_ptr<running_calls> running_ = make_running_calls();

@@ -321,9 +321,9 @@ private:
                 auto schema_value = std::make_shared<const json::value>(std::move(schema.value));
                 t.call = [server = e->server, original = tool.name, exposed = name, schema = std::move(schema_value),
                           checker = std::move(checker), read = o.arguments, timeout = o.call_timeout,
-                          nulls = target.rules.all_required](std::string_view arguments, std::stop_token stop) {
+                          nulls = target.rules.all_required](std::string_view arguments, const call_scope& scope) {
                     return call(*server, original, exposed, *schema, checker.get(), read, timeout, nulls, arguments,
-                                stop);
+                                scope.stop);
                 };
                 out.push_back(std::move(t));
             }

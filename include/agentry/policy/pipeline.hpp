@@ -105,9 +105,9 @@ struct tool_invocation {
     step* record = nullptr;
     /// The run's object for the tools that take agentry::context<T>; null when they take none.
     void* context = nullptr;
-    /// The run's id, given with the call's id to the tools that take agentry::call_info; shared
-    /// by the run's calls (a call abandoned at its timeout keeps it); null: none.
-    std::shared_ptr<const std::string> run_id{};
+    /// The run's id, given with the call's id to the tools that take agentry::call_info; empty:
+    /// none. Valid for the run; the timeout layer gives a call it may abandon its own copy.
+    std::string_view run_id{};
 };
 
 class call_chain;

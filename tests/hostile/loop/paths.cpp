@@ -33,7 +33,7 @@ struct payee {
             t.name = "pay";
             t.definition = R"({"type":"function","function":{"name":"pay","description":"Pays","parameters":{"type":"object"}}})";
             t.policy = pay_policy;
-            t.call = [this](std::string_view arguments, std::stop_token) {
+            t.call = [this](std::string_view arguments, const agentry::call_scope&) {
                 const std::lock_guard lock(mutex);
                 received.emplace_back(arguments);
                 agentry::tool_result r;

@@ -395,7 +395,7 @@ TEST_CASE("add_tools: any source's tool name with a control byte is refused, esc
         agentry::dynamic_tool t;
         t.name = "line\nbreak";
         t.definition = R"({"name":"x"})";
-        t.call = [](std::string_view, std::stop_token) { return agentry::tool_result{}; };
+        t.call = [](std::string_view, const agentry::call_scope&) { return agentry::tool_result{}; };
         return agentry::outcome<std::vector<agentry::dynamic_tool>>(std::vector<agentry::dynamic_tool>{t});
     };
     agentry::detail::dynamic_context context;

@@ -144,12 +144,12 @@ outcome<void> collect_dynamic_tools(const dynamic_tool_source& source, const dyn
 
 AGENTRY_TEMPLATE_DEF
 bool call_dynamic_tool(const std::vector<dynamic_tool>& tools, std::string_view name,
-                       std::string_view arguments, std::stop_token stop, std::size_t cap,
+                       std::string_view arguments, const call_scope& scope, std::size_t cap,
                        tool_result& out) {
     for (const dynamic_tool& t : tools) {
         if (t.name != name) continue;
         try {
-            out = t.call(arguments, std::move(stop));
+            out = t.call(arguments, scope);
             if (cut_text(out.content, cap)) out.truncated = true;
         } catch (const std::exception& e) {
             out = tool_result{};

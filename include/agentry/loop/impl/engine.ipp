@@ -58,7 +58,7 @@ AGENTRY_DECL void engine::set_system_prompt(std::string prompt) {
 
 AGENTRY_DECL bool engine::begin_run(run_result& result, clock::time_point started, void* ctx) {
     if (result.run_id.empty()) result.run_id = random_name();
-    run_id_ = std::make_shared<const std::string>(result.run_id);
+    run_id_ = result.run_id;
     for (const std::string& name : stop_tools_) {
         const bool added =
             dynamic_ && std::find(dynamic_->names.begin(), dynamic_->names.end(), name) != dynamic_->names.end();
@@ -541,9 +541,16 @@ AGENTRY_DECL stage engine::finish(run_state& s) {
 AGENTRY_DECL bool engine::run_turn_calls(run_result& result, const agent_events& events, const decided_calls* decided,
                                          std::uint32_t turn, const open_turn& open, loop_detector& loops,
                                          std::map<std::string, std::uint32_t, std::less<>>& invalid_rounds) {
-    std::vector<tool_call> calls;
-    calls.reserve(open.unanswered.size());
-    for (std::size_t i : open.unanswered) calls.push_back(history_[open.reply].tool_calls[i]);
+    // The reply's calls themselves when none was answered before (the usual turn), else copies
+    // of those left; nothing reads them once the results are inserted into the history.
+    const std::vector<tool_call>& all = history_[open.reply].tool_calls;
+    const bool whole = open.unanswered.size() == all.size();
+    std::vector<tool_call> left;
+    if (!whole) {
+        left.reserve(open.unanswered.size());
+        for (std::size_t i : open.unanswered) left.push_back(all[i]);
+    }
+    const std::span<const tool_call> calls = whole ? std::span<const tool_call>(all) : std::span<const tool_call>(left);
     open_sub_runs(result);
     calls_done done = run_calls(calls, turn, history_[open.reply].text, events, decided);
     nested_->collect(result);
@@ -567,10 +574,15 @@ AGENTRY_DECL bool engine::run_turn_calls(run_result& result, const agent_events&
         else if (tr.ok()) invalid_this_round.try_emplace(call.name, false);
         looping = loops.record(call.name, call.arguments) || looping;
     }
+    const std::optional<std::size_t> stop_at = stop_tool_of(calls, done);
     insert_after(history_, open.reply, std::move(results));
     if (done.failure) std::rethrow_exception(done.failure);
     if (checkpoint_) checkpoint_->state(history_, result);
-    if (stopped_at_tool(result, calls, done)) return false;
+    if (stop_at) {
+        result.stop = stop_reason::stop_at_tool;
+        result.text = done.done[*stop_at]->second.content;
+        return false;
+    }
     for (const auto& [name, invalid] : invalid_this_round) {
         std::uint32_t& n = invalid_rounds[name];
         n = invalid ? n + 1 : 0;
@@ -590,20 +602,17 @@ AGENTRY_DECL bool engine::run_turn_calls(run_result& result, const agent_events&
     return true;
 }
 
-AGENTRY_DECL bool engine::stopped_at_tool(run_result& result, std::span<const tool_call> calls,
-                                          const calls_done& done) const {
-    if (config_.stop_at_tools.empty() && stop_tools_.empty()) return false;
+AGENTRY_DECL std::optional<std::size_t> engine::stop_tool_of(std::span<const tool_call> calls,
+                                                           const calls_done& done) const {
+    if (config_.stop_at_tools.empty() && stop_tools_.empty()) return std::nullopt;
     for (std::size_t i = 0; i != calls.size(); ++i) {
         if (!done.done[i] || !done.done[i]->second.ok()) continue;
         const std::string& name = calls[i].name;
-        if (!config_.stop_at_tools.contains(name) &&
-            std::find(stop_tools_.begin(), stop_tools_.end(), name) == stop_tools_.end())
-            continue;
-        result.stop = stop_reason::stop_at_tool;
-        result.text = done.done[i]->second.content;
-        return true;
+        if (config_.stop_at_tools.contains(name) ||
+            std::find(stop_tools_.begin(), stop_tools_.end(), name) != stop_tools_.end())
+            return i;
     }
-    return false;
+    return std::nullopt;
 }
 
 } // namespace agentry::detail

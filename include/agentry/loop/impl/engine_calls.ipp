@@ -80,7 +80,7 @@ AGENTRY_DECL void engine::build_pipeline() {
         const nested_call_guard in_call(&here);
         return fn(call.call.name, call.call.arguments,
                   call_scope{.stop = call.stop,
-                             .run_id = call.run_id ? std::string_view(*call.run_id) : std::string_view(),
+                             .run_id = call.run_id,
                              .call_id = call.call.id},
                   call.context);
     };

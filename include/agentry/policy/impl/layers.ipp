@@ -202,16 +202,18 @@ AGENTRY_DECL tool_result timeout_layer::call(tool_invocation& call, const call_c
     const tool_policy* policy = call.rules.policy;
     const fixed_duration timeout = policy && !policy->timeout.is_zero() ? policy->timeout : timeout_;
     if (timeout.is_zero() || !next.at_target()) return next(call);
-    // The thread gets its own copy of the call and of the tool, so that it can end after the
-    // run has moved on.
+    // The thread gets its own copy of the call, of the run id and of the tool, so that it can
+    // end after the run has moved on.
     tool_invocation own = call;
     own.record = nullptr;
     own.run = nullptr;
     own.approving = nullptr;
     own.model_text = {};
+    own.run_id = {};
     return detail::call_on_thread(
-        [target = next.target(), own = std::move(own)](std::stop_token stop) mutable {
+        [target = next.target(), own = std::move(own), run_id = std::string(call.run_id)](std::stop_token stop) mutable {
             own.stop = std::move(stop);
+            own.run_id = run_id;
             return target(own);
         },
         call.call.name, call.stop, std::chrono::steady_clock::now(), timeout, running_, call.timed_out);
