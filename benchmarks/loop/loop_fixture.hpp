@@ -69,7 +69,7 @@ inline std::string saved_conversation() {
     std::vector<agentry::message> m = conversation();
     m.pop_back();
     std::string out;
-    agentry::json::write(out, m, {.max_size = 0});
+    agentry::json::write(out, m, {.max_size = 0, .omit_empty_optionals = true});  // as agent::save() writes it
     return out;
 }
 

@@ -140,12 +140,13 @@ AGENTRY_DECL std::vector<pending_call> engine::pending_approvals() const {
 
 AGENTRY_DECL std::string engine::save() const {
     std::string out;
-    json::write(out, history_);
+    // A message without provider parts is written as the previous release wrote it.
+    json::write(out, history_, {.omit_empty_optionals = true});
     return out;
 }
 
 AGENTRY_DECL bool engine::restore(std::string_view saved) {
-    // json::write writes an absent optional (message::parts) as null.
+    // Older saves may write an absent optional (message::parts) as null.
     auto r = json::read<std::vector<message>>(saved, {.max_size = std::size_t(-1) / 2, .max_depth = 16, .null_as_absent = true});
     if (!r.ok()) return false;
     history_ = std::move(r.value);
