@@ -49,6 +49,9 @@ function(agentry_pch out)
     endif()
     set(pch_args ${args})
     list(REMOVE_ITEM pch_args -fsyntax-only -D${DEFINE})
+    # The header's own template instantiations (those its inline functions need) are done once,
+    # in the header, instead of in every case: a third of the time per case.
+    list(APPEND pch_args -fpch-instantiate-templates)
     string(SHA1 key "${CXX}|${pch_args}|${includes}")
     set(base ${PCH_DIR}/${key})
     file(MAKE_DIRECTORY ${PCH_DIR})
