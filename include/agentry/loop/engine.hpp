@@ -309,7 +309,7 @@ private:
     std::stop_source run_stop_;
     std::stop_token run_token_;
     void* ctx_ = nullptr;          // of the run in progress
-    std::string run_id_;  // of the run in progress; its calls view it (assigned in place: no allocation)
+    std::string run_id_;           // of the run in progress; its calls view it
     clock::time_point started_{};  // of the run in progress
     approver approver_;
     std::shared_ptr<running_calls> running_ = make_running_calls();

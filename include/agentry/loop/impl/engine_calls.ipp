@@ -79,10 +79,7 @@ AGENTRY_DECL void engine::build_pipeline() {
         const nested_call here{nested, call.call.id, call.call.name};
         const nested_call_guard in_call(&here);
         return fn(call.call.name, call.call.arguments,
-                  call_scope{.stop = call.stop,
-                             .run_id = call.run_id,
-                             .call_id = call.call.id},
-                  call.context);
+                  call_scope{.stop = call.stop, .run_id = call.run_id, .call_id = call.call.id}, call.context);
     };
     pipeline_ = call_pipeline(std::move(layers), std::move(target));
 }
