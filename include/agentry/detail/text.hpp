@@ -4,7 +4,9 @@
 
 // Text helpers every layer uses: ASCII case-insensitive comparison, cutting at a UTF-8
 // character boundary, trimming, and showing untrusted bytes in a message. Below every layer:
-// includes nothing of agentry.
+// includes nothing of agentry but detail/separate.hpp.
+
+#include <agentry/detail/separate.hpp>
 
 #include <cstddef>
 #include <string>
@@ -63,28 +65,12 @@ constexpr std::size_t utf8_char_length(std::string_view s) noexcept {
 /// Untrusted bytes made safe to put in a message: at most `limit` bytes of `text` (cut at a
 /// character boundary, "..." marking the cut), with control characters and bytes that are not
 /// UTF-8 written as \xNN. The result is valid UTF-8.
-inline std::string printable(std::string_view text, std::size_t limit = 40) {
-    constexpr char hex[] = "0123456789ABCDEF";
-    std::string out;
-    std::size_t i = 0;
-    while (i < text.size() && i < limit) {
-        const std::size_t n = utf8_char_length(text.substr(i));
-        const auto b = static_cast<unsigned char>(text[i]);
-        if (n == 0 || b < 0x20 || b == 0x7F) {
-            out += "\\x";
-            out += hex[b >> 4];
-            out += hex[b & 0xF];
-            ++i;
-        } else {
-            if (i + n > limit) break;
-            out.append(text, i, n);
-            i += n;
-        }
-    }
-    if (i < text.size()) out += "...";
-    return out;
-}
+AGENTRY_DECL std::string printable(std::string_view text, std::size_t limit = 40);
 
 } // namespace agentry::detail
+
+#if !defined(AGENTRY_SEPARATE_COMPILATION)
+#include <agentry/detail/impl/text.ipp>
+#endif
 
 #endif

@@ -38,4 +38,8 @@ read_result<detail::storage_t<P>> read(std::string_view text, const read_options
 
 } // namespace agentry::json
 
+#if !defined(AGENTRY_SEPARATE_COMPILATION)
+#include <agentry/json/impl/reader.ipp>
+#endif
+
 #endif

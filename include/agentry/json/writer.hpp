@@ -767,36 +767,13 @@ void put_erased(sink& s, const void* value) {
 }
 
 // json::write but the type, which `put` stands for: one function for all of them.
-AGENTRY_JSON_SHARED bool write_erased(std::string& out, const void* value, void (*put)(sink&, const void*),
-                                      const write_options& options) {
-    const std::size_t start = out.size();
-    const std::size_t cap = options.max_size;
-    constexpr std::size_t unbounded = std::numeric_limits<std::size_t>::max();
-    sink s(out, cap == 0 || cap > unbounded - start ? unbounded : start + cap, options.omit_empty_optionals);
-#if defined(__cpp_exceptions)
-    try {
-#endif
-        put(s, value);
-        s.flush();
-        if (!s.full()) return true;
-        cut(out, start, cap);
-        return false;
-#if defined(__cpp_exceptions)
-    } catch (...) {
-        out.resize(start);
-        throw;
-    }
-#endif
-}
+AGENTRY_JSON_SHARED_DECL bool write_erased(std::string& out, const void* value, void (*put)(sink&, const void*),
+                                      const write_options& options);
 
 // write_reserved but the type: `out` cleared, then `hint` bytes reserved (fewer when the cap is
 // smaller), then written.
-AGENTRY_JSON_SHARED bool write_reserved_erased(std::string& out, std::size_t hint, const void* value,
-                                               void (*put)(sink&, const void*), const write_options& options) {
-    out.clear();
-    out.reserve(options.max_size != 0 && options.max_size < hint ? options.max_size : hint);
-    return write_erased(out, value, put, options);
-}
+AGENTRY_JSON_SHARED_DECL bool write_reserved_erased(std::string& out, std::size_t hint, const void* value,
+                                               void (*put)(sink&, const void*), const write_options& options);
 
 } // namespace detail::emit
 
@@ -827,5 +804,9 @@ std::string to_json(const T& value, const write_options& options = {}) {
 }
 
 } // namespace agentry::json
+
+#if !defined(AGENTRY_SEPARATE_COMPILATION)
+#include <agentry/json/impl/writer.ipp>
+#endif
 
 #endif

@@ -16,6 +16,7 @@
 //                                                              transfer and lets finish() say so
 
 #include <agentry/detail/chrono.hpp>
+#include <agentry/detail/separate.hpp>
 #include <agentry/provider/detail/redact.hpp>
 #include <agentry/provider/message.hpp>
 #include <agentry/transport/detail/url.hpp>
@@ -242,6 +243,33 @@ inline std::optional<provider_error> refuse_plain_http(const http_request& reque
     return e;
 }
 
+/// A stream assembler (P::stream) seen through plain functions; `overflowed` is null when the
+/// assembler has no such member.
+struct assembler_ref {
+    void* self;
+    void (*feed)(void* self, std::string_view bytes);
+    bool (*overflowed)(const void* self);
+    turn_result (*finish)(void* self, const http_response& head);
+};
+
+/// A provider and a transport seen through plain functions, so that the body of a turn
+/// (complete_turn) is compiled once whatever their types.
+struct turn_parts {
+    const void* provider;
+    void* transport;
+    http_request (*request)(const void* provider, const chat_request& request);
+    turn_result (*parse)(const void* provider, const http_response& response);
+    transport_result (*send)(void* transport, const http_request& request);
+    transport_result (*stream)(void* transport, const http_request& request, stream_handlers& handlers);
+};
+
+/// The turn complete() describes; `assembler` is null for a request that is not streamed.
+AGENTRY_DECL turn_result complete_turn(const turn_parts& parts, const assembler_ref* assembler,
+                                       const chat_request& request, const trace_hook& trace) noexcept;
+
+/// The failed turn of the exception being handled.
+AGENTRY_DECL turn_result turn_thrown() noexcept;
+
 } // namespace detail
 
 /// One turn over `transport`: the request of `p`, sent whole or streamed (request.stream),
@@ -257,73 +285,39 @@ inline std::optional<provider_error> refuse_plain_http(const http_request& reque
 template <provider P, transport T>
 turn_result complete(const P& p, T& transport, const chat_request& request, const stream_events& events = {},
                      const trace_hook& trace = {}) noexcept {
+    const detail::turn_parts parts{
+        &p,
+        &transport,
+        [](const void* self, const chat_request& r) { return static_cast<const P*>(self)->request(r); },
+        [](const void* self, const http_response& r) { return static_cast<const P*>(self)->parse(r); },
+        [](void* self, const http_request& r) { return static_cast<T*>(self)->send(r); },
+        [](void* self, const http_request& r, stream_handlers& h) { return static_cast<T*>(self)->stream(r, h); },
+    };
+    if (!request.stream) return detail::complete_turn(parts, nullptr, request, trace);
+    using assembler_t = typename P::stream;
     try {
-        http_request http = p.request(request);
-        if (request.cancel != nullptr) http.cancel = request.cancel;
-        const std::vector<std::string> secrets = detail::secrets_of(http);
-        if (std::optional<provider_error> refused = detail::refuse_plain_http(http)) return {std::nullopt, std::move(*refused)};
-        const std::size_t limit = http.max_body;
-        const auto over = [&](std::size_t size) { return limit != 0 && size > limit; };
-        turn_result out;
-        transport_result r;
-        bool ok_stream = false;
-        std::string streamed;
-        if (!request.stream) {
-            r = transport.send(http);
-            if (!r.ok()) out = {std::nullopt, detail::transport_failure(r.error)};
-            else if (over(r.response.body.size())) out = {std::nullopt, detail::too_large("the response body", limit)};
-            else out = p.parse(r.response);
-        } else {
-            typename P::stream assembler = p.start_stream(events);
-            stream_handlers handlers;
-            handlers.on_head = [](const http_response&) { return true; };
-            std::size_t received = 0;
-            bool passed = false;
-            bool overflowed = false;
-            handlers.on_chunk = [&](std::string_view bytes) {
-                received += bytes.size();
-                if (over(received)) {
-                    passed = true;
-                    return false;
-                }
-                if (trace) streamed.append(bytes);
-                assembler.feed(bytes);
-                if constexpr (requires { { std::as_const(assembler).overflowed() } -> std::convertible_to<bool>; })
-                    overflowed = assembler.overflowed();
-                return !overflowed;
-            };
-            r = transport.stream(http, handlers);
-            ok_stream = r.response.status >= 200 && r.response.status <= 299;
-            if (passed || (!ok_stream && over(r.response.body.size())))
-                out = {std::nullopt, detail::too_large("the response body", limit)};
-            else if (overflowed) out = assembler.finish(r.response);
-            else if (!r.ok()) out = {std::nullopt, detail::transport_failure(r.error)};
-            else if (!ok_stream) out = p.parse(r.response);
-            else out = assembler.finish(r.response);
-        }
-        if (!out.ok()) {
-            detail::redact_all(out.error.message, secrets);
-            detail::redact_all(out.error.type, secrets);
-        }
-        if (trace) {
-            trace_record record{redacted(std::move(http)), std::move(r.response), std::move(r.error)};
-            if (ok_stream) record.response.body = std::move(streamed);
-            detail::redact_all(record.response.body, secrets);
-            for (http_header& h : record.response.headers) detail::redact_all(h.value, secrets);
-            detail::redact_all(record.error.message, secrets);
-            try {
-                trace(record);
-            } catch (...) {  // a failing hook does not fail the turn
-            }
-        }
-        return out;
-    } catch (const std::exception& e) {
-        return {std::nullopt, detail::malformed(std::string("agentry: ") + e.what())};
+        assembler_t assembler = p.start_stream(events);
+        bool (*overflowed)(const void*) = nullptr;
+        if constexpr (requires(const assembler_t& a) {
+                          { a.overflowed() } -> std::convertible_to<bool>;
+                      })
+            overflowed = [](const void* self) -> bool { return static_cast<const assembler_t*>(self)->overflowed(); };
+        const detail::assembler_ref ref{
+            &assembler,
+            [](void* self, std::string_view bytes) { static_cast<assembler_t*>(self)->feed(bytes); },
+            overflowed,
+            [](void* self, const http_response& head) { return static_cast<assembler_t*>(self)->finish(head); },
+        };
+        return detail::complete_turn(parts, &ref, request, trace);
     } catch (...) {
-        return {std::nullopt, detail::malformed("agentry: unknown exception")};
+        return detail::turn_thrown();
     }
 }
 
 } // namespace agentry
+
+#if !defined(AGENTRY_SEPARATE_COMPILATION)
+#include <agentry/provider/impl/turn.ipp>
+#endif
 
 #endif

@@ -10,7 +10,8 @@
 //   #include <agentry/provider/src.hpp>
 //
 // A program that uses only some providers may include only their impl/<name>.ipp there instead
-// (each brings the JSON layer's definitions, json/impl/src.ipp, which the providers use).
+// (each brings the JSON layer's definitions, json/impl/src.ipp, which the providers use, and
+// complete()'s, impl/turn.ipp).
 // Header-only (the macro not defined) the provider headers define everything themselves and
 // this header adds nothing.
 
@@ -25,6 +26,7 @@
 #include <agentry/provider/impl/gemini.ipp>
 #include <agentry/provider/impl/ollama.ipp>
 #include <agentry/provider/impl/openai.ipp>
+#include <agentry/provider/impl/turn.ipp>
 #endif
 
 #endif

@@ -5,6 +5,8 @@
 // JSON tokens (RFC 8259): whitespace, strings with every escape and UTF-8 validation, number
 // tokens, and a validating skip over any value. No allocation except the decoded string.
 
+#include <agentry/detail/separate.hpp>
+
 #include <array>
 #include <bit>
 #include <cstddef>
@@ -19,15 +21,23 @@
 // stay small enough to inline.
 // AGENTRY_JSON_SHARED: code shared by every type read, compiled once instead of inlined into
 // each type's reader.
+// The functions so marked that are not templates are declared with the _DECL forms and defined
+// in json/impl/reader.ipp and writer.ipp (AGENTRY_DECL), so that with separate compilation they
+// are compiled once for the program. GCC warns when a declaration and the definition of an
+// inline function differ in noinline, which is therefore on the definitions only; those files
+// silence that warning.
 #if defined(__GNUC__) || defined(__clang__)
 #define AGENTRY_JSON_INLINE [[gnu::always_inline]] inline
-#define AGENTRY_JSON_COLD [[gnu::cold, gnu::noinline]] inline
-#define AGENTRY_JSON_SHARED [[gnu::noinline]] inline
+#define AGENTRY_JSON_COLD [[gnu::cold, gnu::noinline]] AGENTRY_DECL
+#define AGENTRY_JSON_SHARED [[gnu::noinline]] AGENTRY_DECL
+#define AGENTRY_JSON_COLD_DECL [[gnu::cold]] AGENTRY_DECL
 #else
 #define AGENTRY_JSON_INLINE inline
-#define AGENTRY_JSON_COLD inline
-#define AGENTRY_JSON_SHARED inline
+#define AGENTRY_JSON_COLD AGENTRY_DECL
+#define AGENTRY_JSON_SHARED AGENTRY_DECL
+#define AGENTRY_JSON_COLD_DECL AGENTRY_DECL
 #endif
+#define AGENTRY_JSON_SHARED_DECL AGENTRY_DECL
 
 namespace agentry::json::detail {
 

@@ -88,14 +88,10 @@ struct sent_value {
 };
 
 // "must be at least 3" and the like: a broken bound, out of line.
-AGENTRY_JSON_COLD void bound_error(reader& r, error_kind kind, std::string_view what, std::string_view bound) {
-    r.error(kind, std::string(what) + std::string(bound));
-}
+AGENTRY_JSON_COLD_DECL void bound_error(reader& r, error_kind kind, std::string_view what, std::string_view bound);
 
 // "must be at least 3 characters long" and the like, out of line.
-AGENTRY_JSON_COLD void length_error(reader& r, error_kind kind, std::string_view what, std::size_t n) {
-    r.error(kind, std::string(what) + std::to_string(n) + (n == 1 ? " character long" : " characters long"));
-}
+AGENTRY_JSON_COLD_DECL void length_error(reader& r, error_kind kind, std::string_view what, std::size_t n);
 
 // minimum, maximum, their exclusive forms, multipleOf. Integers against integral bounds compare
 // exactly; otherwise the nearest doubles decide and, when equal, the exact decimal texts.

@@ -18,11 +18,7 @@
 namespace agentry::json::detail {
 
 // A container one level deeper than read_options::max_depth: a syntax error (false).
-AGENTRY_JSON_COLD bool too_deep(reader& r) {
-    r.in.fail(lex_error::too_deep);
-    r.syntax_error();
-    return false;
-}
+AGENTRY_JSON_COLD_DECL bool too_deep(reader& r);
 
 inline bool open_container(reader& r, char open) {
     if (r.in.peek() != open) return false;
@@ -66,11 +62,7 @@ void read_elements(reader& r, Element&& element) {
 }
 
 // No ',' or closing bracket where one must be: a syntax error (false).
-AGENTRY_JSON_COLD bool unexpected_at_cursor(reader& r) {
-    r.in.fail(r.in.at_end() ? lex_error::end_of_input : lex_error::unexpected_character);
-    r.syntax_error();
-    return false;
-}
+AGENTRY_JSON_COLD_DECL bool unexpected_at_cursor(reader& r);
 
 // After a member's value: past the ',' (true: another member follows) or the closing '}'
 // (false, the object read); a syntax error otherwise (false).
@@ -90,41 +82,7 @@ AGENTRY_JSON_INLINE bool next_member(reader& r) {
 
 // Reads the members of an object from the one at the cursor on, calling member(context, key)
 // with the cursor on each value.
-AGENTRY_JSON_SHARED void read_members_at(reader& r, void (*member)(void*, std::string_view), void* context) {
-    std::string decoded;
-    for (;;) {
-        r.in.skip_ws();
-        if (r.in.peek() != '"') {
-            r.in.fail(r.in.at_end() ? lex_error::end_of_input : lex_error::unexpected_character);
-            r.syntax_error();
-            return;
-        }
-        const char* start = r.in.p + 1;
-        bool escaped = false;
-        if (!read_string(r.in, nullptr, &escaped)) {
-            r.syntax_error();
-            return;
-        }
-        std::string_view key(start, std::size_t(r.in.p - 1 - start));
-        if (escaped) {
-            cursor again = r.in;
-            again.p = start - 1;
-            decoded.clear();
-            read_string(again, &decoded);
-            key = decoded;
-        }
-        if (!r.in.consume(':')) {
-            r.in.fail(r.in.at_end() ? lex_error::end_of_input : lex_error::unexpected_character);
-            r.syntax_error();
-            return;
-        }
-        r.in.skip_ws();
-        r.push_key(key);
-        member(context, key);
-        r.pop();
-        if (r.stopped() || !next_member(r)) return;
-    }
-}
+AGENTRY_JSON_SHARED_DECL void read_members_at(reader& r, void (*member)(void*, std::string_view), void* context);
 
 // read_members_at with a callable member(key).
 template <class Member>
@@ -149,34 +107,7 @@ void read_members(reader& r, Member&& member) {
 // a string holding such a container is read by read(inner, value) on a reader of its text;
 // true when that read gave no error (the repair noted), and `value` then holds the result.
 // Otherwise the cursor is restored and the type error reported.
-AGENTRY_JSON_COLD bool read_container_in_string(reader& r, char open, void (*read)(reader&, void*), void* value) {
-    if (r.in.peek() == '"' && r.options().repairs.json_in_string) {
-        cursor saved = r.in;
-        std::string text;
-        if (!read_string_value(r, text)) return false;
-        const auto first = text.find_first_not_of(" \t\r\n");
-        if (first != std::string::npos && text[first] == open) {
-            std::vector<read_error> errors;
-            std::vector<std::string> repairs;
-            reader inner = r.nested(text, false, errors, repairs);
-            inner.in.skip_ws();
-            read(inner, value);
-            inner.in.skip_ws();
-            if (!inner.stopped() && !inner.in.at_end()) {
-                inner.in.fail(lex_error::unexpected_character);
-                inner.syntax_error();
-            }
-            if (errors.empty() && !inner.stopped()) {
-                r.repaired(std::string(open == '{' ? "an object" : "an array") +
-                           " sent as a JSON string was read as JSON");
-                return true;
-            }
-        }
-        r.in = saved;
-    }
-    type_error_as(r, open == '{' ? "an object" : "an array");
-    return false;
-}
+AGENTRY_JSON_COLD_DECL bool read_container_in_string(reader& r, char open, void (*read)(reader&, void*), void* value);
 
 // A T read into `value`: the reader of a value of any type, as a pointer to one function.
 template <class T>

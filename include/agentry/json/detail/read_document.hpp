@@ -51,25 +51,13 @@ consteval auto parameters_reader() noexcept {
 }
 
 // Arguments longer than the limit, reported unread.
-AGENTRY_JSON_COLD void too_large(std::vector<read_error>& errors, std::size_t size, std::size_t limit) {
-    errors.push_back({"", error_kind::too_large,
-                      "the arguments are " + std::to_string(size) + " bytes long, more than the limit of " +
-                          std::to_string(limit)});
-}
+AGENTRY_JSON_COLD_DECL void too_large(std::vector<read_error>& errors, std::size_t size, std::size_t limit);
 
 // The empty_as_object repair: true, the repair noted, when `text` is only whitespace.
-AGENTRY_JSON_SHARED bool read_empty_as_object(std::string_view text, std::vector<std::string>& repairs) {
-    if (text.find_first_not_of(" \t\r\n") != std::string_view::npos) return false;
-    repairs.push_back("empty arguments were read as {}");
-    return true;
-}
+AGENTRY_JSON_SHARED_DECL bool read_empty_as_object(std::string_view text, std::vector<std::string>& repairs);
 
 // After the value read: only whitespace may follow.
-AGENTRY_JSON_COLD void unexpected_after_value(reader& r) {
-    r.in.fail(lex_error::unexpected_character);
-    r.error(error_kind::syntax,
-            "invalid JSON at byte " + std::to_string(r.in.offset()) + ": unexpected content after the value");
-}
+AGENTRY_JSON_COLD_DECL void unexpected_after_value(reader& r);
 
 // Where json::read puts what it reads: the value, and the parts of its read_report.
 struct document_parts {
@@ -82,20 +70,8 @@ struct document_parts {
 // The whole of json::read but the type: the size limit, the empty_as_object repair (when
 // `empty_object`: P is an object with no required member), read(reader, value), then nothing
 // but whitespace.
-AGENTRY_JSON_SHARED void read_document(std::string_view text, const read_options& options, document_parts out,
-                                       bool empty_object, void (*read)(reader&, void*)) {
-    if (text.size() > options.max_size) {
-        too_large(out.errors, text.size(), options.max_size);
-        return;
-    }
-    if (empty_object && options.repairs.empty_as_object && read_empty_as_object(text, out.repairs)) return;
-    reader r(text, options, out.errors, out.repairs);
-    r.owned_text = &out.owned_text;
-    read(r, out.value);
-    if (r.stopped()) return;
-    r.in.skip_ws();
-    if (!r.in.at_end()) unexpected_after_value(r);
-}
+AGENTRY_JSON_SHARED_DECL void read_document(std::string_view text, const read_options& options, document_parts out,
+                                       bool empty_object, void (*read)(reader&, void*));
 
 } // namespace agentry::json::detail
 

@@ -86,14 +86,7 @@ consteval bool admits_null() noexcept {
 
 // null for an optional member whose schema does not admit null: reported and skipped, or read
 // as absent (read_options::null_as_absent).
-AGENTRY_JSON_COLD void null_member(reader& r, std::string_view expected) {
-    if (!r.options().null_as_absent) {
-        r.error(error_kind::null_value, "must not be null; leave the property out, or give " + std::string(expected));
-        r.skip();
-        return;
-    }
-    read_literal(r, "null");
-}
+AGENTRY_JSON_COLD_DECL void null_member(reader& r, std::string_view expected);
 
 // A member of type M at `at`, the cursor on its value. One function per member type, shared
 // by every struct that has a member of that type; for an enumeration, a call of the function
@@ -163,27 +156,12 @@ inline constexpr auto name_signatures = [] {
 
 // The index of the member named `key` (Access::size when none is): `expected` first, as
 // members mostly come in declaration order, then by the table of signatures.
-AGENTRY_JSON_SHARED std::size_t find_member(std::string_view key, std::size_t expected, const std::string_view* names,
-                                            const std::uint32_t* signatures, std::size_t size) noexcept {
-    if (expected < size && same_text(names[expected], key)) return expected;
-    const std::uint32_t signature = name_signature(key);
-    for (std::size_t i = 0; i != size; ++i)
-        if (signatures[i] == signature && same_text(names[i], key)) return i;
-    return size;
-}
+AGENTRY_JSON_SHARED_DECL std::size_t find_member(std::string_view key, std::size_t expected, const std::string_view* names,
+                                            const std::uint32_t* signatures, std::size_t size) noexcept;
 
 // The quoted name `name` (plain, n bytes), whitespace, then ':' at the cursor: the cursor
 // moves past the ':' and true is returned; otherwise false, the cursor where it was.
-AGENTRY_JSON_SHARED bool at_member_name_spaced(cursor& in, const char* name, std::size_t n) noexcept {
-    if (std::size_t(in.end - in.p) < n + 3 || in.p[0] != '"' || in.p[n + 1] != '"' ||
-        std::memcmp(in.p + 1, name, n) != 0)
-        return false;
-    cursor after = in;
-    after.p += n + 2;
-    if (!after.consume(':')) return false;
-    in.p = after.p;
-    return true;
-}
+AGENTRY_JSON_SHARED_DECL bool at_member_name_spaced(cursor& in, const char* name, std::size_t n) noexcept;
 
 // A member's key `"name":` as the in-order path matches it: its first and last eight bytes (four
 // when it is shorter than eight) as the words a load from the input gives, its size, and its
@@ -285,43 +263,14 @@ inline constexpr auto member_readers = []<std::size_t... I>(std::index_sequence<
 
 // A member of an object whose name is none of `names` (count of them): skipped, and reported
 // unless unknown properties are ignored.
-AGENTRY_JSON_COLD void unknown_member(reader& r, std::string_view key, const std::string_view* names,
-                                      std::size_t count) {
-    if (r.options().ignore_unknown_properties) {
-        r.skip();
-        return;
-    }
-    std::string message = "unknown property";
-    const std::string_view guess = closest(key, std::span<const std::string_view>(names, count));
-    if (!guess.empty()) {
-        message += "; did you mean \"" + std::string(guess) + "\"?";
-    } else {
-        message += "; allowed: ";
-        for (std::size_t i = 0; i != count; ++i) {
-            if (i != 0) message += ", ";
-            message += names[i];
-        }
-        if (count == 0) message += "none";
-    }
-    r.error(error_kind::unknown_property, std::move(message));
-    r.skip();
-}
+AGENTRY_JSON_COLD_DECL void unknown_member(reader& r, std::string_view key, const std::string_view* names,
+                                      std::size_t count);
 
 // A member read before: reported and skipped.
-AGENTRY_JSON_COLD void duplicate_member(reader& r) {
-    r.error(error_kind::duplicate_property, "duplicate property");
-    r.skip();
-}
+AGENTRY_JSON_COLD_DECL void duplicate_member(reader& r);
 
 // The members whose bits are set in `missing` (of `names`), each reported at its own pointer.
-AGENTRY_JSON_COLD void missing_members(reader& r, std::uint64_t missing, const std::string_view* names) {
-    for (; missing != 0; missing &= missing - 1) {
-        const std::string_view name = names[std::countr_zero(missing)];
-        r.push_key(name);
-        r.error(error_kind::required, "missing required property");
-        r.pop();
-    }
-}
+AGENTRY_JSON_COLD_DECL void missing_members(reader& r, std::uint64_t missing, const std::string_view* names);
 
 // What reading a struct's members needs to know of it, as data: one constant per struct, read
 // by one function for all of them.
@@ -368,40 +317,7 @@ struct any_order {
 // declaration order, the members as a model sends them, go the fast way: member i is read when
 // its key is next in the input. From the first member that is not, the names are read and
 // looked up. Then the required members not seen are reported.
-AGENTRY_JSON_SHARED void read_object_at(reader& r, const object_plan& plan, void* const* members, void* value) {
-    r.in.skip_ws();
-    if (!expect_container(r, '{', plan.read, value)) return;
-    r.in.skip_ws();
-    if (r.in.peek() == '}') {
-        ++r.in.p;
-        --r.depth;
-        if (plan.required != 0) missing_members(r, plan.required, plan.names);
-        return;
-    }
-    std::size_t i = 0;
-    bool more = true;
-    for (; i != plan.size; ++i) {
-        const member_key& key = plan.keys[i];
-        if (!at_member_key(r.in, key)) break;
-        r.push_key({key.text + 1, key.size - 3});
-        plan.readers[i](r, members[i]);
-        r.pop();
-        if (r.stopped()) return;
-        if (!next_member(r)) {
-            if (r.stopped()) return;
-            more = false;
-            ++i;
-            break;
-        }
-    }
-    std::uint64_t seen = i == 64 ? ~std::uint64_t(0) : (std::uint64_t(1) << i) - 1;
-    if (more) {
-        any_order rest{r, plan, members, seen, i};
-        read_members_at(r, &any_order::member, &rest);
-        if (r.stopped()) return;
-    }
-    if (const std::uint64_t missing = plan.required & ~seen; missing != 0) missing_members(r, missing, plan.names);
-}
+AGENTRY_JSON_SHARED_DECL void read_object_at(reader& r, const object_plan& plan, void* const* members, void* value);
 
 // The members of a P into `value`, a P's storage (object_access<P>::storage), the cursor before
 // any whitespace. One function per P, also what json::read and the json_in_string repair call.

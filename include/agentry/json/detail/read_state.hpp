@@ -65,56 +65,19 @@ public:
     void pop() noexcept { --path_size_; }
 
     /// The JSON Pointer of the value being read.
-    std::string pointer() const {
-        std::string out;
-        const std::size_t shown = path_size_ < max_path ? path_size_ : max_path;
-        for (std::size_t i = 0; i != shown; ++i) {
-            out.push_back('/');
-            if (path_[i].is_index()) {
-                out += std::to_string(path_[i].value >> 1);
-            } else {
-                for (char c : std::string_view(path_[i].key_data, path_[i].value >> 1)) {
-                    if (c == '~') out += "~0";
-                    else if (c == '/') out += "~1";
-                    else out.push_back(c);
-                }
-            }
-        }
-        return out;
-    }
+    AGENTRY_JSON_COLD_DECL std::string pointer() const;
 
     template <class Message>
     void error(error_kind kind, Message&& message) {
         ++error_count_;
         if (quiet_ || stopped_) return;
-        if (errors_.size() >= (options_.max_errors == 0 ? 1 : options_.max_errors)) {
-            errors_.push_back({pointer(), error_kind::too_many_errors,
-                               errors_.size() == 1 ? std::string("too many errors; only the first is listed")
-                                                 : "too many errors; only the first " + std::to_string(errors_.size()) +
-                                                       " are listed"});
-            stopped_ = true;
-            return;
-        }
-        errors_.push_back({pointer(), kind, std::string(std::forward<Message>(message))});
+        record(kind, std::string(std::forward<Message>(message)));
     }
 
     /// A syntax error stops reading: nothing after it can be trusted.
-    void syntax_error() {
-        if (stopped_) return;
-        const auto e = in.error == lex_error::none ? lex_error::unexpected_character : in.error;
-        const bool deep = e == lex_error::too_deep;
-        error(deep ? error_kind::too_deep : error_kind::syntax,
-              deep ? "nesting deeper than " + std::to_string(options_.max_depth) + " levels"
-                   : "invalid JSON at byte " + std::to_string(in.offset()) + ": " + std::string(describe(e)));
-        ++error_count_;
-        stopped_ = true;
-    }
+    AGENTRY_JSON_COLD_DECL void syntax_error();
 
-    void repaired(std::string note) {
-        if (quiet_) return;
-        const std::string where = pointer();
-        repairs_.push_back(where.empty() ? std::move(note) : where + ": " + note);
-    }
+    AGENTRY_JSON_COLD_DECL void repaired(std::string note);
 
     /// A repair note from a nested reader, whose pointer it already holds.
     void repaired_as_is(std::string note) {
@@ -149,6 +112,9 @@ public:
     }
 
 private:
+    /// Records an error that is neither quiet nor past the stop.
+    AGENTRY_JSON_COLD_DECL void record(error_kind kind, std::string message);
+
     void push(path_segment s) noexcept {
         if (path_size_ < max_path) path_[path_size_] = s;
         ++path_size_;
@@ -180,12 +146,7 @@ inline std::string_view json_type_at(const cursor& in) noexcept {
 
 /// The value at the cursor as text, cut to a readable length, with bytes that are not
 /// printable UTF-8 written as \xNN; the cursor does not move.
-inline std::string excerpt_at(const cursor& in) {
-    cursor probe = in;
-    const char* start = probe.p;
-    if (!skip_value(probe, 0, 64)) probe.p = probe.end;
-    return agentry::detail::printable(std::string_view(start, std::size_t(probe.p - start)));
-}
+AGENTRY_JSON_COLD_DECL std::string excerpt_at(const cursor& in);
 
 template <class T>
 consteval std::string_view expected_name() noexcept {
@@ -206,29 +167,13 @@ consteval std::string_view expected_name() noexcept {
 
 template <class T>
 void type_error(reader& r);
-inline void type_error_as(reader& r, std::string_view expected);
+AGENTRY_JSON_COLD_DECL void type_error_as(reader& r, std::string_view expected);
 
 // The value at the cursor is not a T. Text that is not JSON there is a syntax error, alone:
 // a type would describe bytes that are no value.
 template <class T>
 void type_error(reader& r) {
     type_error_as(r, expected_name<T>());
-}
-
-inline void type_error_as(reader& r, std::string_view expected) {
-    cursor after = r.in;
-    if (!skip_value(after, r.depth, r.options().max_depth) && after.error != lex_error::too_deep) {
-        r.in = after;
-        r.syntax_error();
-        return;
-    }
-    if (r.in.peek() == 'n')
-        r.error(error_kind::null_value, "must not be null; expected " + std::string(expected));
-    else
-        r.error(error_kind::type, "expected " + std::string(expected) + ", got " +
-                                      std::string(json_type_at(r.in)) + " " + excerpt_at(r.in));
-    if (after.error == lex_error::too_deep) r.skip();  // reports the depth
-    else r.in = after;
 }
 
 template <class T>

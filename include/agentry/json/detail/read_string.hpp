@@ -52,16 +52,7 @@ AGENTRY_JSON_INLINE bool read_string_view(reader& r, std::string& scratch, std::
 }
 
 // A string value into `out`, cursor on the opening quote.
-AGENTRY_JSON_SHARED bool read_string_value(reader& r, std::string& out) {
-    std::string_view view;
-    if (!read_string_view(r, out, view)) return false;
-    if (view.data() != out.data()) {
-        // Into an empty string, append costs less than assign's general path (same growth).
-        if (out.empty()) out.append(view.data(), view.size());
-        else out.assign(view);
-    }
-    return true;
-}
+AGENTRY_JSON_SHARED_DECL bool read_string_value(reader& r, std::string& out);
 
 // Equality of a name and a text read, inline: names are short, a library call costs more.
 // Eight bytes at a time, the last word overlapping the one before; four, two or one below eight.

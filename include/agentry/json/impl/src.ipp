@@ -7,9 +7,12 @@
 // in the program. The JSON reader uses them, so a program whose one file includes only some
 // provider definitions (provider/impl/<name>.ipp) includes this file there too.
 
+#include <agentry/detail/impl/text.ipp>
 #include <agentry/json/impl/canonical.ipp>
+#include <agentry/json/impl/reader.ipp>
 #include <agentry/json/impl/schema_check.ipp>
 #include <agentry/json/impl/value.ipp>
+#include <agentry/json/impl/writer.ipp>
 #include <agentry/regex/impl/pattern.ipp>
 
 #endif

@@ -17,6 +17,7 @@
 #include <agentry/provider/detail/wire_common.hpp>
 #include <agentry/provider/gemini.hpp>
 #include <agentry/provider/message.hpp>
+#include <agentry/provider/impl/turn.ipp>
 #include <agentry/provider/provider.hpp>
 #include <agentry/schema/dialect.hpp>
 #include <agentry/transport/transport.hpp>

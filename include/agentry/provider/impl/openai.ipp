@@ -18,6 +18,7 @@
 #include <agentry/provider/detail/wire_common.hpp>
 #include <agentry/provider/message.hpp>
 #include <agentry/provider/openai.hpp>
+#include <agentry/provider/impl/turn.ipp>
 #include <agentry/provider/provider.hpp>
 #include <agentry/transport/transport.hpp>
 

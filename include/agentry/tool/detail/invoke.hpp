@@ -6,6 +6,7 @@
 // tool_result the model can act on.
 
 #include <agentry/call_scope.hpp>
+#include <agentry/detail/separate.hpp>
 #include <agentry/detail/text.hpp>
 #include <agentry/json/reader.hpp>
 #include <agentry/json/writer.hpp>
@@ -26,53 +27,19 @@
 
 namespace agentry::detail {
 
-inline std::string invalid_arguments_text(std::string_view tool, const std::vector<json::read_error>& errors) {
-    std::string text(tool);
-    text += ": invalid arguments: ";
-    for (std::size_t i = 0; i != errors.size(); ++i) {
-        if (i != 0) text += "; ";
-        text += errors[i].to_string();
-    }
-    // A message may end a sentence itself ("did you mean \"max_results\"?").
-    if (!text.ends_with('?') && !text.ends_with('.')) text += '.';
-    text += " Fix the arguments and call ";
-    text += tool;
-    text += " again.";
-    return text;
-}
+AGENTRY_DECL std::string invalid_arguments_text(std::string_view tool, const std::vector<json::read_error>& errors);
 
 // The parts of a call that do not depend on the tool are functions, not parts of each tool's
 // instantiation of invoke.
 
-inline void set_invalid(tool_result& result, std::string_view tool, std::vector<json::read_error>& errors) {
-    result.status = tool_status::invalid_arguments;
-    result.content = invalid_arguments_text(tool, errors);
-    result.errors = std::move(errors);
-}
+AGENTRY_DECL void set_invalid(tool_result& result, std::string_view tool, std::vector<json::read_error>& errors);
 
 // Called in a handler: the exception being handled, as the tool's failure.
-inline void set_thrown(tool_result& result, std::string_view tool) {
-    result.status = tool_status::tool_error;
-    try {
-        throw;
-    } catch (const std::exception& e) {
-        result.content = std::string(tool) + " failed: " + e.what();
-    } catch (...) {
-        result.content = std::string(tool) + " failed with an exception that is not a std::exception";
-    }
-}
+AGENTRY_DECL void set_thrown(tool_result& result, std::string_view tool);
 
 // Cuts text longer than `cap` bytes the way json::write cuts a result: at a UTF-8 character
 // boundary, followed by the truncation marker, `cap` bytes in all. True when it cut.
-inline bool cut_text(std::string& text, std::size_t cap) {
-    if (cap == 0 || text.size() <= cap) return false;
-    std::string marker(json::truncation_marker);
-    marker += std::to_string(cap);
-    marker += json::truncation_marker_end;
-    text.resize(utf8_cut(text, cap > marker.size() ? cap - marker.size() : 0));
-    text += marker;
-    return true;
-}
+AGENTRY_DECL bool cut_text(std::string& text, std::size_t cap);
 
 // Passes an argument as an rvalue when the callable takes it so, as an lvalue otherwise.
 template <class F, class... A>
@@ -232,5 +199,9 @@ tool_result invoke(const void* address, std::string_view arguments, const call_o
 }
 
 } // namespace agentry::detail
+
+#if !defined(AGENTRY_SEPARATE_COMPILATION)
+#include <agentry/tool/impl/invoke.ipp>
+#endif
 
 #endif
