@@ -21,5 +21,6 @@
 #include <agentry/policy/impl/layers.ipp>
 #include <agentry/policy/impl/threads.ipp>
 #include <agentry/policy/impl/token_bucket.ipp>
+#include <agentry/tool/impl/invoke.ipp>
 
 #endif
