@@ -240,10 +240,15 @@ int main(int argc, char** argv) {
     std::printf("model: %s\nuser: %s\n", which.c_str(), request.c_str());
 
     const agentry::run_result r = agent->run(request);
-    std::printf("\n-- %s after %u turns, %zu tool calls, %llu tokens in, %llu out, %lld ms\n",
-                std::string(agentry::to_string(r.stop)).c_str(), r.turns, r.steps.size(),
-                (unsigned long long)r.usage.input_tokens, (unsigned long long)r.usage.output_tokens,
-                (long long)r.wall_time.count());
-    std::printf("answer: %s\n", r.text.c_str());
-    return r.stop == agentry::stop_reason::completed ? 0 : 1;
+    std::printf("\n-- %s after %u %s, %zu tool %s, %llu tokens in, %llu out, %lld ms\n",
+                std::string(agentry::to_string(r.stop)).c_str(), r.turns, r.turns == 1 ? "turn" : "turns",
+                r.steps.size(), r.steps.size() == 1 ? "call" : "calls", (unsigned long long)r.usage.input_tokens,
+                (unsigned long long)r.usage.output_tokens, (long long)r.wall_time.count());
+    if (r.stop == agentry::stop_reason::completed) {
+        std::printf("answer: %s\n", r.text.c_str());
+        return 0;
+    }
+    std::printf("no answer: the run stopped (%s): %s\n", std::string(agentry::to_string(r.stop)).c_str(),
+                r.text.c_str());
+    return 1;
 }
