@@ -576,11 +576,51 @@ TEST_CASE("http: an SSE stream that ends without the response, and an error stat
     CHECK(r.error().message == "agentry: mcp::client: sse: ping: the event stream ended without the response");
     r = (*c)->ping();
     REQUIRE_FALSE(r.has_value());
-    CHECK(r.error().message == "agentry: mcp::client: sse: ping: HTTP 500: oops");
+    CHECK(r.error().message == "agentry: mcp::client: sse: ping: HTTP 500 Internal Server Error: oops");
     r = (*c)->ping();
     REQUIRE_FALSE(r.has_value());
     CHECK(r.error().message == "agentry: mcp::client: sse: ping: the server sent something that is not a JSON-RPC "
                                "message (invalid JSON at byte 0: unexpected character): \"not json\"");
+}
+
+TEST_CASE("http: an error status names its reason phrase and quotes the start of the body, printable and bounded") {
+    const auto answer = [](std::string_view status_line, std::string_view body) {
+        return std::string(status_line) + "\r\nContent-Type: text/html\r\nContent-Length: " +
+               std::to_string(body.size()) + "\r\n\r\n" + std::string(body);
+    };
+    const std::string init =
+        R"({"jsonrpc":"2.0","id":1,"result":{"protocolVersion":"2025-11-25","capabilities":{},"serverInfo":{"name":"srv","version":"1"}}})";
+    scripted_http server({
+        answer("HTTP/1.1 404 Not Found", "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n  <title>Error</title>\n</head>\n"
+                                         "<body>\n  <pre>Cannot POST /mcp</pre>\n</body>\n</html>\n"),
+        "HTTP/1.1 404\r\nContent-Length: 0\r\n\r\n",
+        answer("HTTP/1.1 503 Service\x07Unavailable" + std::string(80, 'z'),
+               "\xff\x01" "bad\r\n\r\n\t  " + std::string(300, 'b')),
+        json_response(init),
+        answer("HTTP/1.1 400 Bad Request", R"({"error":"unknown session"})"),
+    });
+    const std::string head = "agentry: mcp::client: " + server.url() + ": ";
+    const auto failure = [&] {
+        auto c = mcp::client::connect(mcp::http_url{server.url()});
+        REQUIRE_FALSE(c.has_value());
+        return c.error().message;
+    };
+    CHECK(failure() == head + R"(initialize: HTTP 404 Not Found: <!DOCTYPE html> <html lang="en"> <head> <title>Error</title> )"
+                              "</head> <body> <pre>Cannot POST /mcp</pre> </body> </html>");
+    CHECK(failure() == head + "initialize: HTTP 404");
+    CHECK(failure() == head + "initialize: HTTP 503 Service Unavailable" + std::string(41, 'z') + "...: \\xFF bad " +
+                           std::string(194, 'b') + "...");
+    // notifications/initialized, after a good initialize.
+    const std::string notified = failure();
+    CHECK(notified.ends_with(R"(notifications/initialized: HTTP 400 Bad Request: {"error":"unknown session"})"));
+}
+
+TEST_CASE("http_failure: the status alone, or with its reason, note and body") {
+    CHECK(d::http_failure(502, "", "", "") == "HTTP 502");
+    CHECK(d::http_failure(502, "Bad Gateway", " (a note)", " \r\n ") == "HTTP 502 Bad Gateway (a note)");
+    CHECK(d::http_failure(502, "", "", "\tupstream\n\n  down\n") == "HTTP 502: upstream down");
+    CHECK(d::http_failure(502, "", "", std::string(d::max_body_excerpt, 'x') + "y") ==
+          "HTTP 502: " + std::string(d::max_body_excerpt, 'x') + "...");
 }
 
 TEST_CASE("schema: rewritten into each dialect, or refused naming the place") {
@@ -611,6 +651,17 @@ TEST_CASE("schema: rewritten into each dialect, or refused naming the place") {
     CHECK(why == R"(at "/properties/x": a value of any type (no "type"), which the openai_strict dialect cannot express)");
     CHECK(convert(agentry::dialect::gemini{}, R"({"type":"object","properties":{"r":{"$ref":"#/$defs/r"}}})", why).empty());
     CHECK(why == R"(at "/properties/r": a $ref, which the gemini dialect cannot express)");
+    // Where a $ref is allowed but every schema needs rewriting (strict), $ref is the cause named.
+    CHECK(convert(agentry::dialect::openai_strict{},
+                  R"({"type":"object","properties":{"r":{"$ref":"#/$defs/r"}},"$defs":{"r":{"type":"string"}}})", why)
+              .empty());
+    CHECK(why == R"(at "/properties/r": a $ref; the schema it names is not rewritten into the openai_strict dialect)");
+    CHECK(convert(agentry::dialect::openai_strict{}, R"({"type":"object","properties":{"u":{"anyOf":[{"$ref":"#/$defs/r"}]}}})",
+                  why)
+              .empty());
+    CHECK(why == R"(at "/properties/u/anyOf/0": a $ref; the schema it names is not rewritten into the openai_strict dialect)");
+    CHECK(convert(agentry::dialect::anthropic{}, R"({"type":"object","properties":{"r":{"$ref":"#/$defs/r"}},"$defs":{"r":{}}})",
+                  why) == R"({"type":"object","properties":{"r":{"$ref":"#/$defs/r"}},"$defs":{"r":{}}})");
     CHECK(convert(agentry::dialect::gemini{}, R"({"type":"object","properties":{"u":{"type":["string","integer"]}}})", why).empty());
     CHECK(why == R"(at "/properties/u": a value of several types, which the gemini dialect cannot express)");
 }
@@ -723,6 +774,33 @@ TEST_CASE("toolset: MCP tools with the registry's in an agent") {
                    R"x({"type":"function","function":{"name":"fake_echo","description":"Echoes text","parameters":{"type":"object","properties":{"text":{"type":"string","description":"(minLength: 1)"}},"required":["text"],"additionalProperties":false},"strict":true}})x"));
     CHECK_FALSE(contains(bodies[0], "\"mapped\""));
     CHECK_FALSE(contains(bodies[0], "$schema"));
+}
+
+TEST_CASE("toolset: a tool whose schema has a reference is left out, naming the reference as the cause") {
+    const std::string init =
+        R"({"jsonrpc":"2.0","id":1,"result":{"protocolVersion":"2025-11-25","capabilities":{"tools":{}},"serverInfo":{"name":"refs","version":"1"}}})";
+    const std::string listed =
+        R"({"jsonrpc":"2.0","id":2,"result":{"tools":[)"
+        R"({"name":"linked","inputSchema":{"type":"object","properties":{"to":{"$ref":"#/$defs/place"}},"required":["to"],)"
+        R"("$defs":{"place":{"type":"object","properties":{"city":{"type":"string"}}}}}},)"
+        R"({"name":"plain","inputSchema":{"type":"object","properties":{"city":{"type":"string"}}}}]}})";
+    scripted_http server({json_response(init), "HTTP/1.1 202 Accepted\r\nContent-Length: 0\r\n\r\n", json_response(listed)});
+    auto c = mcp::client::connect(mcp::http_url{server.url()});
+    REQUIRE_MESSAGE(c.has_value(), (c ? std::string() : c.error().message));
+    mcp::toolset tools;
+    std::vector<std::string> reports;
+    REQUIRE(tools.add(*c, {.report = [&](std::string_view m) { reports.emplace_back(m); }}).has_value());
+    std::vector<std::string> bodies;
+    replay model{{std::string(openai_answer)}, &bodies};
+    agentry::agent<config> agent{agentry::openai{.model = "m"}, statics, "", model};
+    REQUIRE(agent.add_tools(tools).has_value());
+    REQUIRE(reports.size() == 1);
+    CHECK(reports[0] == R"(agentry: mcp::toolset: server "refs", tool "linked": its inputSchema at "/properties/to": a $ref; )"
+                        R"(the schema it names is not rewritten into the openai_strict dialect; the tool was left out)");
+    CHECK(agent.run("go").stop == agentry::stop_reason::completed);
+    REQUIRE(bodies.size() == 1);
+    CHECK(contains(bodies[0], R"("name":"plain")"));
+    CHECK_FALSE(contains(bodies[0], R"("name":"linked")"));
 }
 
 TEST_CASE("toolset: refuse, prefix always, and a server that dies while the agent runs") {

@@ -71,6 +71,28 @@ private:
     bool has_data_ = false;
 };
 
+/// The longest reason phrase and body excerpt an HTTP failure's message quotes.
+inline constexpr std::size_t max_reason_excerpt = 60;
+inline constexpr std::size_t max_body_excerpt = 200;
+
+/// An HTTP failure for messages: the status, its reason phrase when the server sent one,
+/// `note`, then the start of `body` with each run of white space and control characters as one
+/// space ("HTTP 404 Not Found: Cannot POST /mcp"); both printable and bounded (client_excerpt).
+inline std::string http_failure(int status, std::string_view reason, std::string_view note, std::string_view body) {
+    std::string text = "HTTP " + std::to_string(status);
+    if (!reason.empty()) text += ' ' + client_excerpt(reason, max_reason_excerpt);
+    text += note;
+    std::string flat;
+    for (const char c : body) {
+        const bool blank = static_cast<unsigned char>(c) <= 0x20 || c == 0x7F;
+        if (!blank) flat += c;
+        else if (!flat.empty() && flat.back() != ' ') flat += ' ';
+    }
+    if (!flat.empty() && flat.back() == ' ') flat.pop_back();
+    if (!flat.empty()) text += ": " + client_excerpt(flat, max_body_excerpt);
+    return text;
+}
+
 struct http_target {
     std::string host;
     std::string port;
@@ -161,16 +183,10 @@ public:
         }
         const bool sse = h.content_type.find("text/event-stream") != std::string::npos;
         if (h.status != 200 || (!sse && h.content_type.find("json") == std::string::npos)) {
-            std::string body;
-            read_body(c, h, wait.deadline, wait.cancel, [&](std::string_view b) {
-                if (body.size() < 300) body += b;
-                return true;
-            });
-            std::string text = "HTTP " + std::to_string(h.status);
-            if (h.status == 404 && has_session()) text += " (the session ended on the server)";
-            else if (h.status == 200) text += " with Content-Type \"" + h.content_type + "\"";
-            if (!body.empty()) text += ": " + client_excerpt(body, 200);
-            out.error = std::move(text);
+            std::string note;
+            if (h.status == 404 && has_session()) note = " (the session ended on the server)";
+            else if (h.status == 200) note = " with Content-Type \"" + client_excerpt(h.content_type, 60) + "\"";
+            out.error = http_failure(h.status, h.reason, note, error_body(c, h, wait.deadline, wait.cancel));
             return out;
         }
         bool got = false;
@@ -214,7 +230,8 @@ public:
         if (std::string e = post(c, "POST", message, deadline, nullptr); !e.empty()) return e;
         head h;
         if (std::string e = read_head(c, h, deadline, nullptr); !e.empty()) return e;
-        if (h.status != 202 && h.status != 200) return "HTTP " + std::to_string(h.status);
+        if (h.status != 202 && h.status != 200)
+            return http_failure(h.status, h.reason, {}, error_body(c, h, deadline, nullptr));
         return {};
     }
 
@@ -261,6 +278,7 @@ private:
 
     struct head {
         int status = 0;
+        std::string reason;
         std::string content_type;
         std::string session;
         long long length = -1;
@@ -428,6 +446,7 @@ private:
         if (status_line.substr(0, 5) != "HTTP/" || status_line.size() < 12)
             return "the server's answer is not HTTP: \"" + client_excerpt(status_line) + "\"";
         h.status = std::atoi(std::string(status_line.substr(9, 3)).c_str());
+        if (status_line.size() > 13) h.reason = std::string(trim(status_line.substr(13)));
         while (line_end != std::string::npos) {
             const std::size_t from = line_end + 2;
             line_end = text.find("\r\n", from);
@@ -442,6 +461,18 @@ private:
             else if (name == "transfer-encoding") h.chunked = lower(value).find("chunked") != std::string::npos;
         }
         return {};
+    }
+
+    // The start of an error answer's body (at most 1 KiB, for http_failure); what was read when
+    // reading fails.
+    std::string error_body(connection& c, const head& h, client_clock::time_point deadline,
+                           const std::atomic<bool>* cancel) {
+        std::string body;
+        read_body(c, h, deadline, cancel, [&](std::string_view b) {
+            body += b.substr(0, 1024 - body.size());
+            return body.size() < 1024;
+        });
+        return body;
     }
 
     // Gives the body to `sink` as it arrives, until the sink returns false or the body ends.

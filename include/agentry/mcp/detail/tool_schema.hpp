@@ -137,6 +137,12 @@ private:
         } else if (type && type->is_string()) {
             single = type->as_string();
         } else if (!type && !s.find("anyOf") && !s.find("enum") && !s.find("const") && !rules_.any_value) {
+            if (s.find("$ref")) {
+                why_ = "at \"" + std::string(path.empty() ? "/" : path) +
+                       "\": a $ref; the schema it names is not rewritten into the " + std::string(rules_.name) +
+                       " dialect";
+                return false;
+            }
             return refuse(path, "a value of any type (no \"type\")");
         }
         if (!single.empty() && !rules_.type_arrays) {
