@@ -16,6 +16,7 @@
 //                                                              transfer and lets finish() say so
 
 #include <agentry/detail/chrono.hpp>
+#include <agentry/detail/from_chars.hpp>
 #include <agentry/detail/separate.hpp>
 #include <agentry/provider/detail/redact.hpp>
 #include <agentry/provider/message.hpp>
@@ -100,7 +101,7 @@ inline std::optional<std::chrono::milliseconds> delay_from_seconds(double second
 inline std::optional<std::pair<double, std::size_t>> read_server_number(std::string_view text) noexcept {
     if (text.empty()) return std::nullopt;
     double value = 0;
-    const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
+    const auto [end, ec] = agentry::detail::from_chars(text.data(), text.data() + text.size(), value);
     const std::size_t used = std::size_t(end - text.data());
     if (ec == std::errc::result_out_of_range) {
         if (text.front() == '-') return std::nullopt;

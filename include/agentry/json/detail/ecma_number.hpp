@@ -10,6 +10,8 @@
 // another integer (9007199254740993, 12345678901234567890, 1e400) keeps its exact digits, in
 // the same layout, instead of being rounded (see canonical_number).
 
+#include <agentry/detail/from_chars.hpp>
+
 #include <charconv>
 #include <cmath>
 #include <cstddef>
@@ -147,7 +149,7 @@ inline void append_canonical_number(std::string& out, std::string_view token) {
     }
     const bool integer = n >= static_cast<long long>(digits.size());
     double value = 0;
-    const std::from_chars_result read = std::from_chars(token.data(), token.data() + token.size(), value);
+    const std::from_chars_result read = agentry::detail::from_chars(token.data(), token.data() + token.size(), value);
     if (read.ec == std::errc::result_out_of_range || !std::isfinite(value)) {
         // Beyond the largest double (an integer) or below the smallest (which rounds to 0).
         if (integer) {

@@ -5,6 +5,7 @@
 // Reading agentry::raw_json: any well-formed value, kept as sent, checked for what
 // interoperable JSON rules out.
 
+#include <agentry/detail/from_chars.hpp>
 #include <agentry/detail/text.hpp>
 #include <agentry/json/detail/lexer.hpp>
 #include <agentry/json/detail/read_container.hpp>
@@ -48,7 +49,7 @@ inline void check_any(reader& r) {
         number_token token;
         if (!read_number(r.in, token)) return r.syntax_error();
         double d = 0;
-        const auto [end, ec] = std::from_chars(token.text.data(), token.text.data() + token.text.size(), d);
+        const auto [end, ec] = agentry::detail::from_chars(token.text.data(), token.text.data() + token.text.size(), d);
         if (ec == std::errc::result_out_of_range && decimal_magnitude(token.text) > 0)
             r.error(error_kind::out_of_range, agentry::detail::printable(token.text) +
                                                   " is beyond the range of a double (magnitude at most " +

@@ -5,6 +5,7 @@
 // The constraints of agentry::constrained values (bounds, lengths, patterns, formats, items),
 // checked against the value read and the text it was sent as.
 
+#include <agentry/detail/from_chars.hpp>
 #include <agentry/detail/text.hpp>
 #include <agentry/json/detail/canonical.hpp>
 #include <agentry/json/detail/decimal.hpp>
@@ -74,7 +75,7 @@ template <class C>
 const double bound_as_double = [] {
     double d = 0;
     const std::string_view text = C::value.view();
-    std::from_chars(text.data(), text.data() + text.size(), d);
+    agentry::detail::from_chars(text.data(), text.data() + text.size(), d);
     return d;
 }();
 

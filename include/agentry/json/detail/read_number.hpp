@@ -5,6 +5,7 @@
 // Reading numbers: integers and floating-point values, range-checked against their C++ type,
 // and the number_in_string repair.
 
+#include <agentry/detail/from_chars.hpp>
 #include <agentry/json/detail/decimal.hpp>
 #include <agentry/json/detail/lexer.hpp>
 #include <agentry/json/detail/read_state.hpp>
@@ -216,7 +217,7 @@ inline bool read_short_decimal(std::string_view text, double& out) noexcept {
 // The nearest double to the number `text` (a JSON number), as from_chars reads it.
 inline std::from_chars_result read_double(std::string_view text, double& out) noexcept {
     if (read_short_decimal(text, out)) return {text.data() + text.size(), std::errc{}};
-    return std::from_chars(text.data(), text.data() + text.size(), out);
+    return agentry::detail::from_chars(text.data(), text.data() + text.size(), out);
 }
 
 // A number of at most 15 digits with no exponent, read in one pass: the digits as an integer,

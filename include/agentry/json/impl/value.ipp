@@ -5,6 +5,7 @@
 // The definitions of json/value.hpp: included by that header (header-only) or by src.hpp and
 // provider/src.hpp (separate compilation).
 
+#include <agentry/detail/from_chars.hpp>
 #include <agentry/detail/separate.hpp>
 #include <agentry/detail/text.hpp>
 #include <agentry/json/detail/decimal.hpp>
@@ -158,7 +159,8 @@ struct value_builder {
             number_token token;
             read_number(in, token);
             double d = 0;
-            const auto [end, ec] = std::from_chars(token.text.data(), token.text.data() + token.text.size(), d);
+            const auto [end, ec] =
+                agentry::detail::from_chars(token.text.data(), token.text.data() + token.text.size(), d);
             if (ec == std::errc::result_out_of_range && beyond_double(token.text))
                 error(error_kind::out_of_range, agentry::detail::printable(token.text) +
                                                     " is beyond the range of a double (magnitude at most "
@@ -305,7 +307,7 @@ AGENTRY_DECL std::optional<value> value::number(std::string_view text) {
 AGENTRY_DECL double value::as_double() const noexcept {
     if (type_ != json::type::number) return 0;
     double d = 0;
-    const auto [end, ec] = std::from_chars(text_.data(), text_.data() + text_.size(), d);
+    const auto [end, ec] = agentry::detail::from_chars(text_.data(), text_.data() + text_.size(), d);
     if (ec == std::errc::result_out_of_range) {
         const bool negative = text_.starts_with('-');
         d = detail::value_builder::beyond_double(text_) ? std::numeric_limits<double>::infinity() : 0.0;
