@@ -237,6 +237,58 @@ TEST_CASE("a 429 is retried (Retry-After honoured) - a 401 stops the run") {
     CHECK(g.s->requests.size() == 1);
 }
 
+TEST_CASE("a server delay at retry.max_server_delay is waited for, a longer one stops the run at once") {
+    using namespace std::chrono_literals;
+    constexpr agentry::loop_config config{.retry = {.initial_backoff = 1ms, .max_backoff = 2ms, .max_server_delay = 5ms}};
+    const auto rate_limited = [](std::chrono::milliseconds retry_after) {
+        agentry::turn_result r = scripted::failure(429, true);
+        r.error.retry_after = retry_after;
+        return r;
+    };
+    std::vector<std::chrono::milliseconds> waits;
+    agentry::agent_events events;
+    events.on_retry = [&](const agentry::provider_error&, std::chrono::milliseconds delay) { waits.push_back(delay); };
+
+    SUBCASE("at the cap: waited for, then retried") {
+        fixture<config> f({.events = events});
+        f.s->turns = {rate_limited(5ms), answer("hello")};
+        const agentry::run_result r = f.agent.run("hi");
+        CHECK(r.stop == agentry::stop_reason::completed);
+        CHECK(r.text == "hello");
+        CHECK(f.s->requests.size() == 2);
+        CHECK(waits == std::vector{5ms});
+    }
+    SUBCASE("just over the cap: no wait, no retry, the delay in the result") {
+        fixture<config> f({.events = events});
+        f.s->turns = {rate_limited(6ms), answer("never")};
+        const agentry::run_result r = f.agent.run("hi");
+        CHECK(r.stop == agentry::stop_reason::provider_error);
+        CHECK(r.text == "HTTP 429 (not retried: the server asked for a wait of 6 ms, longer than "
+                        "retry.max_server_delay of 5 ms)");
+        REQUIRE(r.error);
+        CHECK(r.error->kind == agentry::provider_error_kind::rate_limited);
+        CHECK(r.error->retry_after == 6ms);
+        CHECK(f.s->requests.size() == 1);
+        CHECK(waits.empty());
+    }
+    SUBCASE("far over the cap (Retry-After: 99999999999): stops at once; the run goes on later") {
+        fixture<config> f({.events = events});
+        f.s->turns = {rate_limited(std::chrono::seconds(99'999'999'999)), answer("later")};
+        agentry::run_result r = f.agent.run("hi");
+        CHECK(r.stop == agentry::stop_reason::provider_error);
+        CHECK(r.text == "HTTP 429 (not retried: the server asked for a wait of 99999999999000 ms, longer than "
+                        "retry.max_server_delay of 5 ms)");
+        REQUIRE(r.error);
+        CHECK(r.error->retry_after == std::chrono::seconds(99'999'999'999));
+        CHECK(f.s->requests.size() == 1);
+        CHECK(waits.empty());
+        r = f.agent.run(agentry::continuation{std::move(r)});
+        CHECK(r.stop == agentry::stop_reason::completed);
+        CHECK(r.text == "later");
+        CHECK(f.s->requests.size() == 2);
+    }
+}
+
 TEST_CASE("the context budget leaves out old turns, never a call without its results") {
     fixture<agentry::loop_config{.max_turns = 30, .loop_threshold = 0, .context_budget_tokens = 120}> f;
     for (int i = 0; i != 12; ++i)

@@ -33,9 +33,10 @@ enum class early_stopping {
 /// Retries of transient provider errors (429, 5xx, timeouts, resets): exponential backoff
 /// from initial_backoff, doubled each time up to max_backoff, with jitter of +-50 %. A delay
 /// the provider asks for (Retry-After, Gemini's retryDelay, ...) is honoured instead when it
-/// is longer, but never beyond max_server_delay: a server cannot make the agent wait longer
-/// than that (a negative hint counts as none). A wait that would pass
-/// loop_config::max_total_time is not made: the run stops with stop_reason::provider_error.
+/// is longer, up to max_server_delay included (a negative hint counts as none). A server
+/// asking for a longer wait is not retried: the run stops at once with
+/// stop_reason::provider_error, and run_result::error->retry_after holds the delay asked for.
+/// A wait that would pass loop_config::max_total_time is not made either.
 struct retry_policy {
     std::uint32_t max_retries = 3;
     fixed_duration initial_backoff = std::chrono::milliseconds(500);

@@ -133,7 +133,9 @@ struct run_result {
     std::vector<token_usage> turn_usage;
     token_usage usage;
     std::chrono::milliseconds wall_time{0};
-    /// For stop_reason::provider_error: what the provider said.
+    /// For stop_reason::provider_error: what the provider said. Its retry_after is the wait the
+    /// server asked for; past loop_config::retry.max_server_delay the run stopped without
+    /// retrying, and may be continued once that wait is over.
     std::optional<provider_error> error;
     /// Messages left out of requests to fit loop_config::context_budget_tokens.
     std::size_t trimmed_messages = 0;

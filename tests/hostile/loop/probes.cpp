@@ -59,14 +59,33 @@ std::chrono::milliseconds first_delay(std::chrono::milliseconds retry_after) {
 
 } // namespace
 
-TEST_CASE("Retry-After: 99999999999 waits retry_policy::max_server_delay (1 min by default)") {
-    CHECK(first_delay(std::chrono::seconds(99'999'999'999)) == 1min);
-    CHECK(first_delay<agentry::loop_config{.retry = {.max_server_delay = 5s}}>(std::chrono::seconds(99'999'999'999)) ==
-          5s);
+// A run stopped because the server asked for a wait past retry.max_server_delay.
+template <agentry::loop_config Config = agentry::loop_config{}>
+void check_not_retried(std::chrono::milliseconds retry_after) {
+    int retries = 0;
+    agentry::agent_events events;
+    events.on_retry = [&](const agentry::provider_error&, std::chrono::milliseconds) { ++retries; };
+    fixture<Config> f({.events = events});
+    f.s->turns = {rate_limited(retry_after), scripted::answer("never")};
+    const agentry::run_result r = f.agent.run("hi");
+    CHECK(r.stop == agentry::stop_reason::provider_error);
+    CHECK(r.text == "HTTP 429 (not retried: the server asked for a wait of " + std::to_string(retry_after.count()) +
+                        " ms, longer than retry.max_server_delay of " + std::to_string(Config.retry.max_server_delay.ms) +
+                        " ms)");
+    REQUIRE(r.error);
+    CHECK(r.error->retry_after == retry_after);
+    CHECK(retries == 0);
+    CHECK(f.s->requests.size() == 1);
 }
 
-TEST_CASE("a server delay of any size or sign is capped, and a shorter one honoured") {
-    CHECK(first_delay(std::chrono::milliseconds::max()) == 1min);
+TEST_CASE("Retry-After: 99999999999 is not waited for: past retry_policy::max_server_delay the run stops at once") {
+    check_not_retried(std::chrono::seconds(99'999'999'999));
+    check_not_retried<agentry::loop_config{.retry = {.max_server_delay = 5s}}>(std::chrono::seconds(99'999'999'999));
+    check_not_retried(std::chrono::milliseconds::max());
+}
+
+TEST_CASE("a server delay up to the cap is honoured, a negative one ignored") {
+    CHECK(first_delay(1min) == 1min);
     CHECK(first_delay(30s) == 30s);
     // A negative hint counts as none: the backoff of the first retry, 500 ms +-50 %.
     for (const auto hint : {std::chrono::milliseconds::min(), -1ms}) {
@@ -78,7 +97,8 @@ TEST_CASE("a server delay of any size or sign is capped, and a shorter one honou
 
 TEST_CASE("the longest cap the loop allows sleeps without overflow until cancelled") {
     constexpr agentry::loop_config config{.retry = {.max_server_delay = days(36'500)}};
-    CHECK(first_delay<config>(std::chrono::seconds(99'999'999'999)) == days(36'500));
+    CHECK(first_delay<config>(days(36'500)) == days(36'500));
+    check_not_retried<config>(std::chrono::seconds(99'999'999'999));
 }
 
 TEST_CASE("a wait past the run's time limit is not made: the run stops with provider_error") {
@@ -86,10 +106,10 @@ TEST_CASE("a wait past the run's time limit is not made: the run stops with prov
     agentry::agent_events events;
     events.on_retry = [&](const agentry::provider_error&, std::chrono::milliseconds) { ++retries; };
     fixture<agentry::loop_config{.max_total_time = 10s}> f({.events = events});
-    f.s->turns = {rate_limited(std::chrono::seconds(99'999'999'999)), scripted::answer("never")};
+    f.s->turns = {rate_limited(30s), scripted::answer("never")};
     const agentry::run_result r = f.agent.run("hi");
     CHECK(r.stop == agentry::stop_reason::provider_error);
-    CHECK(r.text == "HTTP 429 (not retried: the wait of 60000 ms would pass the run's time limit of 10000 ms)");
+    CHECK(r.text == "HTTP 429 (not retried: the wait of 30000 ms would pass the run's time limit of 10000 ms)");
     REQUIRE(r.error);
     CHECK(r.error->status == 429);
     CHECK(retries == 0);

@@ -290,6 +290,13 @@ AGENTRY_DECL turn_result engine::ask(const chat_request& request, const agent_ev
         turn_result r = deps_.turn(request, stream, trace_);
         if (text_failure) throw callback_error(*text_failure);
         if (r.ok() || !r.error.retryable || attempt >= config_.retry.max_retries || cancel_.load()) return r;
+        // A retry sooner than the server asks would fail again: stop, its delay stays in r.error.
+        if (r.error.retry_after && *r.error.retry_after > config_.retry.max_server_delay.get()) {
+            why = " (not retried: the server asked for a wait of " + std::to_string(r.error.retry_after->count()) +
+                  " ms, longer than retry.max_server_delay of " + std::to_string(config_.retry.max_server_delay.ms) +
+                  " ms)";
+            return r;
+        }
         const std::chrono::milliseconds delay = retry_delay(attempt, r.error);
         if (!config_.max_total_time.is_zero()) {
             const std::chrono::milliseconds left = config_.max_total_time.get() - elapsed_ms(started);
