@@ -201,7 +201,9 @@ TEST_CASE("plan: two independent steps run concurrently, the third after both, t
     CHECK(t.s->requests[0].choice == agentry::tool_choice_kind::one);
     CHECK(t.s->requests[1].choice == agentry::tool_choice_kind::none);
     const std::string report = t.told(1);
-    CHECK(report.starts_with("The plan ran. The steps:\n"));
+    // A line, then the JSON array of the steps.
+    CHECK(report.starts_with("The plan ran. The steps:\n[{"));
+    CHECK(report.ends_with("}]"));
     CHECK(contains(report, R"({"id":"s3","tool":"compare","status":"ok","result":{"difference":5.5}})"));
     CHECK(r.steps[0].id.ends_with("/s1"));
     CHECK(r.turns == 2);
@@ -642,10 +644,39 @@ TEST_CASE("plan: an input may add an argument the model left out, and read a res
     const agentry::run_result r = t.agent.run(agentry::planned{"?"});
     CHECK(r.stop == agentry::stop_reason::completed);
     REQUIRE(r.plans.size() == 1);
-    CHECK(r.plans[0].steps[1].arguments == R"({"b":30,"a":18.5})");
+    CHECK(r.plans[0].steps[1].arguments == R"({"a":18.5,"b":30})");
     CHECK(r.plans[0].steps[1].result == R"({"difference":11.5})");
     CHECK(agentry::detail::result_value("booked FR118", {}) == std::optional<std::string>(R"("booked FR118")"));
     CHECK_FALSE(agentry::detail::result_value("booked FR118", {"x"}));
+}
+
+TEST_CASE("plan: a step's arguments are kept in RFC 8785's canonical form, with the inputs set or not") {
+    rec.reset();
+    plan_fixture<agentry::loop_config{.planning = {.enabled = true, .on_failure = agentry::plan_failure::skip_dependents}}>
+        t;
+    t.plan(R"({"steps":[{"id":"s1","tool":"weather_at","arguments":{ "city" : "Atl\u0061ntis" },"depends_on":[],)"
+           R"("inputs":[]},{"id":"s2","tool":"compare","arguments":{ "b" : 3.0e1 ,  "a" : -0 },"depends_on":[],)"
+           R"("inputs":[]},{"id":"s3","tool":"compare","arguments":{"b": 1E2, "a":null},"depends_on":["s2"],)"
+           R"("inputs":[{"argument":"/a","step":"s2","pointer":"/difference"}]},)"
+           R"({"id":"s4","tool":"compare","arguments":{ "b" : 2.50, "a" : 1 },"depends_on":["s1"],"inputs":[]}]})")
+        .answer("done");
+    const agentry::run_result r = t.agent.run(agentry::planned{"?"});
+    CHECK(r.stop == agentry::stop_reason::completed);
+    REQUIRE(r.plans.size() == 1);
+    const auto& steps = r.plans[0].steps;
+    REQUIRE(steps.size() == 4);
+    CHECK(steps[0].status == agentry::plan_step_status::failed);
+    CHECK(steps[0].arguments == R"({"city":"Atlantis"})");
+    CHECK(steps[1].status == agentry::plan_step_status::ok);
+    CHECK(steps[1].arguments == R"({"a":0,"b":30})");
+    CHECK(steps[2].status == agentry::plan_step_status::ok);
+    CHECK(steps[2].arguments == R"({"a":30,"b":100})");
+    CHECK(steps[2].result == R"({"difference":70})");
+    CHECK(steps[3].status == agentry::plan_step_status::skipped);
+    CHECK(steps[3].arguments == R"({"a":1,"b":2.5})");
+    // The tools were called with these arguments.
+    REQUIRE(r.steps.size() == 3);
+    CHECK(r.steps[2].arguments == steps[2].arguments);
 }
 
 // ---- the same runs through each provider's wire format ------------------------------------

@@ -79,6 +79,10 @@ AGENTRY_DECL std::string plan_excerpt(std::string_view text, std::size_t n = 200
 
 AGENTRY_DECL std::string in_quotes(std::string_view text);
 
+/// `arguments` in RFC 8785's canonical form (detail::canonical_json), or unchanged when they
+/// are not one JSON value the reader takes.
+AGENTRY_DECL std::string canonical_or_same(std::string arguments);
+
 /// A plan that was read and checked: the in-plan dependencies of each step, by index.
 struct checked_plan {
     plan_wire plan;
@@ -253,8 +257,9 @@ struct planner {
             if (!checked.errors.empty()) {
                 record.errors = checked.errors;
                 for (const plan_step_wire& s : checked.plan.steps)
-                    record.steps.push_back({s.id, s.tool, s.arguments.text(), s.depends_on, plan_step_status::not_run,
-                                            tool_status::ok, 0, "the plan was refused", {}, {}});
+                    record.steps.push_back({s.id, s.tool, canonical_or_same(s.arguments.text()), s.depends_on,
+                                            plan_step_status::not_run, tool_status::ok, 0, "the plan was refused", {},
+                                            {}});
                 answer(made, at, plan_errors_text(record.errors, false), true);
                 if (!repaired()) return;
                 continue;
@@ -313,8 +318,8 @@ struct planner {
     ending execute(const checked_plan& checked, const tool_call& plan_call, plan_record& record) {
         const std::vector<plan_step_wire>& steps = checked.plan.steps;
         for (const plan_step_wire& s : steps)
-            record.steps.push_back({s.id, s.tool, s.arguments.text(), s.depends_on, plan_step_status::not_run,
-                                    tool_status::ok, 0, "", {}, {}});
+            record.steps.push_back({s.id, s.tool, canonical_or_same(s.arguments.text()), s.depends_on,
+                                    plan_step_status::not_run, tool_status::ok, 0, "", {}, {}});
         enum class state { waiting, ok, failed, skipped };
         std::vector<state> states(steps.size(), state::waiting);
         const clock::time_point t0 = clock::now();

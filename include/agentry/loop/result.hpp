@@ -86,7 +86,8 @@ constexpr std::string_view to_string(plan_step_status s) noexcept {
 struct plan_step_record {
     std::string id;
     std::string tool;
-    /// The arguments as run: the model's, with the inputs set (as written when not run).
+    /// The arguments as run, in RFC 8785's canonical form (as approval_request::arguments): the
+    /// model's, with the inputs set (without them when not run).
     std::string arguments;
     std::vector<std::string> depends_on;
     plan_step_status status = plan_step_status::not_run;

@@ -12,6 +12,7 @@
 #include <agentry/loop/detail/plan_schema.hpp>
 #include <agentry/loop/plan.hpp>
 #include <agentry/loop/result.hpp>
+#include <agentry/policy/approval.hpp>
 
 #include <algorithm>
 #include <cstddef>
@@ -34,6 +35,11 @@ AGENTRY_DECL std::string in_quotes(std::string_view text) {
     std::string out;
     json::write(out, std::string(text));
     return out;
+}
+
+AGENTRY_DECL std::string canonical_or_same(std::string arguments) {
+    std::optional<std::string> canonical = canonical_json(arguments);
+    return canonical ? std::move(*canonical) : std::move(arguments);
 }
 
 AGENTRY_DECL std::string cycle_text(const checked_plan& c, const std::vector<bool>& left) {
@@ -228,6 +234,7 @@ bool plan_step_arguments(const plan_step_wire& s, std::size_t i, plan_record& re
                                     plan_excerpt(args) + "); point at a member of arguments");
             return false;
         }
+        args = canonical_or_same(std::move(args));
         if (args.size() > options.max_arguments_size) {
             record.errors.push_back(where + "with this input set, the arguments reach " + std::to_string(args.size()) +
                                     " bytes, past the " + std::to_string(options.max_arguments_size) +
