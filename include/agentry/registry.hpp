@@ -308,9 +308,13 @@ std::string unknown_tool_text(std::string_view name, const Names& names) {
 /// An immutable set of tools with unique names, built at compile time.
 template <class... Tools>
 class registry {
-    static_assert(detail::all_of(std::array<bool, sizeof...(Tools)>{is_tool<Tools>...}),
-                  "agentry: registry{...} takes tools made with agentry::tool<\"name\", \"description\">(f) (a "
-                  "tool<...>(f) whose own check failed above is not one)");
+    // A tool<...>(f) whose own check failed has shown its diagnostic: nothing here adds to it,
+    // and the members stay usable (definitions() is then empty), so that the user's calls of
+    // them add no error either.
+    static_assert(detail::all_of(std::array<bool, sizeof...(Tools)>{
+                      (is_tool<Tools> || detail::is_unreadable_tool<Tools>)...}),
+                  "agentry: registry{...} takes tools made with agentry::tool<\"name\", \"description\">(f)");
+    static constexpr bool readable = (is_tool<Tools> && ...);
 
 public:
     static constexpr std::array<std::string_view, sizeof...(Tools)> names{detail::tool_name<Tools>()...};
@@ -422,24 +426,32 @@ public:
     /// read_options::null_as_absent.
     template <detail::call_dialect D = detail::any_dialect>
     tool_result call(std::string_view name, std::string_view arguments, const call_args& with = {}) const noexcept {
-        const std::size_t index = with.index ? *with.index : find(name);
-        if (index >= sizeof...(Tools)) return unknown_tool(name);
-        const bool null_as_absent = reads_null_as_absent<D>();
-        void* const context = with.context.get();
-        if (options_.arguments.null_as_absent == null_as_absent)
-            return dispatch_[index](tool_address(index), arguments, options_, with.scope, context);
-        call_options options = options_;
-        options.arguments.null_as_absent = null_as_absent;
-        return dispatch_[index](tool_address(index), arguments, options, with.scope, context);
+        if constexpr (!readable) {
+            return {};
+        } else {
+            const std::size_t index = with.index ? *with.index : find(name);
+            if (index >= sizeof...(Tools)) return unknown_tool(name);
+            const bool null_as_absent = reads_null_as_absent<D>();
+            void* const context = with.context.get();
+            if (options_.arguments.null_as_absent == null_as_absent)
+                return dispatch_[index](tool_address(index), arguments, options_, with.scope, context);
+            call_options options = options_;
+            options.arguments.null_as_absent = null_as_absent;
+            return dispatch_[index](tool_address(index), arguments, options, with.scope, context);
+        }
     }
 
     /// The `tools` payload of dialect D, as a constant.
     template <schema_dialect D = dialect::standard>
     static constexpr std::string_view definitions() noexcept {
-        static_assert(
-            detail::all_of(std::array<bool, sizeof...(Tools)>{detail::check_tool_definition<D, Tools>()...}));
-        static_assert(detail::check_request_limits<D, Tools...>());
-        return detail::definitions_text<D, Tools...>::view;
+        if constexpr (!readable) {
+            return {};
+        } else {
+            static_assert(
+                detail::all_of(std::array<bool, sizeof...(Tools)>{detail::check_tool_definition<D, Tools>()...}));
+            static_assert(detail::check_request_limits<D, Tools...>());
+            return detail::definitions_text<D, Tools...>::view;
+        }
     }
 
     /// The tools, in the order given.

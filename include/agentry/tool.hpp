@@ -231,6 +231,11 @@ struct unreadable_tool {
 template <>
 struct unreadable_tool<void> {};
 
+template <class T>
+inline constexpr bool is_unreadable_tool = false;
+template <class Report>
+inline constexpr bool is_unreadable_tool<unreadable_tool<Report>> = true;
+
 } // namespace detail
 
 /// A tool: its name, description and callable, with its schemas computed from the signature.

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: BSL-1.0
-// expect: agentry: this dialect cannot express std::map<std::string, T>
+// expect: agentry: this dialect cannot express a map (std::map<K, T> with any key type
 // names: output stops[].prices
 #include <agentry/agent.hpp>
 #include <agentry/provider/ollama.hpp>

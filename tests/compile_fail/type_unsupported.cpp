@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: BSL-1.0
 // expect: agentry: tool<...>: the parameter in field_named<...> has a type with no JSON Schema; use bool
-// errors: at most 3
+// errors: at most 1
 // names: plan_trip stops[].weird_field
 #include <agentry/registry.hpp>
 

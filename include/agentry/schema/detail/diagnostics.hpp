@@ -66,8 +66,9 @@ struct at_field {};
 template <class Dialect, class Tool, class Path, schema_error Error>
 struct schema_diagnostic {
     static_assert(Error != schema_error::map_not_expressible,
-                  "agentry: this dialect cannot express std::map<std::string, T> (it needs additionalProperties with "
-                  "a schema); use a std::vector of key/value structs, or another dialect");
+                  "agentry: this dialect cannot express a map (std::map<K, T> with any key type: an object whose "
+                  "keys are chosen at run time needs additionalProperties with a schema); use a std::vector of "
+                  "key/value structs, or another dialect");
     static_assert(Error != schema_error::tuple_not_expressible,
                   "agentry: this dialect cannot express std::pair or std::tuple (it has no prefixItems); use a struct "
                   "with named fields, or another dialect");

@@ -15,6 +15,7 @@
 #include <agentry/schema/json_schema.hpp>
 
 #include <cstddef>
+#include <memory>
 #include <optional>
 #include <string_view>
 #include <type_traits>
@@ -26,6 +27,7 @@ namespace agentry::detail {
 enum class unsupported {
     none,
     pointer,
+    smart_pointer,
     character,
     byte,
     nested_optional,
@@ -71,6 +73,15 @@ template <class T>
 concept aggregate_with_base = std::is_class_v<T> && std::is_aggregate_v<T> && requires { T{base_probe<T>{}}; };
 
 template <class T>
+inline constexpr bool is_smart_pointer = false;
+template <class T, class D>
+inline constexpr bool is_smart_pointer<std::unique_ptr<T, D>> = true;
+template <class T>
+inline constexpr bool is_smart_pointer<std::shared_ptr<T>> = true;
+template <class T>
+inline constexpr bool is_smart_pointer<std::weak_ptr<T>> = true;
+
+template <class T>
 consteval unsupported unsupported_reason() noexcept {
     using namespace schema::detail;
     // Before kind_of: std::byte is an enum without names, and kind_of cannot count the fields
@@ -80,6 +91,7 @@ consteval unsupported unsupported_reason() noexcept {
     else if constexpr (kind_of<T>() != kind::unsupported) return unsupported::none;
     else if constexpr (type_name_has<T>("std::filesystem::")) return unsupported::filesystem_header;
     else if constexpr (std::is_pointer_v<T>) return unsupported::pointer;
+    else if constexpr (is_smart_pointer<T>) return unsupported::smart_pointer;
     else if constexpr (std::is_same_v<T, char> || std::is_same_v<T, wchar_t> || std::is_same_v<T, char8_t> ||
                        std::is_same_v<T, char16_t> || std::is_same_v<T, char32_t>)
         return unsupported::character;
@@ -186,6 +198,10 @@ struct unsupported_parameter {
     static_assert(Reason != unsupported::pointer,
                   "agentry: tool<...>: the parameter in field_named<...> is a pointer, which has no JSON Schema; use "
                   "the value type, or std::optional<T> for a value that may be absent");
+    static_assert(Reason != unsupported::smart_pointer,
+                  "agentry: tool<...>: the parameter in field_named<...> is a smart pointer (std::unique_ptr, "
+                  "std::shared_ptr or std::weak_ptr), which has no JSON Schema; take the value T itself, or "
+                  "std::optional<T> for a value that may be absent");
     static_assert(Reason != unsupported::character,
                   "agentry: tool<...>: the parameter in field_named<...> is a character type, which has no JSON "
                   "Schema; use std::string for text or std::int8_t for a small number");
