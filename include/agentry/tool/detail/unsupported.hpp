@@ -36,6 +36,8 @@ enum class unsupported {
     filesystem_header,
     base_class,
     not_aggregate,
+    docs_unknown_field,
+    docs_duplicate_field,
     other,
 };
 
@@ -81,6 +83,34 @@ inline constexpr bool is_smart_pointer<std::shared_ptr<T>> = true;
 template <class T>
 inline constexpr bool is_smart_pointer<std::weak_ptr<T>> = true;
 
+/// The first entry of a struct's field_docs that names no field of it, or a field an earlier
+/// entry names (`duplicate`); `index` is the number of entries when there is none.
+struct docs_finding {
+    std::size_t index = 0;
+    bool duplicate = false;
+};
+
+template <class T>
+consteval docs_finding docs_problem() noexcept {
+    if constexpr (!has_field_docs<T> || !reflect::aggregate<T>) {
+        return {};
+    } else {
+        constexpr const auto& docs = T::docs;
+        for (std::size_t i = 0; i != docs.size(); ++i) {
+            for (std::size_t j = 0; j != i; ++j)
+                if (docs.names[j] == docs.names[i]) return {i, true};
+            if (reflect::field_index<T>(docs.names[i]) == reflect::field_count<T>) return {i, false};
+        }
+        return {docs.size(), false};
+    }
+}
+
+template <class T>
+consteval bool docs_wrong() noexcept {
+    if constexpr (!has_field_docs<T> || !reflect::aggregate<T>) return false;
+    else return docs_problem<T>().index != T::docs.size();
+}
+
 template <class T>
 consteval unsupported unsupported_reason() noexcept {
     using namespace schema::detail;
@@ -88,6 +118,8 @@ consteval unsupported unsupported_reason() noexcept {
     // of a struct with a base class.
     if constexpr (std::is_same_v<T, std::byte>) return unsupported::byte;
     else if constexpr (aggregate_with_base<T>) return unsupported::base_class;
+    else if constexpr (docs_wrong<T>())
+        return docs_problem<T>().duplicate ? unsupported::docs_duplicate_field : unsupported::docs_unknown_field;
     else if constexpr (kind_of<T>() != kind::unsupported) return unsupported::none;
     else if constexpr (type_name_has<T>("std::filesystem::")) return unsupported::filesystem_header;
     else if constexpr (std::is_pointer_v<T>) return unsupported::pointer;
@@ -104,11 +136,19 @@ consteval unsupported unsupported_reason() noexcept {
 
 /// The first value with no JSON Schema in T: `reason` (none when there is none), its `type`
 /// and its `path`. Depth bounds the walk through recursive types.
+/// Where a finding in T itself is: for its field_docs, the name of the entry.
+template <class T, unsupported Reason>
+consteval field_path own_path() noexcept {
+    if constexpr (Reason == unsupported::docs_unknown_field || Reason == unsupported::docs_duplicate_field)
+        return field_path{}.after(T::docs.names[docs_problem<T>().index]);
+    else return {};
+}
+
 template <class T, std::size_t Depth = 0>
 struct first_unsupported {
     static constexpr unsupported reason = Depth > 16 ? unsupported::none : unsupported_reason<T>();
     using type = T;
-    static constexpr field_path path{};
+    static constexpr field_path path = own_path<T, reason>();
 };
 
 struct nothing_found {
@@ -223,6 +263,12 @@ struct unsupported_parameter {
     static_assert(Reason != unsupported::base_class,
                   "agentry: tool<...>: the struct in field_named<...> has a base class, whose fields cannot be "
                   "reflected; put the base's fields in the struct itself, or make the base a member");
+    static_assert(Reason != unsupported::docs_unknown_field,
+                  "agentry: field_docs names a field the struct does not have (the last name of the path in "
+                  "field_named<...>); fix the name or remove the entry");
+    static_assert(Reason != unsupported::docs_duplicate_field,
+                  "agentry: field_docs describes the same field twice (the last name of the path in "
+                  "field_named<...>); keep one entry");
     static_assert(Reason != unsupported::not_aggregate,
                   "agentry: tool<...>: the type in field_named<...> is a class with a constructor, private members or "
                   "virtual functions, so its fields cannot be reflected; use a plain struct with public fields (an "
