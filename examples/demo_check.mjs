@@ -1,12 +1,15 @@
 // SPDX-License-Identifier: BSL-1.0
 // The demo end to end, as scripts/demo.sh runs it: starts demo_model_server.mjs on 127.0.0.1,
 // runs the travel agent against it and checks the printed run: every turn, the invalid call
-// and its repair, the failing and the slow tool, usage, and the answer; then that another
-// request gets the scripted model's answer that it only plans that trip.
+// and its repair, the failing and the slow tool, usage, and the answer; that the README's copy
+// of the output is that run, line by line and in order (ports, timings and token counts
+// aside); then that another request gets the scripted model's answer that it only plans that
+// trip.
 //
 //   node examples/demo_check.mjs <path to travel_agent>
 
 import { spawn, spawnSync } from "node:child_process";
+import { readFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 
@@ -58,5 +61,28 @@ const missing = expected.filter((re) => !re.test(run.stdout ?? ""));
 if (run.status !== 0 || missing.length) {
     console.error(`demo_check: exit status ${run.status}${run.error ? ` (${run.error.message})` : ""}; missing: ${missing.join(", ")}`);
     process.exit(1);
+}
+
+// The README's block of the output, against this run: the same lines in the same order, once
+// what varies between runs is masked.
+const mask = (line) => line.replace(/127\.0\.0\.1:\d+/g, "127.0.0.1:PORT")
+    .replace(/after [\d.]+ ms/g, "after T ms")
+    .replace(/\d+ tokens in, \d+ out, \d+ ms/g, "N tokens in, N out, T ms")
+    .replace(/tokens: \d+ in, \d+ out/g, "tokens: N in, N out")
+    .trimEnd();
+const readme = readFileSync(path.join(here, "..", "README.md"), "utf8");
+const block = /Its output \([^)]*\)[^`]*```text\n([\s\S]*?)```/.exec(readme);
+if (!block) {
+    console.error("demo_check: README.md has no block of the demo's output (\"Its output (...)\" and a ```text block)");
+    process.exit(1);
+}
+const documented = block[1].split("\n").map(mask).filter((l) => l !== "");
+const printed = (run.stdout ?? "").split("\n").map(mask).filter((l) => l !== "");
+for (let i = 0; i < Math.max(documented.length, printed.length); ++i) {
+    if (documented[i] !== printed[i]) {
+        console.error(`demo_check: README.md's output differs from the run at line ${i + 1} (masked):\n` +
+                      `  README: ${documented[i] ?? "(nothing)"}\n  run:    ${printed[i] ?? "(nothing)"}`);
+        process.exit(1);
+    }
 }
 console.log("demo_check: the demo ran end to end");

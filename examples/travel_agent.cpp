@@ -131,7 +131,9 @@ constexpr agentry::registry tools{
 
 namespace {
 
-constexpr agentry::loop_config config{.max_turns = 8, .tool_timeout = std::chrono::seconds(5), .parallel_tool_calls = true};
+// The calls of a turn run one after the other, so that the printed run reads in order (with
+// .parallel_tool_calls = true they run at once and their lines come as they finish).
+constexpr agentry::loop_config config{.max_turns = 8, .tool_timeout = std::chrono::seconds(5)};
 using travel_agent = agentry::agent<config>;
 
 constexpr std::string_view system_prompt =
