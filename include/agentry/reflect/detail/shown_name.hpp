@@ -11,6 +11,7 @@
 
 #include <cstddef>
 #include <string_view>
+#include <type_traits>
 #include <utility>
 
 namespace agentry::detail {
@@ -26,6 +27,21 @@ consteval auto shown_name() noexcept {
     return Holder<Name>{};
 #endif
 }
+
+template <auto... C>
+inline constexpr char char_pack_text[sizeof...(C) + 1] = {C..., '\0'};
+
+/// The text of a name shown_name put in a holder (Holder<fixed_string{...}> on GCC,
+/// Holder<'a', 'b', ...> on Clang), for messages computed at compile time.
+template <class Shown>
+struct shown_text;
+template <template <auto...> class Holder, auto... C>
+struct shown_text<Holder<C...>> {
+    static constexpr std::string_view view() noexcept {
+        if constexpr ((std::is_same_v<decltype(C), char> && ...)) return {char_pack_text<C...>, sizeof...(C)};
+        else return (C.view(), ...);
+    }
+};
 
 /// The first N characters of `text` as a fixed_string.
 template <std::size_t N>

@@ -231,52 +231,122 @@ struct first_unsupported<named_parameters<reflect::type_list<A...>, N...>, Depth
 template <auto... Path>
 struct field_named {};
 
+/// The message of each reason (X(reason, text)). "tool<...>" and "in field_named<...>" stand for
+/// the tool and the path, which the template arguments of unsupported_parameter show; where the
+/// compiler takes a computed message (C++26, P2741) they are written into the text instead.
+#define AGENTRY_UNSUPPORTED_MESSAGES(X) \
+    X(pointer, \
+      "agentry: tool<...>: the parameter in field_named<...> is a pointer, which has no JSON Schema; " \
+      "use the value type, or std::optional<T> for a value that may be absent") \
+    X(smart_pointer, \
+      "agentry: tool<...>: the parameter in field_named<...> is a smart pointer (std::unique_ptr, " \
+      "std::shared_ptr or std::weak_ptr), which has no JSON Schema; take the value T itself, or " \
+      "std::optional<T> for a value that may be absent") \
+    X(character, \
+      "agentry: tool<...>: the parameter in field_named<...> is a character type, which has no JSON " \
+      "Schema; use std::string for text or std::int8_t for a small number") \
+    X(byte, \
+      "agentry: tool<...>: the parameter in field_named<...> is std::byte, which has no JSON Schema; " \
+      "use std::uint8_t for a number, or std::string for binary data sent as base64") \
+    X(nested_optional, \
+      "agentry: tool<...>: the parameter in field_named<...> is std::optional<std::optional<T>>, which " \
+      "has no JSON Schema; use one std::optional") \
+    X(map_key, \
+      "agentry: tool<...>: the parameter in field_named<...> is a map whose key type is not a string, " \
+      "an integer or an enum; JSON object keys are strings, so use std::map<std::string, T>") \
+    X(too_many_fields, \
+      "agentry: tool<...>: the struct in field_named<...> has more than 64 fields; group some of them " \
+      "into a nested struct") \
+    X(filesystem_header, \
+      "agentry: std::filesystem::path needs #include <agentry/schema/adapters/filesystem.hpp> (left " \
+      "out of the other headers, as <filesystem> is costly to compile); it is then sent as a string") \
+    X(base_class, \
+      "agentry: tool<...>: the struct in field_named<...> has a base class, whose fields cannot be " \
+      "reflected; put the base's fields in the struct itself, or make the base a member") \
+    X(docs_unknown_field, \
+      "agentry: field_docs names a field the struct does not have (the last name of the path in " \
+      "field_named<...>); fix the name or remove the entry") \
+    X(docs_duplicate_field, \
+      "agentry: field_docs describes the same field twice (the last name of the path in " \
+      "field_named<...>); keep one entry") \
+    X(not_aggregate, \
+      "agentry: tool<...>: the type in field_named<...> is a class with a constructor, private members " \
+      "or virtual functions, so its fields cannot be reflected; use a plain struct with public fields " \
+      "(an aggregate) and convert to the class inside the tool") \
+    X(other, \
+      "agentry: tool<...>: the parameter in field_named<...> has a type with no JSON Schema; use bool, " \
+      "an integer, float, double, std::string, an enum, a struct, std::optional, std::vector, " \
+      "std::array, std::set, std::map<std::string, T>, std::variant, agentry::constrained or " \
+      "agentry::raw_json")
+
+#if defined(__cpp_static_assert) && __cpp_static_assert >= 202306L
+consteval std::string_view unsupported_text(unsupported reason) noexcept {
+    switch (reason) {
+#define AGENTRY_UNSUPPORTED_CASE(reason, text) \
+    case unsupported::reason: return text;
+        AGENTRY_UNSUPPORTED_MESSAGES(AGENTRY_UNSUPPORTED_CASE)
+#undef AGENTRY_UNSUPPORTED_CASE
+    default: return {};
+    }
+}
+
+/// A message computed at compile time (static_assert takes one since C++26).
+struct computed_message {
+    char chars[1024]{};
+    std::size_t length = 0;
+    constexpr void append(std::string_view text) noexcept {
+        for (char c : text)
+            if (length != sizeof chars) chars[length++] = c;
+    }
+    constexpr std::size_t size() const noexcept { return length; }
+    constexpr const char* data() const noexcept { return chars; }
+};
+
+/// The message of `Reason` with the tool's name and the path written in: `tool "plan_trip"`,
+/// `the parameter "stops[].weird_field"`.
+template <unsupported Reason, class Tool, class Field>
+consteval computed_message named_message() noexcept {
+    const std::string_view text = unsupported_text(Reason);
+    const std::string_view tool = shown_text<Tool>::view();
+    const std::string_view field = shown_text<Field>::view();
+    computed_message m;
+    for (std::size_t i = 0; i < text.size();) {
+        const std::string_view rest = text.substr(i);
+        if (rest.starts_with("tool<...>")) {
+            m.append("tool \"");
+            m.append(tool);
+            m.append("\"");
+            i += std::string_view("tool<...>").size();
+        } else if (rest.starts_with("in field_named<...>")) {
+            m.append("\"");
+            m.append(field);
+            m.append("\"");
+            i += std::string_view("in field_named<...>").size();
+        } else if (rest.starts_with("field_named<...>")) {
+            m.append("\"");
+            m.append(field);
+            m.append("\"");
+            i += std::string_view("field_named<...>").size();
+        } else {
+            m.append(rest.substr(0, 1));
+            ++i;
+        }
+    }
+    return m;
+}
+#endif
+
 /// Instantiated for a parameter type with no JSON Schema; the tool, the path to the value and
 /// its type are its template arguments.
 template <class Tool, class Field, class Type, unsupported Reason>
 struct unsupported_parameter {
-    static_assert(Reason != unsupported::pointer,
-                  "agentry: tool<...>: the parameter in field_named<...> is a pointer, which has no JSON Schema; use "
-                  "the value type, or std::optional<T> for a value that may be absent");
-    static_assert(Reason != unsupported::smart_pointer,
-                  "agentry: tool<...>: the parameter in field_named<...> is a smart pointer (std::unique_ptr, "
-                  "std::shared_ptr or std::weak_ptr), which has no JSON Schema; take the value T itself, or "
-                  "std::optional<T> for a value that may be absent");
-    static_assert(Reason != unsupported::character,
-                  "agentry: tool<...>: the parameter in field_named<...> is a character type, which has no JSON "
-                  "Schema; use std::string for text or std::int8_t for a small number");
-    static_assert(Reason != unsupported::byte,
-                  "agentry: tool<...>: the parameter in field_named<...> is std::byte, which has no JSON Schema; use "
-                  "std::uint8_t for a number, or std::string for binary data sent as base64");
-    static_assert(Reason != unsupported::nested_optional,
-                  "agentry: tool<...>: the parameter in field_named<...> is std::optional<std::optional<T>>, which has "
-                  "no JSON Schema; use one std::optional");
-    static_assert(Reason != unsupported::map_key,
-                  "agentry: tool<...>: the parameter in field_named<...> is a map whose key type is not a string, an "
-                  "integer or an enum; JSON object keys are strings, so use std::map<std::string, T>");
-    static_assert(Reason != unsupported::too_many_fields,
-                  "agentry: tool<...>: the struct in field_named<...> has more than 64 fields; group some of them into "
-                  "a nested struct");
-    static_assert(Reason != unsupported::filesystem_header,
-                  "agentry: std::filesystem::path needs #include <agentry/schema/adapters/filesystem.hpp> (left out "
-                  "of the other headers, as <filesystem> is costly to compile); it is then sent as a string");
-    static_assert(Reason != unsupported::base_class,
-                  "agentry: tool<...>: the struct in field_named<...> has a base class, whose fields cannot be "
-                  "reflected; put the base's fields in the struct itself, or make the base a member");
-    static_assert(Reason != unsupported::docs_unknown_field,
-                  "agentry: field_docs names a field the struct does not have (the last name of the path in "
-                  "field_named<...>); fix the name or remove the entry");
-    static_assert(Reason != unsupported::docs_duplicate_field,
-                  "agentry: field_docs describes the same field twice (the last name of the path in "
-                  "field_named<...>); keep one entry");
-    static_assert(Reason != unsupported::not_aggregate,
-                  "agentry: tool<...>: the type in field_named<...> is a class with a constructor, private members or "
-                  "virtual functions, so its fields cannot be reflected; use a plain struct with public fields (an "
-                  "aggregate) and convert to the class inside the tool");
-    static_assert(Reason != unsupported::other,
-                  "agentry: tool<...>: the parameter in field_named<...> has a type with no JSON Schema; use bool, an "
-                  "integer, float, double, std::string, an enum, a struct, std::optional, std::vector, std::array, "
-                  "std::set, std::map<std::string, T>, std::variant, agentry::constrained or agentry::raw_json");
+#if defined(__cpp_static_assert) && __cpp_static_assert >= 202306L
+    static_assert(Reason == unsupported::none, named_message<Reason, Tool, Field>());
+#else
+#define AGENTRY_UNSUPPORTED_ASSERT(reason, text) static_assert(Reason != unsupported::reason, text);
+    AGENTRY_UNSUPPORTED_MESSAGES(AGENTRY_UNSUPPORTED_ASSERT)
+#undef AGENTRY_UNSUPPORTED_ASSERT
+#endif
 };
 
 /// Instantiated for a callable whose operator() is not const (a mutable lambda, a function
