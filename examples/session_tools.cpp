@@ -5,12 +5,12 @@
 #include <agentry/policy/registry_policies.hpp>
 #include <agentry/policy/token_bucket.hpp>
 #include <agentry/registry.hpp>
+#include <agentry/stop_token.hpp>
 
 #include <chrono>
 #include <cstddef>
 #include <cstdio>
 #include <map>
-#include <stop_token>
 #include <string>
 #include <vector>
 
@@ -32,7 +32,7 @@ std::vector<std::string> list_notes(agentry::context<const session> s) {
 }
 
 // Stops between two notes when the caller gives up; reports each note done.
-std::string export_notes(agentry::context<const session> s, std::stop_token stop, agentry::progress progress,
+std::string export_notes(agentry::context<const session> s, agentry::stop_token stop, agentry::progress progress,
                          int max_notes) {
     const std::size_t total = s->notes.size();
     std::size_t done = 0;
@@ -85,7 +85,7 @@ int main() {
     show("save_note", all_tools.call("save_note", R"({"title":"idea","text":"a smaller binary"})", {.context = ada}));
     show("list_notes", all_tools.call("list_notes", "{}", {.context = ada}));
 
-    std::stop_source stop;
+    agentry::stop_source stop;
     const agentry::call_scope scope{stop.get_token(), [](const agentry::progress_update& u) {
                                         std::printf("  progress %g of %g: %s\n", u.progress, u.total.value_or(0),
                                                     u.message.c_str());

@@ -2,7 +2,7 @@
 // The agentry cases: read<T> alone (parse + validate) and registry::call (lookup + parse +
 // validate + call + write the result), for the three fixtures, json::write of the results
 // alone, and the construction and destruction of an empty tool_result, for reference. Then the
-// same calls through the policy paths: a tool taking agentry::context<T> and std::stop_token
+// same calls through the policy paths: a tool taking agentry::context<T> and agentry::stop_token
 // called with a call_scope and a context, a tool with a policy, and a policied call admitted by
 // a rate_limiter first (as the agent does).
 
@@ -10,6 +10,7 @@
 #include "cases.hpp"
 
 #include <agentry/agentry.hpp>
+#include <agentry/stop_token.hpp>
 
 #include <agentry/policy/registry_policies.hpp>
 #include <agentry/policy/token_bucket.hpp>
@@ -17,7 +18,6 @@
 #include <benchmark/benchmark.h>
 
 #include <chrono>
-#include <stop_token>
 
 namespace bench::agentry_impl {
 
@@ -36,11 +36,11 @@ struct session {
     int calls = 0;
 };
 
-flight_offer search_flights_scoped(agentry::context<session> s, std::stop_token stop, const flight_search& q) {
+flight_offer search_flights_scoped(agentry::context<session> s, agentry::stop_token stop, const flight_search& q) {
     s->calls += stop.stop_requested() ? 0 : 1;
     return search_flights(q);
 }
-fare_total quote_fare_scoped(const fare_quote& q, agentry::context<session> s, std::stop_token stop) {
+fare_total quote_fare_scoped(const fare_quote& q, agentry::context<session> s, agentry::stop_token stop) {
     s->calls += stop.stop_requested() ? 0 : 1;
     return quote_fare(q);
 }
@@ -120,7 +120,7 @@ void write_total_case(benchmark::State& state) {
 template <std::string_view const& Name, std::string_view const& Args>
 void call_scoped_case(benchmark::State& state) {
     session s;
-    std::stop_source source;
+    agentry::stop_source source;
     const agentry::call_scope scope{source.get_token(), {}};
     measure(state, [&] { return scoped_tools.call(opaque(Name), opaque(Args), {.context = s, .scope = scope}); });
 }

@@ -6,11 +6,12 @@
 // in any position, parameters of these types; they are not part of its schema:
 //
 //   agentry::context<T>   the caller's T&, given as registry.call(name, arguments, {.context = t})
-//   std::stop_token       signalled when the caller gives up on the call (timeout, cancel)
+//   agentry::stop_token   signalled when the caller gives up on the call (timeout, cancel);
+//                         std::stop_token where the standard library has it (stop_token.hpp)
 //   agentry::progress     reports progress to the caller; does nothing when no one listens
 //   agentry::call_info    the run id and call id the caller gives (an idempotency key for writes)
 //
-//   std::string export_rows(agentry::context<session> s, std::stop_token stop,
+//   std::string export_rows(agentry::context<session> s, agentry::stop_token stop,
 //                           agentry::progress p, int limit);
 //   constexpr agentry::registry tools{agentry::tool<"export_rows", "...", "limit">(export_rows)};
 //   tools.call("export_rows", R"({"limit":10})", {.context = my_session});
@@ -19,9 +20,10 @@
 //
 // The parameter names given in tool<...> name the schema's parameters only.
 
+#include <agentry/stop_token.hpp>
+
 #include <functional>
 #include <optional>
-#include <stop_token>
 #include <string>
 #include <string_view>
 #include <type_traits>
@@ -66,8 +68,8 @@ using progress_sink = std::function<void(const progress_update&)>;
 
 /// The caller's side of one tool call, besides the arguments and the context.
 struct call_scope {
-    /// Given to a tool that takes std::stop_token. A default token never stops.
-    std::stop_token stop{};
+    /// Given to a tool that takes agentry::stop_token. A default token never stops.
+    agentry::stop_token stop{};
     /// Receives the reports of a tool that takes agentry::progress; may be empty.
     progress_sink on_progress{};
     /// The run the call belongs to, given to a tool that takes agentry::call_info; empty when
@@ -118,7 +120,7 @@ struct injected_of<context<T>> {
     using context_type = std::remove_cv_t<T>;
 };
 template <>
-struct injected_of<std::stop_token> {
+struct injected_of<agentry::stop_token> {
     static constexpr injected kind = injected::stop;
 };
 template <>

@@ -10,6 +10,7 @@
 #include <agentry/agent.hpp>
 #include <agentry/loop/agent_tool.hpp>
 #include <agentry/registry.hpp>
+#include <agentry/stop_token.hpp>
 
 #include <doctest/doctest.h>
 
@@ -18,7 +19,6 @@
 #include <memory>
 #include <mutex>
 #include <optional>
-#include <stop_token>
 #include <string>
 #include <thread>
 #include <utility>
@@ -34,7 +34,7 @@ std::atomic<int> reached{0};
 std::atomic<behaviour> mode{behaviour::echo};
 std::atomic<int> flaky_failures{0};
 
-agentry::outcome<std::string> act_on(const std::string& text, std::stop_token stop) {
+agentry::outcome<std::string> act_on(const std::string& text, agentry::stop_token stop) {
     ++reached;
     switch (mode.load()) {
     case behaviour::echo: break;
@@ -49,7 +49,7 @@ agentry::outcome<std::string> act_on(const std::string& text, std::stop_token st
     return "acted on " + text;
 }
 
-agentry::outcome<std::string> act(std::string text, std::stop_token stop) { return act_on(text, stop); }
+agentry::outcome<std::string> act(std::string text, agentry::stop_token stop) { return act_on(text, stop); }
 
 enum class source { registry, added, planned };
 constexpr source all_sources[] = {source::registry, source::added, source::planned};

@@ -7,6 +7,7 @@
 #include <agentry/agent.hpp>
 #include <agentry/policy/tool_policy.hpp>
 #include <agentry/registry.hpp>
+#include <agentry/stop_token.hpp>
 
 #include <doctest/doctest.h>
 
@@ -18,7 +19,6 @@
 #include <optional>
 #include <span>
 #include <stdexcept>
-#include <stop_token>
 #include <string>
 #include <string_view>
 #include <thread>

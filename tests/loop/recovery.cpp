@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: BSL-1.0
 // Tool failures through the agent loop: the failure kind the model sees, retries by kind (only
 // transient failures and timeouts of idempotent tools), per-tool timeouts and fallback chains;
-// cooperative cancellation (a tool's std::stop_token) and the run's context.
+// cooperative cancellation (a tool's agentry::stop_token) and the run's context.
 #include "scripted.hpp"
 
 #include <agentry/agent.hpp>
@@ -10,6 +10,7 @@
 #include <agentry/policy/fallback.hpp>
 #include <agentry/policy/tool_policy.hpp>
 #include <agentry/registry.hpp>
+#include <agentry/stop_token.hpp>
 
 #include <doctest/doctest.h>
 
@@ -20,7 +21,6 @@
 #include <memory>
 #include <mutex>
 #include <stdexcept>
-#include <stop_token>
 #include <string>
 #include <thread>
 #include <vector>
@@ -359,10 +359,16 @@ struct cooperative_state {
 };
 cooperative_state coop;
 
-std::string wait_for_stop(std::stop_token stop, const std::string& job) {
+std::string wait_for_stop(agentry::stop_token stop, const std::string& job) {
+    // The stop wakes the wait (condition_variable_any takes std::stop_token only): registered
+    // before the lock is taken, as it runs at once when the stop came first.
+    const agentry::stop_callback wake(stop, [] {
+        const std::lock_guard lock(coop.mutex);
+        coop.cv.notify_all();
+    });
     std::unique_lock lock(coop.mutex);
     coop.started = true;
-    coop.cv.wait(lock, stop, [] { return coop.released; });
+    coop.cv.wait(lock, [&] { return coop.released || stop.stop_requested(); });
     coop.saw_stop = stop.stop_requested();
     return job + (coop.saw_stop ? " stopped" : " released");
 }
@@ -380,7 +386,7 @@ void reset_coop() {
 
 } // namespace
 
-TEST_CASE("cancellation: a tool's timeout signals its std::stop_token, and the tool stops") {
+TEST_CASE("cancellation: a tool's timeout signals its agentry::stop_token, and the tool stops") {
     reset_coop();
     bool saw = false;
     {
@@ -401,7 +407,7 @@ TEST_CASE("cancellation: a tool's timeout signals its std::stop_token, and the t
     CHECK(saw);
 }
 
-TEST_CASE("cancellation: agent.cancel() signals the std::stop_token of a running tool") {
+TEST_CASE("cancellation: agent.cancel() signals the agentry::stop_token of a running tool") {
     reset_coop();
     auto s = std::make_shared<scripted::script>();
     agentry::agent<agentry::loop_config{}> agent{scripted::model{s}, cooperative, "You are a test.",

@@ -6,12 +6,12 @@
 #include <agentry/agent.hpp>
 #include <agentry/loop/stop.hpp>
 #include <agentry/registry.hpp>
+#include <agentry/stop_token.hpp>
 
 #include <doctest/doctest.h>
 
 #include <memory>
 #include <stdexcept>
-#include <stop_token>
 #include <string>
 #include <string_view>
 #include <utility>

@@ -10,6 +10,7 @@
 #include <agentry/loop/agent_tool.hpp>
 #include <agentry/provider/openai.hpp>
 #include <agentry/registry.hpp>
+#include <agentry/stop_token.hpp>
 #include <agentry/transport/replay.hpp>
 
 #include <doctest/doctest.h>
@@ -21,7 +22,6 @@
 #include <memory>
 #include <mutex>
 #include <stdexcept>
-#include <stop_token>
 #include <string>
 #include <vector>
 
@@ -45,12 +45,12 @@ struct lookup_query {
 };
 
 // What the sub-agent's lookup tool does besides answering, per test.
-std::function<void(std::stop_token)>& lookup_hook() {
-    static std::function<void(std::stop_token)> hook;
+std::function<void(agentry::stop_token)>& lookup_hook() {
+    static std::function<void(agentry::stop_token)> hook;
     return hook;
 }
 
-std::string lookup(const lookup_query& q, std::stop_token stop) {
+std::string lookup(const lookup_query& q, agentry::stop_token stop) {
     if (lookup_hook()) lookup_hook()(stop);
     return "Two papers on " + q.term;
 }
@@ -260,7 +260,7 @@ TEST_CASE("agent_tool: the caller's cancel() and tool timeout stop the sub-run")
         auto lead = make_lead<agentry::loop_config{}>(tools);
         lead->s->turns = {calls({call("p1", "research", R"({"topic":"tides"})")}), answer("never asked")};
         bool stop_seen = false;
-        lookup_hook() = [&](std::stop_token stop) {
+        lookup_hook() = [&](agentry::stop_token stop) {
             lead->agent.cancel();
             stop_seen = stop.stop_requested();  // the sub-run's own tools are told at once
         };
@@ -279,11 +279,16 @@ TEST_CASE("agent_tool: the caller's cancel() and tool timeout stop the sub-run")
         std::mutex m;
         std::condition_variable_any cv;
         bool stopped = false;
-        lookup_hook() = [&](std::stop_token stop) {
-            std::unique_lock lock(m);
-            // Wakes when the stop token is signalled; bounded, so that the test fails rather
+        lookup_hook() = [&](agentry::stop_token stop) {
+            // Wakes when the stop token is signalled (registered before the lock is taken, as it
+            // runs at once when the stop came first); bounded, so that the test fails rather
             // than hangs if it never is.
-            cv.wait_for(lock, stop, std::chrono::seconds(30), [] { return false; });
+            const agentry::stop_callback wake(stop, [&] {
+                const std::lock_guard lock(m);
+                cv.notify_all();
+            });
+            std::unique_lock lock(m);
+            cv.wait_for(lock, std::chrono::seconds(30), [&] { return stop.stop_requested(); });
             stopped = stop.stop_requested();
         };
         {
@@ -432,7 +437,7 @@ TEST_CASE("agent_tool: with its own on_turn_end, the sub-run still stops at the 
     const auto tools = research_registry(sub.agent);
     auto lead = make_lead<agentry::loop_config{}>(tools);
     lead->s->turns = {calls({call("p1", "research", R"({"topic":"tides"})")}), answer("never asked")};
-    lookup_hook() = [&](std::stop_token) { lead->agent.cancel(); };
+    lookup_hook() = [&](agentry::stop_token) { lead->agent.cancel(); };
     const agentry::run_result r = lead->agent.run("Why are there tides?");
     lookup_hook() = nullptr;
     CHECK(own_called);

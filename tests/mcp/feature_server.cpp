@@ -1,11 +1,12 @@
 // SPDX-License-Identifier: BSL-1.0
 // An MCP server with every server feature, for features.mjs: progress, cancellation through
-// std::stop_token, logging (from a tool, and from the application on the GET stream), a
+// agentry::stop_token, logging (from a tool, and from the application on the GET stream), a
 // per-session context, annotations derived from tool policies under a ceiling, resources and
 // prompts. stdio by default; Streamable HTTP on 127.0.0.1 with --http <port>.
 #include <agentry/agentry.hpp>
 #include <agentry/mcp/http.hpp>
 #include <agentry/mcp/stdio.hpp>
+#include <agentry/stop_token.hpp>
 
 #include <chrono>
 #include <condition_variable>
@@ -16,7 +17,6 @@
 #include <memory>
 #include <mutex>
 #include <optional>
-#include <stop_token>
 #include <string>
 #include <string_view>
 #include <thread>
@@ -48,7 +48,7 @@ int steps(agentry::progress p, int n) {
 }
 
 // Reports progress (so the client knows it runs), then waits for its cancellation, at most 30 s.
-std::string wait_for_cancel(std::stop_token stop, agentry::progress p, agentry::context<app_session> s) {
+std::string wait_for_cancel(agentry::stop_token stop, agentry::progress p, agentry::context<app_session> s) {
     {
         std::lock_guard lock(s->mutex);
         ++s->waiting;

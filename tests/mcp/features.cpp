@@ -3,6 +3,7 @@
 // logging, annotations derived from tool policies, resources and prompts.
 #include <agentry/mcp/server.hpp>
 #include <agentry/mcp/stdio.hpp>
+#include <agentry/stop_token.hpp>
 
 #include "tools.hpp"
 
@@ -11,7 +12,6 @@
 #include <functional>
 #include <optional>
 #include <sstream>
-#include <stop_token>
 #include <stdexcept>
 #include <string>
 #include <string_view>
@@ -330,7 +330,7 @@ int steps(agentry::progress p, int n) {
     return n;
 }
 
-bool wait_for_stop(std::stop_token stop, agentry::context<app_session>) {
+bool wait_for_stop(agentry::stop_token stop, agentry::context<app_session>) {
     if (inside_wait) inside_wait();
     return stop.stop_requested();
 }
@@ -400,7 +400,7 @@ TEST_CASE("progress: notifications/progress with the request's token, increasing
     }
 }
 
-TEST_CASE("notifications/cancelled reaches the running tool's std::stop_token") {
+TEST_CASE("notifications/cancelled reaches the running tool's agentry::stop_token") {
     mcp::session s;
     injected_server.handle(s, initialize("2025-11-25"));
     bool seen = false;

@@ -7,7 +7,7 @@
 //  - Capabilities; annotations derived from the tools' policies.
 //  - Progress: notifications/progress reach callTool's onprogress.
 //  - Cancellation: the SDK client aborts a call (AbortSignal) once its first progress arrives;
-//    the tool sees its std::stop_token signalled (asked of the server afterwards, no timing).
+//    the tool sees its agentry::stop_token signalled (asked of the server afterwards, no timing).
 //  - Logging: setLoggingLevel, then a tool's messages at that level and above only.
 //  - Resources (static and templated) and prompts: listed, read, got.
 //  - Per-session context: two HTTP sessions count their calls apart.

@@ -1,13 +1,13 @@
 // SPDX-License-Identifier: BSL-1.0
-// Injected parameters: agentry::context<T>, std::stop_token, agentry::progress and
+// Injected parameters: agentry::context<T>, agentry::stop_token, agentry::progress and
 // agentry::call_info, supplied by the caller of registry::call and left out of the schema.
 #include <agentry/call_scope.hpp>
 #include <agentry/registry.hpp>
+#include <agentry/stop_token.hpp>
 
 #include <doctest/doctest.h>
 
 #include <optional>
-#include <stop_token>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -26,12 +26,12 @@ struct query {
 
 // The same two parameters, with and without injected ones around them.
 int plain_add(int a, int b) { return a + b; }
-int injected_add(agentry::context<session> s, int a, std::stop_token, int b, agentry::progress) {
+int injected_add(agentry::context<session> s, int a, agentry::stop_token, int b, agentry::progress) {
     ++s->calls;
     return a + b;
 }
 std::string plain_search(const query& q) { return q.text; }
-std::string injected_search(std::stop_token stop, const query& q, agentry::context<session> s) {
+std::string injected_search(agentry::stop_token stop, const query& q, agentry::context<session> s) {
     return q.text + "/" + s->user + (stop.stop_requested() ? "/stopped" : "");
 }
 
@@ -50,7 +50,7 @@ void check_same_definitions() {
 }
 
 // Tools that take a stop token or a progress reporter, but no context.
-std::string count_to(std::stop_token stop, agentry::progress p, int n) {
+std::string count_to(agentry::stop_token stop, agentry::progress p, int n) {
     int done = 0;
     for (; done < n && !stop.stop_requested(); ++done) p.report(done + 1, n, "counted");
     return std::to_string(done);
@@ -126,7 +126,7 @@ TEST_CASE("context: the error paths are those of a call without injected paramet
 
 TEST_CASE("stop token: a tool gets the scope's token, without a scope, one that never stops") {
     CHECK(scoped.call("count_to", R"({"n":3})").content == "3");
-    std::stop_source source;
+    agentry::stop_source source;
     agentry::call_scope scope{source.get_token(), {}};
     CHECK(scoped.call("count_to", R"({"n":3})", {.scope = scope}).content == "3");
     source.request_stop();
@@ -138,6 +138,22 @@ TEST_CASE("stop token: a tool gets the scope's token, without a scope, one that 
                                                      {.context = s, .scope = scope})
               .content == "x/ada/stopped");
 }
+
+#if defined(__cpp_lib_jthread)
+// Where the standard library has std::stop_token, agentry::stop_token is that type: a tool
+// written with std::stop_token and std::stop_source is injected as before.
+std::string stopped_std(std::stop_token stop) { return stop.stop_requested() ? "stopped" : "running"; }
+constexpr agentry::registry std_tools{agentry::tool<"stopped", "Whether the call was stopped">(stopped_std)};
+
+TEST_CASE("stop token: a tool taking std::stop_token gets the scope's token") {
+    std::stop_source source;
+    const agentry::call_scope scope{source.get_token(), {}};
+    CHECK(std_tools.call("stopped", "{}", {.scope = scope}).content == "running");
+    source.request_stop();
+    CHECK(std_tools.call("stopped", "{}", {.scope = scope}).content == "stopped");
+    CHECK(std_tools.call("stopped", "{}").content == "running");
+}
+#endif
 
 TEST_CASE("progress: reports reach the scope's sink, without one they go nowhere") {
     std::vector<agentry::progress_update> seen;
@@ -162,7 +178,7 @@ TEST_CASE("progress: an exception from the sink fails the call like the tool's o
 }
 
 TEST_CASE("scope: tools without injected parameters answer the same with and without one") {
-    std::stop_source source;
+    agentry::stop_source source;
     source.request_stop();
     const agentry::call_scope scope{source.get_token(), [](const agentry::progress_update&) {}};
     CHECK(scoped.call("add", R"({"a":1,"b":2})", {.scope = scope}).content == "3");

@@ -39,12 +39,12 @@
 #include <agentry/reflect/fixed_string.hpp>
 #include <agentry/reflect/function.hpp>
 #include <agentry/reflect/types.hpp>
+#include <agentry/stop_token.hpp>
 #include <agentry/tool.hpp>
 
 #include <concepts>
 #include <memory>
 #include <mutex>
-#include <stop_token>
 #include <string>
 #include <type_traits>
 #include <utility>
@@ -101,7 +101,7 @@ public:
     agent_call(Agent& sub, Prompt prompt, std::shared_ptr<agent_tool_state> state)
         : agent_(&sub), prompt_(std::move(prompt)), state_(std::move(state)) {}
 
-    outcome<output> operator()(const Input& input, std::stop_token stop) const {
+    outcome<output> operator()(const Input& input, agentry::stop_token stop) const {
         std::unique_lock lock(state_->running, std::defer_lock);
         while (!lock.try_lock_for(std::chrono::milliseconds(20)))
             if (stop.stop_requested()) return cancelled();
@@ -116,7 +116,7 @@ public:
         std::string message(prompt_(input));
         agent_->restore(state_->initial);
         // cancel() before the sub-run starts is forgotten by it: the turn-end check covers that.
-        const std::stop_callback on_stop(stop, [sub = agent_] { sub->cancel(); });
+        const agentry::stop_callback on_stop(stop, [sub = agent_] { sub->cancel(); });
         agent_events events = agent_access<Agent>::events(*agent_);
         events.on_turn_end = [&stop, sub = agent_, own = std::move(events.on_turn_end)](std::uint32_t turn,
                                                                                           const token_usage& usage) {

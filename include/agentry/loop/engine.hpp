@@ -37,6 +37,7 @@
 #include <agentry/policy/token_bucket.hpp>
 #include <agentry/provider/message.hpp>
 #include <agentry/provider/provider.hpp>
+#include <agentry/stop_token.hpp>
 #include <agentry/tool_result.hpp>
 
 #include <atomic>
@@ -48,7 +49,6 @@
 #include <mutex>
 #include <optional>
 #include <span>
-#include <stop_token>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -306,8 +306,8 @@ private:
     // The stop source of the run in progress (replaced by each run under stop_mutex_, signalled
     // by cancel()) and its token, read by the tool calls.
     std::mutex stop_mutex_;
-    std::stop_source run_stop_;
-    std::stop_token run_token_;
+    agentry::stop_source run_stop_;
+    agentry::stop_token run_token_;
     void* ctx_ = nullptr;          // of the run in progress
     std::string run_id_;           // of the run in progress; its calls view it
     clock::time_point started_{};  // of the run in progress

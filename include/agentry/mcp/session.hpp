@@ -13,18 +13,18 @@
 // Over HTTP with authorization, a session also holds the identity whose token started it
 // (owner()); server::handle makes it current_identity() while a tool runs. It also holds the
 // log level the client set (logging/setLevel), a stop source per request in progress (a tool
-// taking std::stop_token sees notifications/cancelled through it), and the application's
+// taking agentry::stop_token sees notifications/cancelled through it), and the application's
 // per-session context when the server has a context factory.
 
 #include <agentry/mcp/auth.hpp>
 #include <agentry/mcp/logging.hpp>
+#include <agentry/stop_token.hpp>
 
 #include <algorithm>
 #include <functional>
 #include <memory>
 #include <mutex>
 #include <optional>
-#include <stop_token>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -86,10 +86,10 @@ public:
     }
     /// The stop token of the request `id` in progress, signalled by cancel(id); a token that
     /// never stops for another id.
-    std::stop_token stop_token(std::string_view id) {
+    agentry::stop_token stop_token(std::string_view id) {
         std::lock_guard lock(mutex_);
         const auto it = find(id);
-        return it == pending_.end() ? std::stop_token{} : it->stop.get_token();
+        return it == pending_.end() ? agentry::stop_token{} : it->stop.get_token();
     }
 
     /// The application's context for this session (see server's context factory); null
@@ -159,7 +159,7 @@ private:
     struct entry {
         std::string id;
         bool cancelled;
-        std::stop_source stop;
+        agentry::stop_source stop;
     };
     std::vector<entry>::iterator find(std::string_view id) {
         return std::find_if(pending_.begin(), pending_.end(), [&](const entry& e) { return e.id == id; });

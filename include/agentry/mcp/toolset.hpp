@@ -34,13 +34,13 @@
 #include <agentry/mcp/client.hpp>
 #include <agentry/mcp/detail/tool_schema.hpp>
 #include <agentry/policy/tool_policy.hpp>
+#include <agentry/stop_token.hpp>
 
 #include <atomic>
 #include <cstdio>
 #include <functional>
 #include <memory>
 #include <optional>
-#include <stop_token>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -335,7 +335,7 @@ private:
     static tool_result call(client& server, const std::string& original, const std::string& exposed,
                             const json::value& schema, const json::schema_checker* checker,
                             const json::read_options& read, std::chrono::milliseconds timeout, bool nulls,
-                            std::string_view arguments, std::stop_token stop) {
+                            std::string_view arguments, agentry::stop_token stop) {
         json::parsed args = json::parse(arguments.empty() ? "{}" : arguments, read);
         if (!args.ok() || !args.value.is_object())
             return detail::mcp_tool_result(tool_status::invalid_arguments,
@@ -353,7 +353,7 @@ private:
         }
         // The agent's stop (the call's timeout, agent::cancel) cancels the request on the server.
         std::atomic<bool> cancelled{false};
-        const std::stop_callback on_stop(stop, [&cancelled] { cancelled.store(true); });
+        const agentry::stop_callback on_stop(stop, [&cancelled] { cancelled.store(true); });
         request_options options;
         options.timeout = timeout;
         options.cancel = &cancelled;

@@ -27,6 +27,7 @@
 #include <agentry/policy/step.hpp>
 #include <agentry/policy/token_bucket.hpp>
 #include <agentry/policy/tool_policy.hpp>
+#include <agentry/stop_token.hpp>
 #include <agentry/tool_call.hpp>
 #include <agentry/tool_result.hpp>
 
@@ -37,7 +38,6 @@
 #include <memory>
 #include <mutex>
 #include <span>
-#include <stop_token>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -57,9 +57,9 @@ struct call_run {
     using clock = std::chrono::steady_clock;
 
     const std::atomic<bool>* cancel = nullptr;
-    /// Signalled by agent::cancel(); a tool that takes std::stop_token gets it (or one signalled
+    /// Signalled by agent::cancel(); a tool that takes agentry::stop_token gets it (or one signalled
     /// at the call's timeout too).
-    std::stop_token stop{};
+    agentry::stop_token stop{};
     clock::time_point started{};
     /// loop_config::max_total_time; 0: none.
     fixed_duration max_total_time{};
@@ -96,7 +96,7 @@ struct tool_invocation {
     /// The arguments in canonical form, once the canonical layer has read them.
     std::string canonical;
     /// Given to the tool; the timeout layer replaces it with one also signalled at the timeout.
-    std::stop_token stop{};
+    agentry::stop_token stop{};
     /// Set by the timeout layer when the try passed its timeout.
     bool timed_out = false;
     /// The approver is asked under it when the turn's calls run in parallel; null otherwise.

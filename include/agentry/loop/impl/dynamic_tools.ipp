@@ -5,6 +5,7 @@
 // The definitions of the tools added at run time (loop/dynamic_tools.hpp): included by it
 // header-only, and by <agentry/src.hpp> in separate compilation (detail/separate.hpp).
 
+#include <agentry/stop_token.hpp>
 #include <agentry/tool/detail/invoke.hpp>
 #include <agentry/detail/separate.hpp>
 #include <agentry/loop/dynamic_tools.hpp>
@@ -19,7 +20,6 @@
 #include <memory>
 #include <optional>
 #include <span>
-#include <stop_token>
 #include <string>
 #include <string_view>
 #include <utility>

@@ -71,7 +71,7 @@ AGENTRY_DECL bool engine::begin_run(run_result& result, clock::time_point starte
     cancel_.store(false);
     {
         std::lock_guard lock(stop_mutex_);
-        run_stop_ = std::stop_source();
+        run_stop_ = agentry::stop_source();
         run_token_ = run_stop_.get_token();
     }
     started_ = started;
@@ -119,7 +119,7 @@ AGENTRY_DECL run_result engine::refused_context(bool none_taken, bool given, std
 AGENTRY_DECL void engine::cancel() noexcept {
     cancel_.store(true);
     std::lock_guard lock(stop_mutex_);
-    run_stop_.request_stop();  // the std::stop_token of the tools running
+    run_stop_.request_stop();  // the agentry::stop_token of the tools running
 }
 
 AGENTRY_DECL std::vector<pending_call> engine::pending_approvals() const {

@@ -9,6 +9,7 @@
 #include <agentry/detail/separate.hpp>
 #include <agentry/policy/fixed_duration.hpp>
 #include <agentry/policy/tool_policy.hpp>
+#include <agentry/stop_token.hpp>
 #include <agentry/tool_result.hpp>
 
 #include <atomic>
@@ -16,7 +17,6 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
-#include <stop_token>
 #include <string>
 #include <string_view>
 
@@ -39,8 +39,8 @@ AGENTRY_DECL void wait_idle(running_calls& calls);
 /// Runs `call` on a thread of its own, counted in `running`, with a stop token signalled by
 /// `run` and at `timeout` after `t0`; its result, or a tool_error when the timeout passes first
 /// (`timed_out` is then set and the call is abandoned) or no thread can be started.
-AGENTRY_DECL tool_result call_on_thread(std::function<tool_result(std::stop_token)> call, const std::string& name,
-                                        const std::stop_token& run, std::chrono::steady_clock::time_point t0,
+AGENTRY_DECL tool_result call_on_thread(std::function<tool_result(agentry::stop_token)> call, const std::string& name,
+                                        const agentry::stop_token& run, std::chrono::steady_clock::time_point t0,
                                         fixed_duration timeout, const std::shared_ptr<running_calls>& running,
                                         bool& timed_out);
 

@@ -5,6 +5,7 @@
 // The definitions of the call pipeline's layers (policy/layers/*.hpp).
 
 #include <agentry/detail/chrono.hpp>
+#include <agentry/stop_token.hpp>
 #include <agentry/tool/detail/invoke.hpp>
 #include <agentry/detail/separate.hpp>
 #include <agentry/json/reader.hpp>
@@ -211,7 +212,8 @@ AGENTRY_DECL tool_result timeout_layer::call(tool_invocation& call, const call_c
     own.model_text = {};
     own.run_id = {};
     return detail::call_on_thread(
-        [target = next.target(), own = std::move(own), run_id = std::string(call.run_id)](std::stop_token stop) mutable {
+        [target = next.target(), own = std::move(own),
+         run_id = std::string(call.run_id)](agentry::stop_token stop) mutable {
             own.stop = std::move(stop);
             own.run_id = run_id;
             return target(own);

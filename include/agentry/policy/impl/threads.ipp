@@ -6,6 +6,7 @@
 #include <agentry/detail/chrono.hpp>
 #include <agentry/detail/separate.hpp>
 #include <agentry/policy/detail/threads.hpp>
+#include <agentry/stop_token.hpp>
 
 #include <algorithm>
 #include <atomic>
@@ -15,7 +16,6 @@
 #include <mutex>
 #include <optional>
 #include <random>
-#include <stop_token>
 #include <string>
 #include <thread>
 #include <utility>
@@ -70,8 +70,8 @@ AGENTRY_DECL std::shared_ptr<running_calls> make_running_calls() { return std::m
 
 AGENTRY_DECL void wait_idle(running_calls& calls) { calls.wait_idle(); }
 
-AGENTRY_DECL tool_result call_on_thread(std::function<tool_result(std::stop_token)> call, const std::string& name,
-                           const std::stop_token& run, std::chrono::steady_clock::time_point t0,
+AGENTRY_DECL tool_result call_on_thread(std::function<tool_result(agentry::stop_token)> call, const std::string& name,
+                           const agentry::stop_token& run, std::chrono::steady_clock::time_point t0,
                            fixed_duration timeout, const std::shared_ptr<running_calls>& running, bool& timed_out) {
     const auto failed = [](std::string text) {
         tool_result out;
@@ -80,8 +80,8 @@ AGENTRY_DECL tool_result call_on_thread(std::function<tool_result(std::stop_toke
         return out;
     };
     // The call's own stop source, signalled at its timeout and by cancel().
-    std::stop_source stop;
-    const std::stop_callback cancelled(run, [&stop] { stop.request_stop(); });
+    agentry::stop_source stop;
+    const agentry::stop_callback cancelled(run, [&stop] { stop.request_stop(); });
     // The thread owns the call, so that an abandoned call can finish on its own after the run
     // has moved on; `running` lets the agent's destructor wait for it.
     auto task = std::make_shared<std::packaged_task<tool_result()>>(

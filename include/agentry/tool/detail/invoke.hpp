@@ -12,6 +12,7 @@
 #include <agentry/json/writer.hpp>
 #include <agentry/outcome.hpp>
 #include <agentry/reflect/types.hpp>
+#include <agentry/stop_token.hpp>
 #include <agentry/tool_result.hpp>
 
 #include <array>
@@ -88,7 +89,7 @@ decltype(auto) argument([[maybe_unused]] Storage& arguments, [[maybe_unused]] co
         using context_type = typename injected_of<std::remove_cvref_t<A>>::context_type;
         return std::remove_cvref_t<A>(*static_cast<context_type*>(in.context));
     } else if constexpr (kind == injected::stop) {
-        return std::stop_token(in.scope.stop);
+        return agentry::stop_token(in.scope.stop);
     } else if constexpr (kind == injected::progress) {
         return progress(&in.scope.on_progress);
     } else if constexpr (kind == injected::info) {
