@@ -4,7 +4,11 @@
 # leaves out what the gcc run already shows for any compiler: the compile-fail twins (valid C++
 # but for the marked lines) and the install consumers (the package's files); the asan run leaves
 # out every compile-only test.
-# Usage: scripts/test.sh [gcc] [clang] [asan]   (default: all three)
+# libcxx (not in the default set) builds with Clang 19 and libc++ 19, and leaves out what the clang
+# run leaves out, docs.diagnostics (the documents quote Clang 14's output) and one compile-fail
+# case whose error limit Clang 19 exceeds (docs/install.md); it installs Clang 19, libc++ and
+# fast_float (agentry's reader of doubles where libc++ has no std::from_chars for them).
+# Usage: scripts/test.sh [gcc] [clang] [asan] [libcxx]   (default: gcc clang asan)
 # Prints each configuration's build and ctest wall times, and a summary of them at the end.
 # The gcc and clang presets build without debug information (-g0: a fifth less compile time with
 # GCC); the asan preset keeps line tables (-gline-tables-only), the file:line of the sanitizers'
@@ -15,6 +19,9 @@ npm_need
 
 configs=("$@")
 [ ${#configs[@]} -eq 0 ] && configs=(gcc clang asan)
+for config in "${configs[@]}"; do
+    if [ "$config" = libcxx ]; then apt_need clang-19 libc++-19-dev libc++abi-19-dev libfast-float-dev; fi
+done
 jobs="$(nproc)"
 times=()
 summary() {

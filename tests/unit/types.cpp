@@ -15,6 +15,7 @@
 #include <list>
 #include <map>
 #include <optional>
+#include <ratio>
 #include <string>
 #include <string_view>
 #include <tuple>
@@ -178,9 +179,13 @@ TEST_CASE("chrono: read and write") {
     CHECK(r.value.birthday == std::chrono::year{1999} / 12 / 31);
     CHECK(r.value.start.time_since_epoch() == 1s);  // the fraction is dropped
     CHECK(r.value.minute == std::chrono::sys_days{std::chrono::year{2017} / 1 / 1});  // leap second: the next
+    // system_clock counts nanoseconds in libstdc++, microseconds in libc++: the digits it keeps.
+    const std::string at = std::ratio_less_equal_v<std::chrono::system_clock::period, std::nano>
+                               ? "2024-05-01T21:30:00.123456789Z"
+                               : "2024-05-01T21:30:00.123456Z";
     CHECK(json::to_json(r.value) ==
           R"({"timeout":30,"delay":2.5,"thirds":4,"day":"2024-02-29","birthday":"1999-12-31",)"
-          R"("at":"2024-05-01T21:30:00.123456789Z","start":"1970-01-01T00:00:01Z","minute":"2017-01-01T00:00:00Z"})");
+          R"("at":")" + at + R"(","start":"1970-01-01T00:00:01Z","minute":"2017-01-01T00:00:00Z"})");
     CHECK(json::to_json(std::chrono::sys_time<std::chrono::milliseconds>(-1ms)) == R"("1969-12-31T23:59:59.999Z")");
     CHECK(json::to_json(std::chrono::sys_days{} - std::chrono::days{1}) == R"("1969-12-31")");
 }
