@@ -11,9 +11,9 @@
 // Callables: functions, function pointers, lambdas (capturing or not), function objects with
 // one non-template operator(), and member functions bound to an object with
 // tool<...>(&type::member, &object).
-// Besides these, the function may take, in any position, agentry::context<T>, std::stop_token
-// and agentry::progress (call_scope.hpp): the caller supplies them, and the schema, the
-// definitions and the parameter names leave them out.
+// Besides these, the function may take, in any position, agentry::context<T>,
+// agentry::stop_token and agentry::progress (call_scope.hpp): the caller supplies them, and the
+// schema, the definitions and the parameter names leave them out.
 
 #include <agentry/call_scope.hpp>
 #include <agentry/tool/detail/name_table.hpp>
@@ -174,7 +174,7 @@ struct injection_diagnostic {
                   "agentry: tool<...>(f): f takes more than one agentry::context<T>; a call has one context: take "
                   "one agentry::context<T> whose T holds everything the tool needs");
     static_assert(Problem != injection_problem::by_mutable_reference,
-                  "agentry: tool<...>(f): f takes agentry::context<T>, std::stop_token, agentry::progress or "
+                  "agentry: tool<...>(f): f takes agentry::context<T>, agentry::stop_token, agentry::progress or "
                   "agentry::call_info by non-const reference; take them by value (they are cheap to copy) or by const "
                   "reference");
 };
@@ -246,7 +246,7 @@ struct tool_t {
     using signature = detail::tool_signature<F>;
     using result_type = typename signature::result;
     /// The aggregate whose fields are the parameters, or agentry::named_parameters<...>;
-    /// without the injected parameters (agentry::context<T>, std::stop_token, agentry::progress,
+    /// without the injected parameters (agentry::context<T>, agentry::stop_token, agentry::progress,
     /// agentry::call_info).
     using parameters_type = typename detail::parameters_of<detail::schema_signature<F>, Params...>::type;
     /// The T of the agentry::context<T> the callable takes (without const), or void.

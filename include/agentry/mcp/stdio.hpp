@@ -10,7 +10,7 @@
 //
 // One thread reads and one answers, so a notifications/cancelled arriving while a tool runs
 // (or while its request waits) is seen: a waiting request is then dropped, and a running one's
-// answer is not sent, and a tool taking std::stop_token sees it stop. Notifications written while
+// answer is not sent, and a tool taking agentry::stop_token sees it stop. Notifications written while
 // a request is answered (progress, log messages) are lines on the output before its answer.
 // Between them waits at most `queue_size` messages and `max_message_size` bytes. A line longer
 // than `max_message_size` is read to its end without being kept and answered with an Invalid
