@@ -314,7 +314,7 @@ class registry {
     static_assert(detail::all_of(std::array<bool, sizeof...(Tools)>{
                       (is_tool<Tools> || detail::is_unreadable_tool<Tools>)...}),
                   "agentry: registry{...} takes tools made with agentry::tool<\"name\", \"description\">(f)");
-    static constexpr bool readable = (is_tool<Tools> && ...);
+    static constexpr bool readable = detail::all_of(std::array<bool, sizeof...(Tools)>{is_tool<Tools>...});
 
 public:
     static constexpr std::array<std::string_view, sizeof...(Tools)> names{detail::tool_name<Tools>()...};

@@ -38,8 +38,10 @@ struct shown_text;
 template <template <auto...> class Holder, auto... C>
 struct shown_text<Holder<C...>> {
     static constexpr std::string_view view() noexcept {
-        if constexpr ((std::is_same_v<decltype(C), char> && ...)) return {char_pack_text<C...>, sizeof...(C)};
-        else return (C.view(), ...);
+        // No fold over the characters: a path may pass a compiler's limit on fold expressions.
+        if constexpr (sizeof...(C) != 1) return {char_pack_text<C...>, sizeof...(C)};
+        else if constexpr (std::is_class_v<std::remove_cvref_t<decltype((C, ...))>>) return (C.view(), ...);
+        else return {char_pack_text<C...>, 1};
     }
 };
 
