@@ -8,12 +8,27 @@
 # run leaves out, docs.diagnostics (the documents quote Clang 14's output) and one compile-fail
 # case whose error limit Clang 19 exceeds (docs/install.md); it installs Clang 19, libc++ and
 # fast_float (agentry's reader of doubles where libc++ has no std::from_chars for them).
+# quick (alone): GCC 12 only, the unit, loop and MCP tests, no compile-fail suite; it installs
+# only what those need (no PostgreSQL, no Clang).
 # Usage: scripts/test.sh [gcc] [clang] [asan] [libcxx]   (default: gcc clang asan)
+#        scripts/test.sh quick
 # Prints each configuration's build and ctest wall times, and a summary of them at the end.
 # The gcc and clang presets build without debug information (-g0: a fifth less compile time with
 # GCC); the asan preset keeps line tables (-gline-tables-only), the file:line of the sanitizers'
 # reports, without the rest of the debug information.
 source "$(dirname "${BASH_SOURCE[0]}")/deps.sh"
+if [ "${1:-}" = quick ]; then
+    apt_need g++-12 cmake make libboost1.81-dev libcurl4-openssl-dev doctest-dev
+    npm_need
+    start=$(date +%s)
+    cmake --preset gcc -S "$agentry_root" >/dev/null
+    cmake --build --preset gcc -j"$(nproc)" --target agentry_unit agentry_loop_tests agentry_mcp_unit \
+        agentry_mcp_client agentry_mcp_feature_server agentry_mcp_noisy_server mcp_server
+    built=$(date +%s)
+    (cd "$agentry_root" && ctest --preset gcc -j"$(nproc)" -R '^(unit|loop|mcp)\.')
+    echo "test.sh: quick build $((built - start)) s, ctest $(($(date +%s) - built)) s"
+    exit 0
+fi
 apt_need g++-12 clang-14 cmake make pkgconf libboost1.81-dev libcurl4-openssl-dev doctest-dev nlohmann-json3-dev libsqlite3-dev libpq-dev postgresql
 npm_need
 
