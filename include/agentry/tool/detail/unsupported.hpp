@@ -309,6 +309,16 @@ consteval computed_message named_message() noexcept {
     const std::string_view text = unsupported_text(Reason);
     const std::string_view tool = shown_text<Tool>::view();
     const std::string_view field = shown_text<Field>::view();
+    // The path is empty where the tool's arguments themselves are the value.
+    const auto append_field = [&](computed_message& m) {
+        if (field.empty()) {
+            m.append("(the tool's arguments)");
+        } else {
+            m.append("\"");
+            m.append(field);
+            m.append("\"");
+        }
+    };
     computed_message m;
     for (std::size_t i = 0; i < text.size();) {
         const std::string_view rest = text.substr(i);
@@ -318,14 +328,10 @@ consteval computed_message named_message() noexcept {
             m.append("\"");
             i += std::string_view("tool<...>").size();
         } else if (rest.starts_with("in field_named<...>")) {
-            m.append("\"");
-            m.append(field);
-            m.append("\"");
+            append_field(m);
             i += std::string_view("in field_named<...>").size();
         } else if (rest.starts_with("field_named<...>")) {
-            m.append("\"");
-            m.append(field);
-            m.append("\"");
+            append_field(m);
             i += std::string_view("field_named<...>").size();
         } else {
             m.append(rest.substr(0, 1));
