@@ -21,13 +21,17 @@ apt_need() {
     fi
 }
 
-# npm_need: the pinned npm test tools (package-lock.json) in node_modules.
+# npm_need: the pinned npm test tools in node_modules: package-lock.json at the root, and the MCP
+# conformance suite with the Node 22 it runs on (tests/mcp/conformance/package-lock.json).
 npm_need() {
     if ! command -v node >/dev/null || ! command -v npm >/dev/null; then
         apt_need nodejs npm
     fi
-    if [ ! -d "$agentry_root/node_modules" ] || [ "$agentry_root/package-lock.json" -nt "$agentry_root/node_modules" ]; then
-        (cd "$agentry_root" && npm ci --no-audit --no-fund --loglevel=error)
-        touch "$agentry_root/node_modules"
-    fi
+    local dir
+    for dir in "$agentry_root" "$agentry_root/tests/mcp/conformance"; do
+        if [ ! -d "$dir/node_modules" ] || [ "$dir/package-lock.json" -nt "$dir/node_modules" ]; then
+            (cd "$dir" && npm ci --no-audit --no-fund --loglevel=error)
+            touch "$dir/node_modules"
+        fi
+    done
 }

@@ -63,10 +63,14 @@ TEST_CASE("http endpoint: a session from initialize to DELETE") {
     CHECK(reply.response.body() == R"({"jsonrpc":"2.0","id":2,"result":{}})");
     CHECK(reply.response.count("Mcp-Session-Id") == 0);
 
-    reply = endpoint.handle(post(R"({"jsonrpc":"2.0","id":3,"method":"ping"})", session, "2025-06-18"));
+    // Another version sessions are held in: accepted, answered in the session's version.
+    reply = endpoint.handle(post(R"({"jsonrpc":"2.0","id":3,"method":"ping"})", session, "2025-03-26"));
+    CHECK(reply.response.result() == http::status::ok);
+    CHECK(reply.response.body() == R"({"jsonrpc":"2.0","id":3,"result":{}})");
+    reply = endpoint.handle(post(R"({"jsonrpc":"2.0","id":3,"method":"ping"})", session, "2026-07-28"));
     CHECK(reply.response.result() == http::status::bad_request);
     CHECK(reply.response.body() ==
-          R"({"jsonrpc":"2.0","id":3,"error":{"code":-32600,"message":"Bad Request: unsupported MCP-Protocol-Version \"2025-06-18\"; this session uses 2025-11-25"}})");
+          R"({"jsonrpc":"2.0","id":3,"error":{"code":-32600,"message":"Bad Request: unsupported MCP-Protocol-Version \"2026-07-28\"; this session uses 2025-11-25"}})");
 
     reply = endpoint.handle(post(R"({"jsonrpc":"2.0","id":4,"method":"ping"})"));
     CHECK(reply.response.result() == http::status::bad_request);

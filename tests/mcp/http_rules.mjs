@@ -103,10 +103,13 @@ r = await initialize("2025-11-25");
 const second = r.headers["mcp-session-id"];
 assert.notEqual(second, session);
 
-// Protocol version header: the negotiated one, or none; anything else is 400.
+// Protocol version header: the negotiated one, another version sessions are held in (answered in
+// the session's), or none; anything else is 400.
 r = await post(add(4, 1, 1), { session, header: "2025-06-18" });
+assert.equal(r.status, 200, "another session version: accepted");
+r = await post(add(4, 1, 1), { session, header: "2026-07-28" });
 assert.equal(r.status, 400);
-assert.match(r.json.error.message, /unsupported MCP-Protocol-Version "2025-06-18"; this session uses 2025-11-25/);
+assert.match(r.json.error.message, /unsupported MCP-Protocol-Version "2026-07-28"; this session uses 2025-11-25/);
 r = await post(add(5, 1, 1), { session, header: "1999-01-01" });
 assert.equal(r.status, 400);
 r = await post(add(6, 1, 1), { session, header: null });

@@ -10,8 +10,8 @@
 // POST <path> takes one JSON-RPC message and answers a request with application/json (no SSE
 // stream is opened); notifications and responses get 202. `initialize` starts a session whose
 // id comes back in Mcp-Session-Id and must be sent with every later request (missing: 400;
-// unknown or ended: 404). A MCP-Protocol-Version header other than the negotiated version gets
-// 400. DELETE ends a session. GET and other methods get 405. A Content-Type other than
+// unknown or ended: 404). A MCP-Protocol-Version header naming a version sessions are not held
+// in gets 400; in a session, another session version is accepted and the session's is used. DELETE ends a session. GET and other methods get 405. A Content-Type other than
 // application/json gets 415, an Accept that excludes it 406. An Origin header other than a
 // loopback origin or one of allowed_origins gets 403, and so does a Host header naming another
 // machine when the server listens on loopback (both against DNS rebinding). With

@@ -434,7 +434,9 @@ private:
                             "Bad Request: the Mcp-Session-Id header is missing; send initialize first");
             state = find_session(id, who);
             if (!state) return json(http::status::not_found, m.id, error_code::session_not_found, "Session not found");
-            if (!version.empty() && version != state->protocol_version()) {
+            // A session answers in its negotiated version; a header naming another version that
+            // sessions are held in is accepted (as the official SDKs and conformance suite do).
+            if (!version.empty() && version != state->protocol_version() && !supported_protocol_version(version)) {
                 std::string message = "Bad Request: unsupported MCP-Protocol-Version ";
                 json::write(message, version.substr(0, 40));
                 message += "; this session uses " + state->protocol_version();

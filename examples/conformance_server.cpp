@@ -1,0 +1,106 @@
+// SPDX-License-Identifier: BSL-1.0
+// The server the MCP conformance suite's server scenarios expect of an SDK, built with agentry's
+// public API only: the tools, resources and prompts each scenario calls by name, served over
+// Streamable HTTP on 127.0.0.1 (scripts/conformance.sh runs the suite against it).
+//   conformance_server [port]      (default 3001; the endpoint is /mcp)
+#include <agentry/agentry.hpp>
+#include <agentry/mcp/http.hpp>
+#include <agentry/mcp/logging.hpp>
+#include <agentry/mcp/prompts.hpp>
+#include <agentry/mcp/resources.hpp>
+
+#include <chrono>
+#include <cstdlib>
+#include <optional>
+#include <string>
+#include <thread>
+
+namespace {
+
+using namespace std::chrono_literals;
+
+std::string simple_text() { return "This is a simple text response for testing."; }
+
+std::string with_logging() {
+    agentry::mcp::log(agentry::mcp::log_level::info, "Tool execution started");
+    std::this_thread::sleep_for(50ms);
+    agentry::mcp::log(agentry::mcp::log_level::info, "Tool processing data");
+    std::this_thread::sleep_for(50ms);
+    agentry::mcp::log(agentry::mcp::log_level::info, "Tool execution completed");
+    return "Logging test completed";
+}
+
+agentry::outcome<std::string> error_handling() {
+    return agentry::fail(agentry::failure_kind::permanent, "This tool intentionally returns an error for testing");
+}
+
+std::string with_progress(agentry::progress p) {
+    p.report(0, 100);
+    std::this_thread::sleep_for(50ms);
+    p.report(50, 100);
+    std::this_thread::sleep_for(50ms);
+    p.report(100, 100);
+    return "Progress test completed";
+}
+
+struct street_address {
+    std::optional<std::string> street;
+    std::optional<std::string> city;
+};
+
+struct schema_2020_12_args {
+    std::optional<std::string> name;
+    std::optional<street_address> address;
+};
+
+std::string schema_2020_12(const schema_2020_12_args& a) { return "Hello, " + a.name.value_or("nobody"); }
+
+constexpr agentry::registry tools{
+    agentry::tool<"test_simple_text", "Returns simple text content">(simple_text),
+    agentry::tool<"test_tool_with_logging", "Sends three log messages while it runs">(with_logging),
+    agentry::tool<"test_error_handling", "Always fails">(error_handling),
+    agentry::tool<"test_tool_with_progress", "Reports progress 0, 50 and 100 of 100">(with_progress),
+    agentry::tool<"json_schema_2020_12_tool", "Tool with JSON Schema 2020-12 features">(schema_2020_12),
+};
+
+struct template_ref {
+    std::string id;
+};
+
+std::string template_data(const template_ref& r) {
+    std::string text = R"({"id":)";
+    agentry::json::write(text, r.id);
+    text += R"(,"templateTest":true,"data":)";
+    agentry::json::write(text, "Data for ID: " + r.id);
+    return text + "}";
+}
+
+struct prompt_args {
+    std::string arg1;
+    std::string arg2;
+    static constexpr auto docs = agentry::field_docs("arg1", "First test argument", "arg2", "Second test argument");
+};
+
+} // namespace
+
+int main(int argc, char** argv) {
+    const agentry::mcp::server server{
+        tools,
+        {.name = "agentry-conformance-server", .version = "1.0.0"},
+        agentry::mcp::resource<"test://static-text", "static-text">(
+            +[] { return std::string("This is the content of the static text resource."); },
+            {.description = "A static text resource", .mime_type = "text/plain"}),
+        agentry::mcp::resource<"test://watched-resource", "watched-resource">(
+            +[] { return std::string("Watched resource content"); },
+            {.description = "A resource to subscribe to", .mime_type = "text/plain"}),
+        agentry::mcp::resource_template<"test://template/{id}/data", "template-data">(
+            template_data, {.description = "Data for an id", .mime_type = "application/json"}),
+        agentry::mcp::prompt<"test_simple_prompt", "A prompt without arguments">(
+            +[] { return std::string("This is a simple prompt for testing."); }),
+        agentry::mcp::prompt<"test_prompt_with_arguments", "A prompt with two arguments">(+[](const prompt_args& a) {
+            return "Prompt with arguments: arg1='" + a.arg1 + "', arg2='" + a.arg2 + "'";
+        }),
+    };
+    const auto port = static_cast<unsigned short>(argc > 1 ? std::atoi(argv[1]) : 3001);
+    return agentry::mcp::serve_http(server, {.port = port});
+}
