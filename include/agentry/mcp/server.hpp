@@ -738,6 +738,7 @@ private:
         if (table::content_results[index] && r.ok()) {
             std::string body = R"({"content":)";
             if (!r.truncated) {
+                body.reserve(body.size() + r.content.size() + 20);
                 detail::append_content(body, r.content, version);
                 body += ",\"isError\":false}";
                 return done(std::move(body), false);
