@@ -39,6 +39,10 @@
 //    the result is an object (the tool has an outputSchema) and the version has structured
 //    content, the same JSON as structuredContent. An object result cut at the registry's result
 //    cap cannot match its outputSchema, so it is then sent as text with isError true.
+//    A tool returning MCP content (content.hpp) gets its blocks as the content, without
+//    structuredContent; blocks the version lacks (audio before 2025-03-26, resource links
+//    before 2025-06-18) as text blocks; content cut at the result cap as a text block saying
+//    so, with isError true.
 //  - invalid_arguments, tool_error: a text block with the precise message, isError true (MCP
 //    2025-11-25: input validation errors are tool execution errors, so the model sees them).
 //  - unknown_tool: JSON-RPC error -32602 with the "did you mean" message.
@@ -53,6 +57,8 @@
 #include <agentry/mcp/annotations.hpp>
 #include <agentry/mcp/detail/server_methods.hpp>
 #include <agentry/mcp/ceiling.hpp>
+#include <agentry/mcp/content.hpp>
+#include <agentry/mcp/detail/content_result.hpp>
 #include <agentry/mcp/detail/tool_table.hpp>
 #include <agentry/mcp/logging.hpp>
 #include <agentry/mcp/message.hpp>
@@ -553,7 +559,7 @@ private:
         }
         case detail::method::resources_read: return read_resource(m, f, done);
         case detail::method::prompts_get: return get_prompt(m, done);
-        case detail::method::tools_call: return call(s, m, f, meta, done);
+        case detail::method::tools_call: return call(s, m, version, f, meta, done);
         case detail::method::discover:
         case detail::method::initialize: break;
         }
@@ -718,8 +724,8 @@ private:
     }
 
     template <class Done>
-    std::string call(session& s, const received& m, const protocol_features& f, const detail::request_meta& meta,
-                     const Done& done) const {
+    std::string call(session& s, const received& m, std::string_view version, const protocol_features& f,
+                     const detail::request_meta& meta, const Done& done) const {
         detail::call_params p;
         std::string problem;
         if (!detail::read_params(m.params, p, problem)) return error(m.id, error_code::invalid_params, problem);
@@ -729,6 +735,22 @@ private:
         const tool_result r = invoke(s, m, p.name, index, arguments, f, meta, failure);
         if (!failure.empty()) return error(m.id, error_code::internal_error, failure);
         if (index == Registry::size()) return error(m.id, error_code::invalid_params, r.content);
+        if (table::content_results[index] && r.ok()) {
+            std::string body = R"({"content":)";
+            if (!r.truncated) {
+                body.reserve(body.size() + r.content.size() + 20);
+                detail::append_content(body, r.content, version);
+                body += ",\"isError\":false}";
+                return done(std::move(body), false);
+            }
+            // A cut array is not JSON: the blocks are not sent.
+            body += R"([{"type":"text","text":)";
+            json::write(body, std::string(p.name) + " failed: its content exceeded the result limit of " +
+                                  std::to_string(tools_.options().max_result_size) +
+                                  " bytes (call_options::max_result_size)");
+            body += "}],\"isError\":true}";
+            return done(std::move(body), false);
+        }
         const bool object_result = f.structured_content && table::structured[index];
         const bool structured = r.ok() && !r.truncated && object_result;
         const bool failed = !r.ok() || (r.truncated && object_result);

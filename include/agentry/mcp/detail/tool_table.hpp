@@ -6,12 +6,14 @@
 // MCP definition of that one tool), whether its result goes out as structuredContent (an
 // object result, the results the MCP dialect writes an outputSchema for), and the length of
 // the `,"outputSchema":...` member that ends such a definition, left out for protocol
-// versions older than 2025-06-18.
+// versions older than 2025-06-18. Whether its result is MCP content (mcp/content.hpp), sent
+// as the result's content blocks.
 // D is dialect::mcp, or a variant of it (dialect::with_natural_bounds<dialect::mcp>).
 // Also each tool's policy (policy/tool_policy.hpp), for the annotations derived from it and the
 // server's permission ceiling.
 // Cost: one single-tool definitions<D>() instantiation per tool.
 
+#include <agentry/mcp/content.hpp>
 #include <agentry/policy/tool_policy.hpp>
 #include <agentry/registry.hpp>
 #include <agentry/schema/dialect.hpp>
@@ -52,6 +54,7 @@ struct tool_table<boost::hana::tuple<Tools...>, D> {
     static constexpr std::size_t size = sizeof...(Tools);
     static constexpr std::array<std::string_view, size> definitions{tool_definition<Tools, D>...};
     static constexpr std::array<bool, size> structured{agentry::detail::is_object_result<typename Tools::result_type>()...};
+    static constexpr std::array<bool, size> content_results{is_content_result<typename Tools::result_type>()...};
     static constexpr std::array<std::size_t, size> output_schema_sizes{output_schema_size<Tools, D>()...};
     /// Whether each tool declares a policy, and the policy (destructive for one without).
     static constexpr std::array<bool, size> policied{has_policy<Tools>...};
