@@ -4,12 +4,14 @@
 // Streamable HTTP on 127.0.0.1 (scripts/conformance.sh runs the suite against it).
 //   conformance_server [port]      (default 3001; the endpoint is /mcp)
 #include <agentry/agentry.hpp>
+#include <agentry/mcp/content.hpp>
 #include <agentry/mcp/http.hpp>
 #include <agentry/mcp/logging.hpp>
 #include <agentry/mcp/prompts.hpp>
 #include <agentry/mcp/resources.hpp>
 
 #include <chrono>
+#include <cstddef>
 #include <cstdlib>
 #include <optional>
 #include <string>
@@ -19,7 +21,37 @@ namespace {
 
 using namespace std::chrono_literals;
 
+// A 1x1 red PNG and a WAV of 8 silent samples (8 kHz, 8-bit mono), written out byte by byte.
+constexpr unsigned char png_bytes[] = {
+    0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0x00, 0x00, 0x00, 0x0d, 0x49, 0x48, 0x44, 0x52, 0x00, 0x00,
+    0x00, 0x01, 0x00, 0x00, 0x00, 0x01, 0x08, 0x02, 0x00, 0x00, 0x00, 0x90, 0x77, 0x53, 0xde, 0x00, 0x00, 0x00,
+    0x0c, 0x49, 0x44, 0x41, 0x54, 0x78, 0x9c, 0x63, 0xf8, 0xcf, 0xc0, 0x00, 0x00, 0x03, 0x01, 0x01, 0x00, 0xc9,
+    0xfe, 0x92, 0xef, 0x00, 0x00, 0x00, 0x00, 0x49, 0x45, 0x4e, 0x44, 0xae, 0x42, 0x60, 0x82};
+constexpr unsigned char wav_bytes[] = {
+    0x52, 0x49, 0x46, 0x46, 0x2c, 0x00, 0x00, 0x00, 0x57, 0x41, 0x56, 0x45, 0x66, 0x6d, 0x74, 0x20, 0x10, 0x00,
+    0x00, 0x00, 0x01, 0x00, 0x01, 0x00, 0x40, 0x1f, 0x00, 0x00, 0x40, 0x1f, 0x00, 0x00, 0x01, 0x00, 0x08, 0x00,
+    0x64, 0x61, 0x74, 0x61, 0x08, 0x00, 0x00, 0x00, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80};
+
+template <std::size_t N>
+std::string bytes_of(const unsigned char (&b)[N]) {
+    return std::string(reinterpret_cast<const char*>(b), N);
+}
+
 std::string simple_text() { return "This is a simple text response for testing."; }
+
+agentry::mcp::image image_content() { return {bytes_of(png_bytes), "image/png"}; }
+
+agentry::mcp::audio audio_content() { return {bytes_of(wav_bytes), "audio/wav"}; }
+
+agentry::mcp::embedded_resource embedded_resource() {
+    return {"test://embedded-resource", "text/plain", std::string("This is an embedded resource content.")};
+}
+
+agentry::mcp::content multiple_content_types() {
+    return {agentry::mcp::text_block{"Multiple content types test:"}, image_content(),
+            agentry::mcp::embedded_resource{"test://mixed-content-resource", "application/json",
+                                            std::string(R"({"test":"data","value":123})")}};
+}
 
 std::string with_logging() {
     agentry::mcp::log(agentry::mcp::log_level::info, "Tool execution started");
@@ -57,6 +89,10 @@ std::string schema_2020_12(const schema_2020_12_args& a) { return "Hello, " + a.
 
 constexpr agentry::registry tools{
     agentry::tool<"test_simple_text", "Returns simple text content">(simple_text),
+    agentry::tool<"test_image_content", "Returns an image">(image_content),
+    agentry::tool<"test_audio_content", "Returns audio">(audio_content),
+    agentry::tool<"test_embedded_resource", "Returns an embedded resource">(embedded_resource),
+    agentry::tool<"test_multiple_content_types", "Returns text, an image and a resource">(multiple_content_types),
     agentry::tool<"test_tool_with_logging", "Sends three log messages while it runs">(with_logging),
     agentry::tool<"test_error_handling", "Always fails">(error_handling),
     agentry::tool<"test_tool_with_progress", "Reports progress 0, 50 and 100 of 100">(with_progress),
