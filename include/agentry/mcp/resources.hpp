@@ -82,8 +82,11 @@ constexpr template_variables parse_uri_template(std::string_view t) noexcept {
     for (std::size_t i = 0; i != t.size(); ++i) {
         if (t[i] == '}') out.ok = false;
         if (t[i] != '{') continue;
-        const std::size_t end = t.find('}', i);
-        if (end == std::string_view::npos || end == i + 1 || out.count == out.names.size()) {
+        // A loop rather than find(), whose null check GCC cannot evaluate at compile time under
+        // -fsanitize=address when `t` is a template argument.
+        std::size_t end = i + 1;
+        while (end != t.size() && t[end] != '}') ++end;
+        if (end == t.size() || end == i + 1 || out.count == out.names.size()) {
             out.ok = false;
             return out;
         }
