@@ -166,6 +166,9 @@ struct at {
 
 } // namespace
 
+static_assert(!mcp::features_of("2024-11-05").completions && mcp::features_of("2025-03-26").completions &&
+              mcp::features_of("2026-07-28").completions);
+
 TEST_CASE("completion: capabilities in initialize and server/discover") {
     mcp::session s;
     CHECK(completing.handle(s, initialize("2025-11-25")) ==
