@@ -4,6 +4,7 @@
 // Streamable HTTP on 127.0.0.1 (scripts/conformance.sh runs the suite against it).
 //   conformance_server [port]      (default 3001; the endpoint is /mcp)
 #include <agentry/agentry.hpp>
+#include <agentry/mcp/completion.hpp>
 #include <agentry/mcp/content.hpp>
 #include <agentry/mcp/http.hpp>
 #include <agentry/mcp/logging.hpp>
@@ -15,7 +16,9 @@
 #include <cstdlib>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <thread>
+#include <vector>
 
 namespace {
 
@@ -111,6 +114,14 @@ std::string template_data(const template_ref& r) {
     return text + "}";
 }
 
+// Words that begin with what the client typed so far.
+std::vector<std::string> complete_arg1(std::string_view partial) {
+    std::vector<std::string> out;
+    for (std::string_view word : {"paris", "park", "party", "hello", "help"})
+        if (word.starts_with(partial)) out.emplace_back(word);
+    return out;
+}
+
 struct prompt_args {
     std::string arg1;
     std::string arg2;
@@ -133,9 +144,9 @@ int main(int argc, char** argv) {
             template_data, {.description = "Data for an id", .mime_type = "application/json"}),
         agentry::mcp::prompt<"test_simple_prompt", "A prompt without arguments">(
             +[] { return std::string("This is a simple prompt for testing."); }),
-        agentry::mcp::prompt<"test_prompt_with_arguments", "A prompt with two arguments">(+[](const prompt_args& a) {
-            return "Prompt with arguments: arg1='" + a.arg1 + "', arg2='" + a.arg2 + "'";
-        }),
+        agentry::mcp::prompt<"test_prompt_with_arguments", "A prompt with two arguments">(
+            +[](const prompt_args& a) { return "Prompt with arguments: arg1='" + a.arg1 + "', arg2='" + a.arg2 + "'"; },
+            agentry::mcp::completer<"arg1">(complete_arg1)),
     };
     const auto port = static_cast<unsigned short>(argc > 1 ? std::atoi(argv[1]) : 3001);
     return agentry::mcp::serve_http(server, {.port = port});

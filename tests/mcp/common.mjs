@@ -74,6 +74,9 @@ const RESULT_TYPES = {
     "resources/read": "ReadResourceResult",
     "prompts/list": "ListPromptsResult",
     "prompts/get": "GetPromptResult",
+    "completion/complete": "CompleteResult",
+    "resources/subscribe": "EmptyResult",
+    "resources/unsubscribe": "EmptyResult",
     "server/discover": "DiscoverResult",
 };
 

@@ -2,7 +2,8 @@
 // An MCP server with every server feature, for features.mjs: progress, cancellation through
 // agentry::stop_token, logging (from a tool, and from the application on the GET stream), a
 // per-session context, annotations derived from tool policies under a ceiling, resources and
-// prompts. stdio by default; Streamable HTTP on 127.0.0.1 with --http <port>.
+// prompts, completers, and resource subscriptions (the tool "touch" tells the subscribers).
+// stdio by default; Streamable HTTP on 127.0.0.1 with --http <port>.
 #include <agentry/agentry.hpp>
 #include <agentry/mcp/http.hpp>
 #include <agentry/mcp/stdio.hpp>
@@ -83,6 +84,11 @@ std::function<std::size_t(std::string_view)> announce_to;
 
 std::size_t announce(std::string text) { return announce_to ? announce_to(text) : 0; }
 
+// Set by main: server::notify_resource_updated.
+std::function<std::size_t(std::string_view)> touched;
+
+std::size_t touch(std::string uri) { return touched ? touched(uri) : 0; }
+
 constexpr agentry::registry tools{
     with_policy<tool_policy{.level = permission::read_only}>(agentry::tool<"calls", "Counts this session's calls">(calls)),
     with_policy<tool_policy{.level = permission::read_only}>(agentry::tool<"steps", "Reports progress", "n">(steps)),
@@ -94,6 +100,8 @@ constexpr agentry::registry tools{
         agentry::tool<"chatty", "Logs", "text">(chatty)),
     with_policy<tool_policy{.level = permission::write}>(
         agentry::tool<"announce", "Logs on the GET streams", "text">(announce)),
+    with_policy<tool_policy{.level = permission::write}>(
+        agentry::tool<"touch", "Tells the subscribers that a resource changed", "uri">(touch)),
 };
 
 enum class tone { formal, casual };
@@ -108,6 +116,11 @@ struct note_ref {
     std::string id;
 };
 
+std::vector<std::string> starting_with(std::string_view partial, std::vector<std::string> all) {
+    std::erase_if(all, [&](const std::string& s) { return !s.starts_with(partial); });
+    return all;
+}
+
 } // namespace
 
 int main(int argc, char** argv) {
@@ -119,12 +132,14 @@ int main(int argc, char** argv) {
         session_context([] { return std::make_unique<app_session>(); }),
         resource<"notes://index", "index">(+[] { return std::vector<std::string>{"a", "b"}; },
                                            {.description = "Note ids", .title = "Index"}),
-        resource_template<"notes://{id}", "note">(+[](const note_ref& r) { return "Note " + r.id; },
-                                                  {.mime_type = "text/markdown"}),
-        prompt<"greet", "Greets someone">(+[](const greeting_args& a) {
-            return (a.style == tone::casual ? "Say hi to " : "Greet ") + a.name;
-        }),
+        resource_template<"notes://{id}", "note">(
+            +[](const note_ref& r) { return "Note " + r.id; }, {.mime_type = "text/markdown"},
+            completer<"id">(+[](std::string_view partial) { return starting_with(partial, {"a", "b"}); })),
+        prompt<"greet", "Greets someone">(
+            +[](const greeting_args& a) { return (a.style == tone::casual ? "Say hi to " : "Greet ") + a.name; },
+            completer<"name">(+[](std::string_view partial) { return starting_with(partial, {"Ada", "Alan", "Bo"}); })),
     };
+    touched = [&](std::string_view uri) { return srv.notify_resource_updated(uri); };
     if (argc > 1 && std::string_view(argv[1]) == "--http") {
         http_options options;
         options.port = static_cast<unsigned short>(argc > 2 ? std::atoi(argv[2]) : 0);

@@ -126,7 +126,7 @@ TEST_CASE("initialize: capabilities for logging, resources and prompts") {
     mcp::session s;
     CHECK(full.handle(s, initialize("2025-06-18")) ==
           R"({"jsonrpc":"2.0","id":0,"result":{"protocolVersion":"2025-06-18","capabilities":{"tools":{"listChanged":false},)"
-          R"("logging":{},"resources":{"listChanged":false},"prompts":{"listChanged":false}},"serverInfo":{"name":"full","version":"2"}}})");
+          R"("logging":{},"resources":{"subscribe":true,"listChanged":false},"prompts":{"listChanged":false}},"serverInfo":{"name":"full","version":"2"}}})");
 }
 
 TEST_CASE("2026-07-28: server/discover and stateless requests with resultType") {

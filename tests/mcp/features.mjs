@@ -9,7 +9,9 @@
 //  - Cancellation: the SDK client aborts a call (AbortSignal) once its first progress arrives;
 //    the tool sees its agentry::stop_token signalled (asked of the server afterwards, no timing).
 //  - Logging: setLoggingLevel, then a tool's messages at that level and above only.
-//  - Resources (static and templated) and prompts: listed, read, got.
+//  - Resources (static and templated) and prompts: listed, read, got; completion of a prompt
+//    argument and a template variable; a subscription, the update a tool triggers, then none
+//    after unsubscribing (over HTTP the update comes on the GET stream the SDK opens).
 //  - Per-session context: two HTTP sessions count their calls apart.
 //  - HTTP: the SDK sends Accept: text/event-stream, so a call with notifications is answered with
 //    an SSE stream carrying them and the result; the GET stream receives the application's log
@@ -50,8 +52,9 @@ async function scenario(client) {
     assert.deepEqual(client.getServerCapabilities(), {
         tools: { listChanged: false },
         logging: {},
-        resources: { listChanged: false },
+        resources: { subscribe: true, listChanged: false },
         prompts: { listChanged: false },
+        completions: {},
     });
     const { tools } = await client.listTools();
     const hints = Object.fromEntries(tools.map((t) => [t.name, t.annotations]));
@@ -121,6 +124,34 @@ async function scenario(client) {
     const prompt = await client.getPrompt({ name: "greet", arguments: { name: "Ada", style: "casual" } });
     assert.deepEqual(prompt.messages, [{ role: "user", content: { type: "text", text: "Say hi to Ada" } }]);
     await assert.rejects(client.getPrompt({ name: "greet", arguments: { style: "loud" } }), (e) => {
+        assert.equal(e.code, types.ErrorCode.InvalidParams);
+        return true;
+    });
+
+    // Completion.
+    const names = await client.complete({ ref: { type: "ref/prompt", name: "greet" }, argument: { name: "name", value: "A" } });
+    assert.deepEqual(names.completion, { values: ["Ada", "Alan"], total: 2, hasMore: false });
+    const ids = await client.complete({ ref: { type: "ref/resource", uri: "notes://{id}" }, argument: { name: "id", value: "" } });
+    assert.deepEqual(ids.completion, { values: ["a", "b"], total: 2, hasMore: false });
+    await assert.rejects(
+        client.complete({ ref: { type: "ref/prompt", name: "greet" }, argument: { name: "nme", value: "" } }),
+        (e) => {
+            assert.equal(e.code, types.ErrorCode.InvalidParams);
+            return true;
+        },
+    );
+
+    // Subscriptions: the update reaches the client (over HTTP once the SDK's GET stream is open).
+    const updates = [];
+    client.setNotificationHandler(types.ResourceUpdatedNotificationSchema, (n) => updates.push(n.params));
+    assert.deepEqual(await client.subscribeResource({ uri: "notes://a" }), {});
+    const touch = async () => (await client.callTool({ name: "touch", arguments: { uri: "notes://a" } })).content[0].text;
+    for (let i = 0; i !== 100 && (await touch()) !== "1"; ++i) await new Promise((done) => setTimeout(done, 50));
+    for (let i = 0; i !== 100 && updates.length === 0; ++i) await new Promise((done) => setTimeout(done, 50));
+    assert.deepEqual(updates, [{ uri: "notes://a" }]);
+    assert.deepEqual(await client.unsubscribeResource({ uri: "notes://a" }), {});
+    assert.equal(await touch(), "0");
+    await assert.rejects(client.subscribeResource({ uri: "other://1" }), (e) => {
         assert.equal(e.code, types.ErrorCode.InvalidParams);
         return true;
     });

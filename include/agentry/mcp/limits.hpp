@@ -2,7 +2,8 @@
 #ifndef AGENTRY_MCP_LIMITS_HPP
 #define AGENTRY_MCP_LIMITS_HPP
 
-// The bounds of one MCP message, which the server and the client both apply.
+// The bounds of one MCP message, which the server and the client both apply, and of the
+// resource subscriptions a server keeps for a session.
 
 #include <cstddef>
 
@@ -13,6 +14,12 @@ inline constexpr std::size_t default_max_message_size = 4 * 1024 * 1024;
 
 /// Deepest nesting of arrays and objects accepted in a message, envelope included.
 inline constexpr std::size_t max_message_depth = 128;
+
+/// The most resources one session may subscribe to (resources/subscribe).
+inline constexpr std::size_t max_session_subscriptions = 1024;
+
+/// The longest URI a session may subscribe to, in bytes.
+inline constexpr std::size_t max_subscription_uri_size = 2048;
 
 } // namespace agentry::mcp
 

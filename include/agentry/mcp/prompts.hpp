@@ -20,10 +20,12 @@
 // prompts/get reads its `arguments` (strings) into the struct with agentry's reader, so a
 // member may be a string, an enum, or an optional of either; a missing required argument or an
 // unknown one is an Invalid params error with the reader's message. A prompt without arguments
-// takes no parameters.
+// takes no parameters. Completers of its arguments (completion.hpp) follow the function, or its
+// title: prompt<"review", "...">(review, "Review", mcp::completer<"focus">(focuses)).
 
 #include <agentry/json/reader.hpp>
 #include <agentry/json/writer.hpp>
+#include <agentry/mcp/completion.hpp>
 #include <agentry/mcp/resources.hpp>
 #include <agentry/reflect/fields.hpp>
 #include <agentry/reflect/fixed_string.hpp>
@@ -37,6 +39,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <tuple>
 #include <type_traits>
 #include <utility>
 #include <vector>
@@ -58,11 +61,13 @@ struct prompt_argument {
     bool required;
 };
 
-template <fixed_string Name, fixed_string Description, class F>
+template <fixed_string Name, fixed_string Description, class F, class... Completers>
 struct prompt_t {
     F function;
     /// Display name (sent from 2025-06-18).
     std::string_view title{};
+    /// Completers of its arguments (completion.hpp).
+    std::tuple<Completers...> completers{};
 };
 
 namespace detail {
@@ -90,6 +95,28 @@ inline constexpr auto prompt_arguments = [] {
     else return prompt_arguments_of<Params>(std::make_index_sequence<reflect::field_count<Params>>{});
 }();
 
+/// The arguments of a prompt whose function takes `Params`, for completers_fit.
+template <class Params>
+struct prompt_argument_names {
+    static consteval bool has(std::string_view name) {
+        for (const prompt_argument& a : prompt_arguments<Params>)
+            if (a.name == name) return true;
+        return false;
+    }
+};
+
+/// Each completer names an argument of the prompt whose function is F, once (a function whose
+/// signature cannot be read is reported where the server takes the prompt).
+template <class F, class... Completers>
+consteval bool prompt_completers_fit() {
+    if constexpr (sizeof...(Completers) == 0 || !reflect::has_signature<F>) {
+        return true;
+    } else {
+        using P = reflect::first_parameter<typename reflect::signature<F>::parameters>;
+        return completers_fit<prompt_has_no_argument, prompt_argument_names<P>, Completers...>();
+    }
+}
+
 struct prompt_entry {
     std::string name;
     std::string description;
@@ -101,13 +128,15 @@ struct prompt_entry {
     std::function<bool(std::string_view arguments, std::vector<prompt_message>& messages, std::string& error,
                        bool& invalid)>
         get;
+    /// Completers of its arguments.
+    std::vector<completion_entry> completions;
 };
 
 inline std::vector<prompt_message> as_messages(std::string text) { return {{role::user, std::move(text)}}; }
 inline std::vector<prompt_message> as_messages(std::vector<prompt_message> messages) { return messages; }
 
-template <fixed_string Name, fixed_string Description, class F>
-prompt_entry make_entry(const prompt_t<Name, Description, F>& p) {
+template <fixed_string Name, fixed_string Description, class F, class... Completers>
+prompt_entry make_entry(const prompt_t<Name, Description, F, Completers...>& p) {
     static_assert(reflect::has_signature<F> && reflect::signature<F>::arity <= 1,
                   "agentry: mcp::prompt: the function takes no parameter or one struct of arguments");
     using P = reflect::first_parameter<typename reflect::signature<F>::parameters>;
@@ -116,7 +145,8 @@ prompt_entry make_entry(const prompt_t<Name, Description, F>& p) {
                   "agentry: mcp::prompt: the function returns std::string or std::vector<mcp::prompt_message>");
     constexpr auto& arguments = prompt_arguments<P>;
     prompt_entry e{std::string(Name.view()), std::string(Description.view()), std::string(p.title),
-                   std::vector<prompt_argument>(arguments.begin(), arguments.end()), {}};
+                   std::vector<prompt_argument>(arguments.begin(), arguments.end()), {},
+                   make_completions(p.completers)};
     e.get = [f = p.function](std::string_view args, std::vector<prompt_message>& messages, std::string& error,
                              bool& invalid) {
         invalid = false;
@@ -155,16 +185,28 @@ prompt_entry make_entry(const prompt_t<Name, Description, F>& p) {
 
 } // namespace detail
 
-/// A prompt named `Name`, rendered by `function(arguments)` (or `function()`).
-template <fixed_string Name, fixed_string Description, class F>
-prompt_t<Name, Description, F> prompt(F function, std::string_view title = {}) {
-    return {std::move(function), title};
+/// A prompt named `Name`, rendered by `function(arguments)` (or `function()`), with completers
+/// of its arguments.
+template <fixed_string Name, fixed_string Description, class F, class... Completers>
+    requires(is_completer<Completers> && ...)
+prompt_t<Name, Description, F, Completers...> prompt(F function, std::string_view title = {},
+                                                     Completers... completers) {
+    static_assert(detail::prompt_completers_fit<F, Completers...>());
+    return {std::move(function), title, {std::move(completers)...}};
+}
+
+/// A prompt without a title, with completers of its arguments.
+template <fixed_string Name, fixed_string Description, class F, class First, class... Completers>
+    requires(is_completer<First> && (is_completer<Completers> && ...))
+prompt_t<Name, Description, F, First, Completers...> prompt(F function, First first, Completers... completers) {
+    return prompt<Name, Description>(std::move(function), std::string_view{}, std::move(first),
+                                     std::move(completers)...);
 }
 
 template <class T>
 inline constexpr bool is_prompt = false;
-template <fixed_string N, fixed_string D, class F>
-inline constexpr bool is_prompt<prompt_t<N, D, F>> = true;
+template <fixed_string N, fixed_string D, class F, class... C>
+inline constexpr bool is_prompt<prompt_t<N, D, F, C...>> = true;
 
 } // namespace agentry::mcp
 

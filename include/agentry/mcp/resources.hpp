@@ -19,10 +19,13 @@
 // matches one or more characters other than '/', percent-decoded; its variables must be the
 // members of the function's parameter struct, which is read from them as a JSON object of
 // strings (so a member may be a string, an enum, or an optional of either). The set of
-// resources is fixed when the server is built (listChanged: false).
+// resources is fixed when the server is built (listChanged: false). Completers of a template's
+// variables (completion.hpp) follow the function, or its resource_info:
+// resource_template<"notes://{id}", "note">(read_note, mcp::completer<"id">(note_ids)).
 
 #include <agentry/json/reader.hpp>
 #include <agentry/json/writer.hpp>
+#include <agentry/mcp/completion.hpp>
 #include <agentry/reflect/fields.hpp>
 #include <agentry/reflect/fixed_string.hpp>
 #include <agentry/reflect/function.hpp>
@@ -34,6 +37,7 @@
 #include <functional>
 #include <string>
 #include <string_view>
+#include <tuple>
 #include <type_traits>
 #include <utility>
 #include <vector>
@@ -55,10 +59,12 @@ struct resource_t {
     resource_info info;
 };
 
-template <fixed_string UriTemplate, fixed_string Name, class F>
+template <fixed_string UriTemplate, fixed_string Name, class F, class... Completers>
 struct resource_template_t {
     F function;
     resource_info info;
+    /// Completers of its variables (completion.hpp).
+    std::tuple<Completers...> completers{};
 };
 
 namespace detail {
@@ -76,8 +82,11 @@ constexpr template_variables parse_uri_template(std::string_view t) noexcept {
     for (std::size_t i = 0; i != t.size(); ++i) {
         if (t[i] == '}') out.ok = false;
         if (t[i] != '{') continue;
-        const std::size_t end = t.find('}', i);
-        if (end == std::string_view::npos || end == i + 1 || out.count == out.names.size()) {
+        // A loop rather than find(), whose null check GCC cannot evaluate at compile time under
+        // -fsanitize=address when `t` is a template argument.
+        std::size_t end = i + 1;
+        while (end != t.size() && t[end] != '}') ++end;
+        if (end == t.size() || end == i + 1 || out.count == out.names.size()) {
             out.ok = false;
             return out;
         }
@@ -103,6 +112,17 @@ consteval bool variables_match_members(std::string_view uri_template) {
     }
     return true;
 }
+
+/// The variables of the template UriTemplate, for completers_fit.
+template <fixed_string UriTemplate>
+struct template_variable_names {
+    static consteval bool has(std::string_view name) {
+        const template_variables v = parse_uri_template(UriTemplate.view());
+        for (std::size_t i = 0; i != v.count; ++i)
+            if (v.names[i] == name) return true;
+        return false;
+    }
+};
 
 inline int hex_value(char c) noexcept {
     if (c >= '0' && c <= '9') return c - '0';
@@ -164,6 +184,8 @@ struct resource_entry {
     bool templated = false;
     /// Reads `uri` into `text`; on failure `text` says why.
     std::function<read_status(std::string_view uri, std::string& text)> read;
+    /// Completers of a template's variables.
+    std::vector<completion_entry> completions;
 };
 
 template <class R>
@@ -201,7 +223,7 @@ resource_entry make_entry(const resource_t<Uri, Name, F>& r) {
                   "mcp::resource_template)");
     using R = std::invoke_result_t<const F&>;
     resource_entry e{std::string(Uri.view()), std::string(Name.view()), r.info,
-                     std::string(r.info.mime_type.empty() ? default_mime<R>() : r.info.mime_type), false, {}};
+                     std::string(r.info.mime_type.empty() ? default_mime<R>() : r.info.mime_type), false, {}, {}};
     e.read = [f = r.function, uri = e.uri](std::string_view asked, std::string& text) {
         if (asked != uri) return read_status::no_match;
         return run_resource(text, [&] { return resource_text(f()); });
@@ -209,8 +231,8 @@ resource_entry make_entry(const resource_t<Uri, Name, F>& r) {
     return e;
 }
 
-template <fixed_string UriTemplate, fixed_string Name, class F>
-resource_entry make_entry(const resource_template_t<UriTemplate, Name, F>& r) {
+template <fixed_string UriTemplate, fixed_string Name, class F, class... Completers>
+resource_entry make_entry(const resource_template_t<UriTemplate, Name, F, Completers...>& r) {
     static_assert(reflect::has_signature<F> && reflect::signature<F>::arity == 1,
                   "agentry: mcp::resource_template: the function takes one parameter, a struct whose members are "
                   "the template's variables");
@@ -220,7 +242,8 @@ resource_entry make_entry(const resource_template_t<UriTemplate, Name, F>& r) {
                   "the function's parameter struct, one each, separated by literal text");
     using R = std::invoke_result_t<const F&, const P&>;
     resource_entry e{std::string(UriTemplate.view()), std::string(Name.view()), r.info,
-                     std::string(r.info.mime_type.empty() ? default_mime<R>() : r.info.mime_type), true, {}};
+                     std::string(r.info.mime_type.empty() ? default_mime<R>() : r.info.mime_type), true, {},
+                     make_completions(r.completers)};
     e.read = [f = r.function, pattern = e.uri](std::string_view asked, std::string& text) {
         std::string object;
         if (!match_uri_template(pattern, asked, object)) return read_status::no_match;
@@ -245,18 +268,32 @@ resource_t<Uri, Name, F> resource(F function, resource_info info = {}) {
     return {std::move(function), info};
 }
 
-/// Resources matching the level 1 URI template `UriTemplate`, read by `function(params)`.
-template <fixed_string UriTemplate, fixed_string Name, class F>
-resource_template_t<UriTemplate, Name, F> resource_template(F function, resource_info info = {}) {
-    return {std::move(function), info};
+/// Resources matching the level 1 URI template `UriTemplate`, read by `function(params)`, with
+/// completers of its variables.
+template <fixed_string UriTemplate, fixed_string Name, class F, class... Completers>
+    requires(is_completer<Completers> && ...)
+resource_template_t<UriTemplate, Name, F, Completers...> resource_template(F function, resource_info info = {},
+                                                                           Completers... completers) {
+    static_assert(detail::completers_fit<detail::template_has_no_variable, detail::template_variable_names<UriTemplate>,
+                                         Completers...>());
+    return {std::move(function), info, {std::move(completers)...}};
+}
+
+/// A resource template with the default resource_info, with completers of its variables.
+template <fixed_string UriTemplate, fixed_string Name, class F, class First, class... Completers>
+    requires(is_completer<First> && (is_completer<Completers> && ...))
+resource_template_t<UriTemplate, Name, F, First, Completers...> resource_template(F function, First first,
+                                                                                  Completers... completers) {
+    return resource_template<UriTemplate, Name>(std::move(function), resource_info{}, std::move(first),
+                                                std::move(completers)...);
 }
 
 template <class T>
 inline constexpr bool is_resource = false;
 template <fixed_string U, fixed_string N, class F>
 inline constexpr bool is_resource<resource_t<U, N, F>> = true;
-template <fixed_string U, fixed_string N, class F>
-inline constexpr bool is_resource<resource_template_t<U, N, F>> = true;
+template <fixed_string U, fixed_string N, class F, class... C>
+inline constexpr bool is_resource<resource_template_t<U, N, F, C...>> = true;
 
 } // namespace agentry::mcp
 

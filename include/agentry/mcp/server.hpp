@@ -19,8 +19,11 @@
 //
 // Methods: initialize (protocol version negotiation, see version.hpp), ping, tools/list,
 // tools/call, logging/setLevel, server/discover; resources/list, resources/templates/list,
-// resources/read when the server has resources; prompts/list, prompts/get when it has prompts;
-// notifications/initialized and notifications/cancelled. Other requests are answered -32601,
+// resources/read when the server has resources, and resources/subscribe, resources/unsubscribe
+// in a session; prompts/list, prompts/get when it has prompts; completion/complete when a prompt
+// or a resource template has a completer (completion.hpp); notifications/initialized and
+// notifications/cancelled. notify_resource_updated(uri) tells the sessions subscribed to `uri`
+// (over HTTP on their GET stream, over stdio on the output). Other requests are answered -32601,
 // other notifications ignored. Before `initialize`, only `initialize`, `ping` and
 // `server/discover` are answered with a result, unless the request names the stateless
 // revision 2026-07-28 in its `_meta`: such a request is served on its own, without a session,
@@ -55,11 +58,14 @@
 #include <agentry/json/writer.hpp>
 #include <agentry/call_scope.hpp>
 #include <agentry/mcp/annotations.hpp>
+#include <agentry/mcp/completion.hpp>
 #include <agentry/mcp/detail/server_methods.hpp>
 #include <agentry/mcp/ceiling.hpp>
 #include <agentry/mcp/content.hpp>
 #include <agentry/mcp/detail/content_result.hpp>
+#include <agentry/mcp/detail/subscribers.hpp>
 #include <agentry/mcp/detail/tool_table.hpp>
+#include <agentry/mcp/limits.hpp>
 #include <agentry/mcp/logging.hpp>
 #include <agentry/mcp/message.hpp>
 #include <agentry/mcp/prompts.hpp>
@@ -71,6 +77,7 @@
 #include <agentry/schema/raw_json.hpp>
 #include <agentry/tool_result.hpp>
 
+#include <algorithm>
 #include <array>
 #include <cstddef>
 #include <exception>
@@ -362,13 +369,36 @@ public:
         }
     }
 
-    /// The capabilities object sent in `initialize` and `server/discover`.
-    std::string capabilities() const {
+    /// The capabilities object sent in `initialize` for `version`, and in `server/discover`
+    /// (2026-07-28, which has no resources/subscribe).
+    std::string capabilities(std::string_view version = latest_protocol_version) const {
+        const protocol_features f = features_of(version);
         std::string out = R"({"tools":{"listChanged":false},"logging":{})";
-        if (!resources_.empty()) out += R"(,"resources":{"listChanged":false})";
+        if (!resources_.empty())
+            out += f.stateless ? R"(,"resources":{"listChanged":false})"
+                               : R"(,"resources":{"subscribe":true,"listChanged":false})";
         if (!prompts_.empty()) out += R"(,"prompts":{"listChanged":false})";
+        if (f.completions && completes()) out += R"(,"completions":{})";
         out += '}';
         return out;
+    }
+
+    /// Sends notifications/resources/updated {"uri"} to each session subscribed to exactly `uri`:
+    /// over HTTP on the session's GET stream (a session without one misses it), over stdio as a
+    /// line on the output. Callable from any thread, a tool's included. Returns the number of
+    /// sessions it went to. Its cost grows with the sessions that hold a subscription.
+    std::size_t notify_resource_updated(std::string_view uri) const noexcept {
+        std::size_t sent = 0;
+        try {
+            std::string message = R"({"jsonrpc":"2.0","method":"notifications/resources/updated","params":{"uri":)";
+            json::write(message, uri);
+            message += "}}";
+            subscribers_->each([&](const session& s) {
+                if (s.subscribed(uri) && s.post(message)) ++sent;
+            });
+        } catch (...) {
+        }
+        return sent;
     }
 
 private:
@@ -517,7 +547,18 @@ private:
         case detail::method_needs::session: return !stateless;
         case detail::method_needs::resources: return !resources_.empty();
         case detail::method_needs::prompts: return !prompts_.empty();
+        case detail::method_needs::subscriptions: return !stateless && !resources_.empty();
+        case detail::method_needs::completions: return completes();
         }
+        return false;
+    }
+
+    // Whether a prompt or a resource template has a completer.
+    bool completes() const noexcept {
+        for (const detail::prompt_entry& p : prompts_)
+            if (!p.completions.empty()) return true;
+        for (const detail::resource_entry& r : resources_)
+            if (!r.completions.empty()) return true;
         return false;
     }
 
@@ -560,6 +601,10 @@ private:
         case detail::method::resources_read: return read_resource(m, f, done);
         case detail::method::prompts_get: return get_prompt(m, done);
         case detail::method::tools_call: return call(s, m, version, f, meta, done);
+        case detail::method::resources_subscribe:
+        case detail::method::resources_unsubscribe:
+            return subscribe(s, m, method == detail::method::resources_subscribe, done);
+        case detail::method::complete: return complete(m, done);
         case detail::method::discover:
         case detail::method::initialize: break;
         }
@@ -570,7 +615,7 @@ private:
         std::string body = R"({"supportedVersions":)";
         json::write(body, served_protocol_versions);
         body += R"(,"capabilities":)";
-        body += capabilities();
+        body += capabilities(stateless_protocol_version);
         if (!instructions_.empty()) {
             body += R"(,"instructions":)";
             json::write(body, instructions_);
@@ -591,7 +636,7 @@ private:
         std::string body = R"({"protocolVersion":)";
         json::write(body, version);
         body += R"(,"capabilities":)";
-        body += capabilities();
+        body += capabilities(version);
         body += R"(,"serverInfo":)";
         json::write(body, info, {.omit_empty_optionals = true});
         if (!instructions_.empty()) {
@@ -658,6 +703,122 @@ private:
         std::string message = "Resource not found: ";
         json::write(message, std::string_view(p.uri).substr(0, 200));
         return error(m.id, error_code::resource_not_found, message);
+    }
+
+    // resources/subscribe and resources/unsubscribe: the URI must name a resource or match a
+    // template.
+    template <class Done>
+    std::string subscribe(session& s, const received& m, bool on, const Done& done) const {
+        detail::subscribe_params p;
+        std::string problem;
+        if (!detail::read_params(m.params, p, problem)) return error(m.id, error_code::invalid_params, problem);
+        if (p.uri.size() > max_subscription_uri_size)
+            return error(m.id, error_code::invalid_params,
+                         "Invalid params: /uri: longer than " + std::to_string(max_subscription_uri_size) + " bytes");
+        bool known = false;
+        std::string variables;
+        for (const detail::resource_entry& r : resources_)
+            known = known || (r.templated ? detail::match_uri_template(r.uri, p.uri, variables) : r.uri == p.uri);
+        if (!known) {
+            std::string message = "Invalid params: /uri: no resource or resource template matches ";
+            json::write(message, std::string_view(p.uri).substr(0, 200));
+            return error(m.id, error_code::invalid_params, message);
+        }
+        if (!on) {
+            s.unsubscribe(p.uri);
+        } else if (!s.subscribe(p.uri, subscribers_, max_session_subscriptions)) {
+            return error(m.id, error_code::invalid_params,
+                         "Invalid params: the session holds " + std::to_string(max_session_subscriptions) +
+                             " subscriptions, the most it may; unsubscribe from one first");
+        }
+        return done("{}", false);
+    }
+
+    // completion/complete: the completer of the argument of the prompt or resource template the
+    // ref names; no values for an argument without one.
+    template <class Done>
+    std::string complete(const received& m, const Done& done) const {
+        detail::complete_params p;
+        std::string problem;
+        if (!detail::read_params(m.params, p, problem)) return error(m.id, error_code::invalid_params, problem);
+        const std::vector<detail::completion_entry>* completions = nullptr;
+        std::vector<std::string_view> arguments;
+        std::string owner;
+        const auto unknown = [&](std::string_view pointer, std::string_view kind, std::string_view asked,
+                                 std::string known) {
+            std::string message = "Invalid params: " + std::string(pointer) + ": unknown " + std::string(kind) + " ";
+            json::write(message, asked.substr(0, 200));
+            message += known.empty() ? "; the server has none" : "; " + std::string(kind) + "s: " + known;
+            return error(m.id, error_code::invalid_params, message);
+        };
+        if (p.ref.type == "ref/prompt") {
+            if (!p.ref.name)
+                return error(m.id, error_code::invalid_params, "Invalid params: /ref/name: missing required property");
+            std::string known;
+            for (const detail::prompt_entry& entry : prompts_) {
+                known += (known.empty() ? "" : ", ") + entry.name;
+                if (entry.name != *p.ref.name || completions) continue;
+                completions = &entry.completions;
+                for (const prompt_argument& a : entry.arguments) arguments.push_back(a.name);
+                owner = "prompt ";
+                json::write(owner, entry.name);
+            }
+            if (!completions) return unknown("/ref/name", "prompt", *p.ref.name, std::move(known));
+        } else if (p.ref.type == "ref/resource") {
+            if (!p.ref.uri)
+                return error(m.id, error_code::invalid_params, "Invalid params: /ref/uri: missing required property");
+            std::string known;
+            for (const detail::resource_entry& r : resources_) {
+                if (!r.templated) continue;
+                known += (known.empty() ? "" : ", ") + r.uri;
+                if (r.uri != *p.ref.uri || completions) continue;
+                completions = &r.completions;
+                const detail::template_variables v = detail::parse_uri_template(r.uri);
+                arguments.assign(v.names.begin(), v.names.begin() + static_cast<std::ptrdiff_t>(v.count));
+                owner = "resource template ";
+                json::write(owner, r.uri);
+            }
+            if (!completions) return unknown("/ref/uri", "resource template", *p.ref.uri, std::move(known));
+        } else {
+            std::string message = "Invalid params: /ref/type: ";
+            json::write(message, std::string_view(p.ref.type).substr(0, 40));
+            message += R"( is not one of ["ref/prompt","ref/resource"])";
+            return error(m.id, error_code::invalid_params, message);
+        }
+        const std::string& name = p.argument.name;
+        if (std::find(arguments.begin(), arguments.end(), name) == arguments.end()) {
+            const bool of_prompt = p.ref.type == "ref/prompt";
+            std::string message =
+                "Invalid params: /argument/name: " + owner + (of_prompt ? " has no argument " : " has no variable ");
+            json::write(message, std::string_view(name).substr(0, 200));
+            if (arguments.empty()) message += of_prompt ? "; it takes no arguments" : "; it has no variables";
+            for (std::size_t i = 0; i != arguments.size(); ++i)
+                message +=
+                    (i != 0 ? ", " : of_prompt ? "; its arguments: " : "; its variables: ") + std::string(arguments[i]);
+            return error(m.id, error_code::invalid_params, message);
+        }
+        std::vector<std::string> values;
+        for (const detail::completion_entry& c : *completions) {
+            if (c.argument != name) continue;
+            try {
+                values = c.complete(p.argument.value,
+                                    p.context && p.context->arguments ? *p.context->arguments : completion_arguments{});
+            } catch (const std::exception& e) {
+                return error(m.id, error_code::internal_error,
+                             "Completion of \"" + name + "\" of the " + owner + " failed: " + e.what());
+            } catch (...) {
+                return error(m.id, error_code::internal_error,
+                             "Completion of \"" + name + "\" of the " + owner + " failed: unknown exception");
+            }
+        }
+        std::string body = R"({"completion":{"values":[)";
+        for (std::size_t i = 0; i != values.size() && i != max_completion_values; ++i) {
+            if (i != 0) body += ',';
+            json::write(body, std::string_view(values[i]));
+        }
+        body += R"(],"total":)" + std::to_string(values.size());
+        body += values.size() > max_completion_values ? R"(,"hasMore":true}})" : R"(,"hasMore":false}})";
+        return done(std::move(body), false);
     }
 
     std::string prompts_list(const protocol_features& f) const {
@@ -823,6 +984,7 @@ private:
     std::vector<detail::resource_entry> resources_;
     std::vector<detail::prompt_entry> prompts_;
     std::function<std::shared_ptr<void>(const identity*)> make_context_;
+    std::shared_ptr<detail::subscriber_list> subscribers_ = std::make_shared<detail::subscriber_list>();
 };
 
 template <class Registry, class... Extras>

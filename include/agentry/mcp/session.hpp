@@ -13,18 +13,22 @@
 // Over HTTP with authorization, a session also holds the identity whose token started it
 // (owner()); server::handle makes it current_identity() while a tool runs. It also holds the
 // log level the client set (logging/setLevel), a stop source per request in progress (a tool
-// taking agentry::stop_token sees notifications/cancelled through it), and the application's
-// per-session context when the server has a context factory.
+// taking agentry::stop_token sees notifications/cancelled through it), the application's
+// per-session context when the server has a context factory, and the URIs of the resources the
+// client subscribed to (resources/subscribe).
 
 #include <agentry/mcp/auth.hpp>
+#include <agentry/mcp/detail/subscribers.hpp>
 #include <agentry/mcp/logging.hpp>
 #include <agentry/stop_token.hpp>
 
 #include <algorithm>
+#include <cstddef>
 #include <functional>
 #include <memory>
 #include <mutex>
 #include <optional>
+#include <set>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -39,6 +43,9 @@ public:
     explicit session(std::shared_ptr<const identity> who) noexcept : owner_(std::move(who)) {}
     session(const session&) = delete;
     session& operator=(const session&) = delete;
+    ~session() {
+        if (subscribers_) subscribers_->remove(this);
+    }
 
     /// The negotiated protocol version; empty before `initialize` succeeded.
     std::string protocol_version() const {
@@ -68,6 +75,42 @@ public:
     void set_level(log_level level) {
         std::lock_guard lock(mutex_);
         level_ = level;
+    }
+
+    /// Subscribes to updates of the resource `uri` and joins `list` (the server's sessions with
+    /// subscriptions). False, and nothing changes, when the session holds `limit` other URIs.
+    bool subscribe(std::string_view uri, const std::shared_ptr<detail::subscriber_list>& list, std::size_t limit) {
+        std::shared_ptr<detail::subscriber_list> left;
+        bool join = false;
+        {
+            std::lock_guard lock(mutex_);
+            if (subscriptions_.find(uri) == subscriptions_.end()) {
+                if (subscriptions_.size() >= limit) return false;
+                subscriptions_.emplace(uri);
+            }
+            if (subscribers_ != list) {
+                left = std::exchange(subscribers_, list);
+                join = true;
+            }
+        }
+        // Outside the lock: notifying takes the list's lock, then the session's.
+        if (left) left->remove(this);
+        if (join) list->add(this);
+        return true;
+    }
+    /// Ends the subscription to `uri`, if there is one.
+    void unsubscribe(std::string_view uri) {
+        std::lock_guard lock(mutex_);
+        if (const auto it = subscriptions_.find(uri); it != subscriptions_.end()) subscriptions_.erase(it);
+    }
+    bool subscribed(std::string_view uri) const {
+        std::lock_guard lock(mutex_);
+        return subscriptions_.find(uri) != subscriptions_.end();
+    }
+    /// The number of resources subscribed to.
+    std::size_t subscriptions() const {
+        std::lock_guard lock(mutex_);
+        return subscriptions_.size();
     }
 
     /// The request `id` (JSON text) was received and will be handled.
@@ -171,6 +214,8 @@ private:
     std::optional<log_level> level_;
     std::shared_ptr<void> context_;
     std::vector<entry> pending_;
+    std::set<std::string, std::less<>> subscriptions_;
+    std::shared_ptr<detail::subscriber_list> subscribers_;
     mutable std::mutex listener_mutex_;
     message_sink sink_;
     std::function<void()> end_;

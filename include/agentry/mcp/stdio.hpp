@@ -11,7 +11,8 @@
 // One thread reads and one answers, so a notifications/cancelled arriving while a tool runs
 // (or while its request waits) is seen: a waiting request is then dropped, and a running one's
 // answer is not sent, and a tool taking agentry::stop_token sees it stop. Notifications written while
-// a request is answered (progress, log messages) are lines on the output before its answer.
+// a request is answered (progress, log messages) are lines on the output before its answer;
+// server-initiated messages (server::notify_resource_updated) are lines too, written as sent.
 // Between them waits at most `queue_size` messages and `max_message_size` bytes. A line longer
 // than `max_message_size` is read to its end without being kept and answered with an Invalid
 // Request error that has no id. Returns 0 at the end of input, 1 when writing fails (after the
@@ -173,6 +174,7 @@ int serve(const server<Registry>& srv, std::istream& in, std::ostream& out, cons
         return static_cast<bool>(out);
     };
     const message_sink notifications = [&](std::string_view line) { write_line(line); };
+    s.listen(notifications, {});
     received m;
     while (queue.pop(m)) {
         const std::string answer = srv.handle(s, std::move(m), notifications, options.max_message_size);
@@ -185,6 +187,7 @@ int serve(const server<Registry>& srv, std::istream& in, std::ostream& out, cons
         }
     }
     reader.join();
+    s.stop_listening();
     detail::log_line(options.log, "end of input");
     return status;
 }

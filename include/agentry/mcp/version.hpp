@@ -53,6 +53,8 @@ struct protocol_features {
     bool progress_message = false;
     /// JSON-RPC batches (arrays of messages): 2025-03-26 only.
     bool batches = false;
+    /// The `completions` capability (completion/complete is served in every version): 2025-03-26.
+    bool completions = false;
     /// `logging/setLevel` (before 2026-07-28, which sets the level per request in `_meta`).
     bool set_level = true;
     /// `resultType` in every result, `cacheScope` and `ttlMs` in lists; no `initialize`,
@@ -68,6 +70,7 @@ constexpr protocol_features features_of(std::string_view version) noexcept {
             .structured_content = version >= "2025-06-18",
             .progress_message = version >= "2025-03-26",
             .batches = version == "2025-03-26",
+            .completions = version >= "2025-03-26",
             .set_level = version < stateless_protocol_version,
             .stateless = version >= stateless_protocol_version};
 }

@@ -67,6 +67,26 @@ struct get_prompt_params {
 struct meta_params {
     std::optional<std::map<std::string, raw_json>> _meta;
 };
+struct subscribe_params {
+    std::string uri;
+};
+struct complete_ref {
+    std::string type;
+    std::optional<std::string> name;
+    std::optional<std::string> uri;
+};
+struct complete_argument {
+    std::string name;
+    std::string value;
+};
+struct complete_context {
+    std::optional<std::map<std::string, std::string>> arguments;
+};
+struct complete_params {
+    complete_ref ref;
+    complete_argument argument;
+    std::optional<complete_context> context;
+};
 
 /// Reads the members of `text` (a JSON object; empty means {}) that T declares into `out`,
 /// skipping the others. On failure, `error` says what is wrong, each problem with its JSON
@@ -120,8 +140,10 @@ inline request_meta read_meta(std::string_view params) {
 /// The methods the server answers, each named once: the request's method is looked up here,
 /// and what it needs decides whether this server, in this mode, knows it.
 enum class method { discover, initialize, ping, set_level, tools_list, tools_call, resources_list,
-                    resource_templates_list, resources_read, prompts_list, prompts_get };
-enum class method_needs { nothing, session, resources, prompts };
+                    resource_templates_list, resources_read, prompts_list, prompts_get, resources_subscribe,
+                    resources_unsubscribe, complete };
+// subscriptions: resources and a session (not stateless); completions: a completer.
+enum class method_needs { nothing, session, resources, prompts, subscriptions, completions };
 
 struct method_row {
     std::string_view name;
@@ -141,6 +163,9 @@ inline constexpr method_row method_table[] = {
     {"resources/read", method::resources_read, method_needs::resources},
     {"prompts/list", method::prompts_list, method_needs::prompts},
     {"prompts/get", method::prompts_get, method_needs::prompts},
+    {"resources/subscribe", method::resources_subscribe, method_needs::subscriptions},
+    {"resources/unsubscribe", method::resources_unsubscribe, method_needs::subscriptions},
+    {"completion/complete", method::complete, method_needs::completions},
 };
 
 constexpr const method_row* find_method(std::string_view name) noexcept {
