@@ -14,9 +14,11 @@
 // (owner()); server::handle makes it current_identity() while a tool runs. It also holds the
 // log level the client set (logging/setLevel), a stop source per request in progress (a tool
 // taking agentry::stop_token sees notifications/cancelled through it), and the application's
-// per-session context when the server has a context factory.
+// per-session context when the server has a context factory, and the requests the server
+// sent to the client (requests()).
 
 #include <agentry/mcp/auth.hpp>
+#include <agentry/mcp/detail/server_requests.hpp>
 #include <agentry/mcp/logging.hpp>
 #include <agentry/stop_token.hpp>
 
@@ -149,6 +151,10 @@ public:
         return true;
     }
 
+    /// The requests the server sent to this session's client and waits on (mcp::elicit,
+    /// mcp::sample), and what the client declared in `initialize` that they need.
+    detail::server_requests& requests() noexcept { return requests_; }
+
     /// Requests in progress.
     std::size_t pending() const {
         std::lock_guard lock(mutex_);
@@ -174,6 +180,7 @@ private:
     mutable std::mutex listener_mutex_;
     message_sink sink_;
     std::function<void()> end_;
+    detail::server_requests requests_;
 };
 
 } // namespace agentry::mcp
