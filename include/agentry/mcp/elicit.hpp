@@ -118,42 +118,60 @@ consteval bool primitive_field() noexcept {
 
 /// The field's name, as agentry::detail::shown_name shows it.
 template <auto... Name>
-struct elicit_field_named {};
+struct form_field {};
 
-/// Instantiated for each field of elicit<T>'s T; the field's name is its first argument.
+/// Instantiated for a field of elicit<T>'s T that is not primitive; the field's name is its
+/// first argument.
 template <class Field, bool Primitive>
 struct elicit_field {
     static_assert(Primitive,
-                  "agentry: mcp::elicit<T>: the field in elicit_field_named<...> is not a string, a number, an "
+                  "agentry: mcp::elicit<T>: the field in form_field<...> is not a string, a number, an "
                   "integer, a boolean or an enum (or a std::optional of one): elicitation takes flat objects of "
                   "primitive fields; ask for a nested struct or an array in its own elicitation, or flatten it "
                   "into fields of T");
-    static constexpr bool ok = Primitive;
 };
 
 template <class T, std::size_t I>
 inline constexpr std::string_view field_name_of = reflect::field_names<T>[I];
 
 template <class T>
-consteval bool flat_fields() noexcept {
-    return []<std::size_t... I>(std::index_sequence<I...>) {
-        return (elicit_field<decltype(agentry::detail::shown_name<agentry::detail::fixed_prefix<field_name_of<T, I>.size()>(
-                                                                      field_name_of<T, I>),
-                                                                  elicit_field_named>()),
-                             primitive_field<reflect::field_type<I, T>>()>::ok &&
-                ...);
-    }(std::make_index_sequence<reflect::field_count<T>>{});
+consteval bool object_type() noexcept {
+    return std::is_class_v<T> && !schema::detail::is_named_parameters<T> &&
+           schema::detail::kind_of<T>() == schema::detail::kind::object;
 }
 
 template <class T>
-consteval bool elicitable() noexcept {
+consteval bool flat_fields() noexcept {
+    if constexpr (!object_type<T>()) {
+        return false;
+    } else {
+        return []<std::size_t... I>(std::index_sequence<I...>) {
+            return (primitive_field<reflect::field_type<I, T>>() && ...);
+        }(std::make_index_sequence<reflect::field_count<T>>{});
+    }
+}
+
+/// T can be asked for: a struct of primitive fields. Decided without instantiating a
+/// diagnostic, so that a T that cannot be asked for stops at report() alone.
+template <class T>
+inline constexpr bool elicitable = flat_fields<std::remove_cv_t<T>>();
+
+/// Shows why T cannot be asked for: one diagnostic, naming the field when there is one.
+template <class T>
+constexpr void report() noexcept {
     using U = std::remove_cv_t<T>;
-    constexpr bool object = std::is_class_v<U> && !schema::detail::is_named_parameters<U> &&
-                            schema::detail::kind_of<U>() == schema::detail::kind::object;
-    static_assert(object, "agentry: mcp::elicit<T>: T must be a struct (an aggregate) whose fields are strings, numbers, "
-                          "integers, booleans or enums: elicitation takes flat objects of primitive fields");
-    if constexpr (object) return flat_fields<U>();
-    else return false;
+    static_assert(object_type<U>(), "agentry: mcp::elicit<T>: T must be a struct (an aggregate) whose fields are "
+                                    "strings, numbers, integers, booleans or enums: elicitation takes flat objects "
+                                    "of primitive fields");
+    if constexpr (object_type<U>()) {
+        []<std::size_t... I>(std::index_sequence<I...>) {
+            ((void)sizeof(elicit_field<decltype(agentry::detail::shown_name<
+                                                agentry::detail::fixed_prefix<field_name_of<U, I>.size()>(field_name_of<U, I>),
+                                                form_field>()),
+                                       primitive_field<reflect::field_type<I, U>>()>),
+             ...);
+        }(std::make_index_sequence<reflect::field_count<U>>{});
+    }
 }
 
 // ElicitResult, as far as elicit reads it (`_meta` and members of later revisions are skipped).
@@ -168,7 +186,8 @@ struct elicit_answer {
 /// defaults into descriptions; later versions state them as `default`).
 template <class T>
 constexpr std::string_view elicitation_schema(std::string_view version = latest_protocol_version) noexcept {
-    if constexpr (!detail::elicitable<T>()) {
+    if constexpr (!detail::elicitable<T>) {
+        detail::report<T>();
         return {};
     } else {
         if (version <= "2025-06-18") return json_schema<std::remove_cv_t<T>, detail::elicitation_dialect<false>>();
@@ -182,7 +201,7 @@ constexpr std::string_view elicitation_schema(std::string_view version = latest_
 template <class T>
 elicit_result<T> elicit(std::string_view message, const ask_options& options = {}) {
     elicit_result<T> out;
-    if constexpr (detail::elicitable<T>()) {
+    if constexpr (detail::elicitable<T>) {
         const detail::asking_scope* scope = detail::current_asking_;
         out.error = detail::cannot_ask(scope, "mcp::elicit");
         if (out.error) return out;
@@ -236,6 +255,7 @@ elicit_result<T> elicit(std::string_view message, const ask_options& options = {
         }
         out.content.emplace(std::move(value.value));
     } else {
+        detail::report<T>();
         (void)message;
         (void)options;
     }
