@@ -14,8 +14,10 @@
 // (owner()); server::handle makes it current_identity() while a tool runs. It also holds the
 // log level the client set (logging/setLevel), a stop source per request in progress (a tool
 // taking agentry::stop_token sees notifications/cancelled through it), and the application's
-// per-session context when the server has a context factory, and the requests the server
-// sent to the client (requests()).
+// per-session context when the server has a context factory.
+//
+// requests() holds the requests the server sent to the client and waits on (mcp::elicit,
+// mcp::sample; see detail/server_requests.hpp).
 
 #include <agentry/mcp/auth.hpp>
 #include <agentry/mcp/detail/server_requests.hpp>
