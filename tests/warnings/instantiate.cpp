@@ -8,6 +8,8 @@
 
 #include <agentry/agent.hpp>
 #include <agentry/agentry.hpp>
+#include <agentry/mcp/elicit.hpp>
+#include <agentry/mcp/sample.hpp>
 #include <agentry/mcp/server.hpp>
 #include <agentry/provider/anthropic.hpp>
 #include <agentry/provider/gemini.hpp>
@@ -23,6 +25,15 @@
 namespace {
 
 using namespace fixtures;
+
+// A form for mcp::elicit: flat, with a constrained field, an optional enum and a number.
+enum class portion { small, large };
+struct order_form {
+    std::string item;
+    agentry::in_range<int, 1, 10> count;
+    std::optional<portion> size;
+    std::optional<double> tip;
+};
 
 struct forecast {
     double temperature;
@@ -148,5 +159,8 @@ int main() {
     const agentry::mcp::server server{tools, {.name = "warnings", .version = "1.0.0"}};
     agentry::mcp::session session;
     total += server.handle(session, R"({"jsonrpc":"2.0","id":1,"method":"ping"})").size();
+    const auto form = agentry::mcp::elicit<order_form>("Order?");
+    total += form.accepted() ? form.content->item.size() : agentry::mcp::elicitation_schema<order_form>().size();
+    total += agentry::mcp::sample("hi", 10).text.size();
     return total > 0 ? 0 : 1;
 }

@@ -24,6 +24,10 @@
 // header_timeout and a body at min_body_rate; at max_connections the connection waiting longest
 // for a request head gives its place to a new one.
 //
+// A request of the server to the client (mcp::elicit, mcp::sample) goes on the SSE stream of
+// the POST being answered; the client's answer comes as a POST of its own (202). The call
+// waiting for it holds one of `threads`.
+//
 // http_server gives control: it binds in its constructor (port() tells the port when 0 was
 // asked for), run() serves on `threads` threads (the caller's included) until stop(). run()
 // is called once.

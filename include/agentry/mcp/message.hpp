@@ -73,6 +73,10 @@ struct received {
     std::string error;
     /// For a JSON array (a batch): its text, served in 2025-03-26 sessions (server.hpp).
     std::string batch;
+    /// For a response: its `result`, JSON text (empty for an error response).
+    std::string result;
+    /// For a response: its `error` object, JSON text (empty for a result).
+    std::string response_error;
 };
 
 namespace detail {
@@ -155,6 +159,8 @@ inline received read_message(std::string_view text, std::size_t max_size = defau
     if (m.result || m.error) {
         // Never answered, even when malformed: answering an error with an error can loop.
         out.kind = message_kind::response;
+        if (m.error) out.response_error = std::move(m.error->text());
+        else out.result = std::move(m.result->text());
         return out;
     }
     out.error = "Invalid Request: a message needs a \"method\"";

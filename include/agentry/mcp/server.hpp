@@ -53,6 +53,10 @@
 //
 // handle() never throws; a message that cannot be answered for lack of memory gets -32603.
 // It may be called from several threads at once, with one session each or a shared one.
+//
+// A response is the client's answer to a request of the server (mcp::elicit, mcp::sample; see
+// detail/server_requests.hpp): it goes to the call waiting on its id, and is dropped when none
+// does.
 
 #include <agentry/json/reader.hpp>
 #include <agentry/json/writer.hpp>
@@ -60,6 +64,7 @@
 #include <agentry/mcp/annotations.hpp>
 #include <agentry/mcp/completion.hpp>
 #include <agentry/mcp/detail/server_methods.hpp>
+#include <agentry/mcp/detail/server_requests.hpp>
 #include <agentry/mcp/ceiling.hpp>
 #include <agentry/mcp/content.hpp>
 #include <agentry/mcp/detail/content_result.hpp>
@@ -354,7 +359,9 @@ public:
                 if (!m.batch.empty() && s.initialized() && features_of(s.protocol_version()).batches)
                     return batch(s, m.batch, out, max_size);
                 return error_response(m);
-            case message_kind::response: return {};
+            case message_kind::response:
+                s.requests().deliver(m.id, std::move(m.result), std::move(m.response_error));
+                return {};
             case message_kind::notification: notify(s, m); return {};
             case message_kind::request: break;
             }
@@ -497,7 +504,7 @@ private:
             if (!m.batch.empty()) m.error = "Invalid Request: a batch inside a batch";
             if (m.kind == message_kind::request && m.method == "initialize")
                 m = {message_kind::invalid, m.id, {}, {}, error_code::invalid_request,
-                     "Invalid Request: initialize cannot be part of a batch", {}};
+                     "Invalid Request: initialize cannot be part of a batch", {}, {}, {}};
             std::string answer = m.kind == message_kind::invalid ? error_response(m) : handle(s, std::move(m), out, max_size);
             if (answer.empty()) continue;
             answers += answers.empty() ? "[" : ",";
@@ -538,6 +545,9 @@ private:
         const protocol_features f = features_of(version);
         const detail::request_scope scope{&out, stateless ? meta.level : s.level()};
         const detail::request_scope_guard current(&scope);
+        const detail::asking_scope asking{&s.requests(), &out, s.stop_token(m.id),
+                                          stateless ? std::string_view{} : std::string_view(version)};
+        const detail::asking_scope_guard asking_current(&asking);
         return answer(row->id, s, m, version, f, meta);
     }
 
@@ -631,6 +641,7 @@ private:
         const std::string_view version = negotiate_protocol_version(p.protocolVersion);
         if (!s.initialize(version))
             return error(m.id, error_code::invalid_request, "Invalid Request: the session is already initialized");
+        s.requests().declare(detail::read_client_abilities(m.params));
         detail::implementation info{name_, version_, std::nullopt};
         if (!title_.empty() && features_of(version).titles) info.title = title_;
         std::string body = R"({"protocolVersion":)";

@@ -16,8 +16,12 @@
 // taking agentry::stop_token sees notifications/cancelled through it), the application's
 // per-session context when the server has a context factory, and the URIs of the resources the
 // client subscribed to (resources/subscribe).
+//
+// requests() holds the requests the server sent to the client and waits on (mcp::elicit,
+// mcp::sample; see detail/server_requests.hpp).
 
 #include <agentry/mcp/auth.hpp>
+#include <agentry/mcp/detail/server_requests.hpp>
 #include <agentry/mcp/detail/subscribers.hpp>
 #include <agentry/mcp/logging.hpp>
 #include <agentry/stop_token.hpp>
@@ -192,6 +196,10 @@ public:
         return true;
     }
 
+    /// The requests the server sent to this session's client and waits on (mcp::elicit,
+    /// mcp::sample), and what the client declared in `initialize` that they need.
+    detail::server_requests& requests() noexcept { return requests_; }
+
     /// Requests in progress.
     std::size_t pending() const {
         std::lock_guard lock(mutex_);
@@ -219,6 +227,7 @@ private:
     mutable std::mutex listener_mutex_;
     message_sink sink_;
     std::function<void()> end_;
+    detail::server_requests requests_;
 };
 
 } // namespace agentry::mcp

@@ -17,6 +17,10 @@
 // than `max_message_size` is read to its end without being kept and answered with an Invalid
 // Request error that has no id. Returns 0 at the end of input, 1 when writing fails (after the
 // next line read, or the end of input) or the reading thread cannot start.
+//
+// A request of the server to the client (mcp::elicit, mcp::sample) is a line on the output like
+// a notification; the reading thread hands the client's answer to the call waiting for it. At
+// the end of input, such calls end at once (ask_failure::closed).
 
 #include <agentry/mcp/detail/line_reader.hpp>
 #include <agentry/mcp/detail/log.hpp>
@@ -141,12 +145,18 @@ int serve(const server<Registry>& srv, std::istream& in, std::ostream& out, cons
                     srv.handle(s, std::move(m));
                     continue;
                 }
+                // The client's answer to a request of the server, whose call waits for it.
+                if (m.kind == message_kind::response) {
+                    srv.handle(s, std::move(m));
+                    continue;
+                }
                 if (m.kind == message_kind::request) s.expect(m.id);
                 if (!queue.push(std::move(m))) break;
             }
         } catch (...) {
             detail::log_line(options.log, "stopped reading: out of memory");
         }
+        s.requests().close("its input ended");
         queue.finish();
     };
     std::thread reader;

@@ -291,6 +291,7 @@ private:
             const auto it = victim([&](const entry& e) { return e.client == client; });
             if (it != sessions_.end()) {
                 --per_client[it->second.client];
+                it->second.state->requests().close("the session ended");
                 it->second.state->stop_listening();
                 sessions_.erase(it);
             }
@@ -305,6 +306,7 @@ private:
                 it = victim([&](const entry& e) { return e.client == busiest; });
             }
             if (it != sessions_.end()) {
+                it->second.state->requests().close("the session ended");
                 it->second.state->stop_listening();
                 sessions_.erase(it);
             }
@@ -387,6 +389,7 @@ private:
             const identity* owner = it == sessions_.end() ? nullptr : it->second.state->owner();
             if (it == sessions_.end() || (who && (!owner || owner->subject != who->subject)))
                 return json(http::status::not_found, {}, error_code::session_not_found, "Session not found");
+            it->second.state->requests().close("the session ended");
             it->second.state->stop_listening();
             sessions_.erase(it);
         }

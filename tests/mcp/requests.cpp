@@ -1,0 +1,563 @@
+// SPDX-License-Identifier: BSL-1.0
+// Requests of the server to its client: mcp::elicit and mcp::sample over stdio (the loop on
+// in-memory streams, the client answering as it reads each request) and over the Streamable
+// HTTP rules (the request on the POST's event stream, the answer as a POST of its own).
+#include <agentry/mcp/elicit.hpp>
+#include <agentry/mcp/http.hpp>
+#include <agentry/mcp/sample.hpp>
+#include <agentry/mcp/stdio.hpp>
+#include <agentry/registry.hpp>
+#include <agentry/schema/constraints.hpp>
+#include <agentry/schema/field_defaults.hpp>
+#include <agentry/schema/field_docs.hpp>
+#include <agentry/tool.hpp>
+
+#include <doctest/doctest.h>
+
+#include <chrono>
+#include <condition_variable>
+#include <deque>
+#include <functional>
+#include <istream>
+#include <mutex>
+#include <optional>
+#include <ostream>
+#include <streambuf>
+#include <string>
+#include <string_view>
+#include <thread>
+#include <type_traits>
+#include <vector>
+
+namespace {
+
+namespace mcp = agentry::mcp;
+namespace http = boost::beast::http;
+using namespace std::chrono_literals;
+
+enum class plan { basic, pro };
+
+struct signup {
+    agentry::sized_string<1, 40> name;
+    agentry::in_range<int, 18, 130> age;
+    std::optional<agentry::email_string> email;
+    std::optional<agentry::matching<"^[A-Z]{2}$">> country;
+    std::optional<plan> tier;
+    std::optional<bool> newsletter;
+    static constexpr auto docs = agentry::field_docs("name", "Your name", "age", "Your age in years");
+    static constexpr auto defaults = agentry::field_defaults("tier", plan::basic, "newsletter", false);
+};
+
+// The requestedSchema is a constant.
+static_assert(mcp::elicitation_schema<signup>().starts_with(R"({"type":"object","properties":{"name":)"));
+
+constexpr std::string_view signup_schema =
+    R"({"type":"object","properties":{)"
+    R"("name":{"type":"string","minLength":1,"maxLength":40,"description":"Your name"},)"
+    R"("age":{"type":"integer","minimum":18,"maximum":130,"description":"Your age in years"},)"
+    R"("email":{"type":"string","format":"email"},)"
+    R"("country":{"type":"string","description":"Must match the regular expression ^[A-Z]{2}$."},)"
+    R"("tier":{"type":"string","enum":["basic","pro"],"default":"basic"},)"
+    R"("newsletter":{"type":"boolean","default":false}},)"
+    R"("required":["name","age"]})";
+
+// 2025-06-18 defines `default` on booleans only: every default goes into the description.
+constexpr std::string_view signup_schema_2025_06_18 =
+    R"({"type":"object","properties":{)"
+    R"("name":{"type":"string","minLength":1,"maxLength":40,"description":"Your name"},)"
+    R"("age":{"type":"integer","minimum":18,"maximum":130,"description":"Your age in years"},)"
+    R"("email":{"type":"string","format":"email"},)"
+    R"("country":{"type":"string","description":"Must match the regular expression ^[A-Z]{2}$."},)"
+    R"("tier":{"type":"string","enum":["basic","pro"],"description":"Default: \"basic\"."},)"
+    R"("newsletter":{"type":"boolean","description":"Default: false."}},)"
+    R"("required":["name","age"]})";
+
+std::string describe(const mcp::elicit_result<signup>& r) {
+    if (r.error) return std::string(mcp::to_string(r.error->kind)) + ": " + r.error->message;
+    if (r.action == mcp::elicit_action::decline) return "declined";
+    if (r.action == mcp::elicit_action::cancel) return "cancelled";
+    const signup& s = *r.content;
+    std::string out = "accepted " + s.name.value + " " + std::to_string(s.age.value);
+    if (s.email) out += " " + s.email->value;
+    if (s.tier) out += *s.tier == plan::pro ? " pro" : " basic";
+    if (s.newsletter) out += *s.newsletter ? " newsletter" : " no newsletter";
+    return out;
+}
+
+// What the last call of a tool here found, for a test whose call's answer is not sent.
+struct last_outcome {
+    std::mutex mutex;
+    std::string text;
+    void set(std::string t) {
+        std::lock_guard lock(mutex);
+        text = std::move(t);
+    }
+    std::string get() {
+        std::lock_guard lock(mutex);
+        return text;
+    }
+} outcome;
+
+std::string ask_signup() {
+    std::string text = describe(mcp::elicit<signup>("Sign up?"));
+    outcome.set(text);
+    return text;
+}
+
+std::string ask_signup_quickly() {
+    std::string text = describe(mcp::elicit<signup>("Sign up?", {.timeout = 100ms}));
+    outcome.set(text);
+    return text;
+}
+
+std::string summarise(const std::string& text) {
+    mcp::sampling_request request;
+    request.messages = {{mcp::role::user, "Summarise: " + text}, {mcp::role::assistant, "Sure."}};
+    request.max_tokens = 50;
+    request.system_prompt = "Be brief.";
+    request.preferences = mcp::model_preferences{.hints = {"sonnet"}, .cost_priority = 0.25, .speed_priority = {},
+                                                 .intelligence_priority = 1};
+    const mcp::sample_result r = mcp::sample(request);
+    if (r.error) return std::string(mcp::to_string(r.error->kind)) + ": " + r.error->message;
+    return r.model + " (" + r.stop_reason + "): " + r.text;
+}
+
+constexpr agentry::registry tools{
+    agentry::tool<"signup", "Asks the user to sign up">(ask_signup),
+    agentry::tool<"signup_quick", "Asks the user to sign up, waiting 100 ms">(ask_signup_quickly),
+    agentry::tool<"summarise", "Summarises a text with the client's model", "text">(summarise),
+    agentry::tool<"ask_short", "Asks with the short form of sample", "prompt">(+[](const std::string& prompt) {
+        const mcp::sample_result r = mcp::sample(prompt, 10);
+        return r.ok() ? r.text : r.error->message;
+    }),
+};
+using registry = std::remove_const_t<decltype(tools)>;
+
+const mcp::server server{tools, {.name = "asking", .version = "1"}};
+
+std::string initialize_line(std::string_view version, std::string_view capabilities) {
+    return R"({"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":")" + std::string(version) +
+           R"(","capabilities":)" + std::string(capabilities) + R"(,"clientInfo":{"name":"test","version":"1"}}})";
+}
+
+std::string call_line(std::string_view id, std::string_view tool, std::string_view arguments = "{}") {
+    return R"({"jsonrpc":"2.0","id":)" + std::string(id) + R"(,"method":"tools/call","params":{"name":")" +
+           std::string(tool) + R"(","arguments":)" + std::string(arguments) + "}}";
+}
+
+std::string text_result(std::string_view id, std::string_view text) {
+    std::string out = R"({"jsonrpc":"2.0","id":)" + std::string(id) + R"(,"result":{"content":[{"type":"text","text":)";
+    agentry::json::write(out, text);
+    out += R"(}],"isError":false}})";
+    return out;
+}
+
+// The input of the stdio loop: lines pushed while it runs, then the end.
+class pipe_input : public std::streambuf {
+public:
+    void push(std::string line) {
+        std::lock_guard lock(mutex_);
+        lines_.push_back(std::move(line) + "\n");
+        changed_.notify_all();
+    }
+    void close() {
+        std::lock_guard lock(mutex_);
+        closed_ = true;
+        changed_.notify_all();
+    }
+
+protected:
+    int_type underflow() override {
+        if (gptr() != egptr()) return traits_type::to_int_type(*gptr());
+        std::unique_lock lock(mutex_);
+        changed_.wait(lock, [&] { return closed_ || !lines_.empty(); });
+        if (lines_.empty()) return traits_type::eof();
+        current_ = std::move(lines_.front());
+        lines_.pop_front();
+        setg(current_.data(), current_.data(), current_.data() + current_.size());
+        return traits_type::to_int_type(*gptr());
+    }
+
+private:
+    std::mutex mutex_;
+    std::condition_variable changed_;
+    std::deque<std::string> lines_;
+    std::string current_;
+    bool closed_ = false;
+};
+
+// The output of the stdio loop: each line is kept and shown to `on_line` as it is written.
+class line_output : public std::streambuf {
+public:
+    explicit line_output(std::function<void(const std::string&)> on_line) : on_line_(std::move(on_line)) {}
+
+    std::vector<std::string> lines() {
+        std::lock_guard lock(mutex_);
+        return lines_;
+    }
+
+protected:
+    int_type overflow(int_type c) override {
+        if (traits_type::eq_int_type(c, traits_type::eof())) return traits_type::not_eof(c);
+        if (traits_type::to_char_type(c) != '\n') {
+            line_ += traits_type::to_char_type(c);
+            return c;
+        }
+        {
+            std::lock_guard lock(mutex_);
+            lines_.push_back(line_);
+        }
+        on_line_(line_);
+        line_.clear();
+        return c;
+    }
+
+private:
+    std::function<void(const std::string&)> on_line_;
+    std::mutex mutex_;
+    std::vector<std::string> lines_;
+    std::string line_;
+};
+
+// A client over stdio: sends `input` lines, then answers each line the server writes with the
+// lines `react` returns; the input ends when the server answers the request "end".
+std::vector<std::string> converse(const std::vector<std::string>& input,
+                                  std::function<std::vector<std::string>(const std::string&)> react,
+                                  const mcp::server<registry>& srv = server) {
+    pipe_input in_buffer;
+    line_output out_buffer([&](const std::string& line) {
+        for (std::string& reply : react(line)) in_buffer.push(std::move(reply));
+        if (line == R"({"jsonrpc":"2.0","id":"end","result":{}})") in_buffer.close();
+    });
+    std::istream in(&in_buffer);
+    std::ostream out(&out_buffer);
+    for (const std::string& line : input) in_buffer.push(line);
+    in_buffer.push(R"({"jsonrpc":"2.0","id":"end","method":"ping"})");
+    mcp::stdio_options options;
+    options.log = nullptr;
+    CHECK(mcp::serve(srv, in, out, options) == 0);
+    return out_buffer.lines();
+}
+
+constexpr std::string_view elicitation_capability = R"({"elicitation":{}})";
+
+std::string elicit_request(std::string_view id, std::string_view mode, std::string_view schema) {
+    return R"({"jsonrpc":"2.0","id":)" + std::string(id) + R"(,"method":"elicitation/create","params":{)" +
+           std::string(mode) + R"("message":"Sign up?","requestedSchema":)" + std::string(schema) + "}}";
+}
+
+// A client answering every elicitation/create with `result`.
+std::function<std::vector<std::string>(const std::string&)> answering(std::string result) {
+    return [result](const std::string& line) -> std::vector<std::string> {
+        if (line.find(R"("method":"elicitation/create")") == std::string::npos &&
+            line.find(R"("method":"sampling/createMessage")") == std::string::npos)
+            return {};
+        const std::size_t at = line.find(R"("id":)") + 5;
+        const std::string id = line.substr(at, line.find(',', at) - at);
+        return {R"({"jsonrpc":"2.0","id":)" + id + R"(,"result":)" + result + "}"};
+    };
+}
+
+} // namespace
+
+TEST_CASE("elicit over stdio: the request sent, and an accepted content read into T") {
+    const auto lines = converse({initialize_line("2025-11-25", elicitation_capability), call_line("2", "signup")},
+                                answering(R"({"action":"accept","content":{"name":"Ada","age":36,"email":"ada@example.com","tier":"pro"},"_meta":{}})"));
+    REQUIRE(lines.size() == 4);
+    CHECK(lines[1] == elicit_request("1", R"("mode":"form",)", signup_schema));
+    CHECK(lines[2] == text_result("2", "accepted Ada 36 ada@example.com pro"));
+    CHECK(lines[3] == R"({"jsonrpc":"2.0","id":"end","result":{}})");
+}
+
+TEST_CASE("elicit over stdio: a 2025-06-18 session has no mode and no default keywords") {
+    const auto lines = converse({initialize_line("2025-06-18", elicitation_capability), call_line("2", "signup")},
+                                answering(R"({"action":"accept","content":{"name":"Ada","age":36,"newsletter":true}})"));
+    REQUIRE(lines.size() == 4);
+    CHECK(lines[1] == elicit_request("1", "", signup_schema_2025_06_18));
+    CHECK(lines[2] == text_result("2", "accepted Ada 36 newsletter"));
+    CHECK(mcp::elicitation_schema<signup>("2025-06-18") == signup_schema_2025_06_18);
+    CHECK(mcp::elicitation_schema<signup>("2025-11-25") == signup_schema);
+}
+
+TEST_CASE("elicit over stdio: decline and cancel") {
+    auto lines = converse({initialize_line("2025-11-25", elicitation_capability), call_line("2", "signup")},
+                          answering(R"({"action":"decline"})"));
+    REQUIRE(lines.size() == 4);
+    CHECK(lines[2] == text_result("2", "declined"));
+    lines = converse({initialize_line("2025-11-25", R"({"elicitation":{"form":{},"url":{}}})"), call_line("2", "signup")},
+                     answering(R"({"action":"cancel"})"));
+    REQUIRE(lines.size() == 4);
+    CHECK(lines[2] == text_result("2", "cancelled"));
+}
+
+TEST_CASE("elicit over stdio: content that does not fit T, and an answer that is no ElicitResult") {
+    auto lines = converse({initialize_line("2025-11-25", elicitation_capability), call_line("2", "signup")},
+                          answering(R"({"action":"accept","content":{"name":"","age":12,"tier":"gold"}})"));
+    REQUIRE(lines.size() == 4);
+    CHECK(lines[2] ==
+          text_result("2", "invalid_content: agentry: mcp::elicit: the content the client accepted does not fit the "
+                           "requested schema: /name: must be at least 1 character long; /age: must be at least 18; "
+                           "/tier: \"gold\" is not one of [\"basic\",\"pro\"]"));
+    lines = converse({initialize_line("2025-11-25", elicitation_capability), call_line("2", "signup")},
+                     answering(R"({"action":"maybe"})"));
+    REQUIRE(lines.size() == 4);
+    CHECK(lines[2] ==
+          text_result("2", "invalid_answer: agentry: mcp::elicit: the client's answer to elicitation/create is not an "
+                           "ElicitResult: /action: \"maybe\" is not one of [\"accept\",\"decline\",\"cancel\"]"));
+}
+
+TEST_CASE("elicit over stdio: without the capability no request is sent") {
+    auto lines = converse({initialize_line("2025-11-25", R"({"sampling":{}})"), call_line("2", "signup")},
+                          answering(R"({"action":"accept"})"));
+    REQUIRE(lines.size() == 3);
+    CHECK(lines[1] == text_result("2", "no_capability: agentry: mcp::elicit: the client did not declare the "
+                                       "elicitation capability (form mode) in initialize"));
+    lines = converse({initialize_line("2025-11-25", R"({"elicitation":{"url":{}}})"), call_line("2", "signup")},
+                     answering(R"({"action":"accept"})"));
+    REQUIRE(lines.size() == 3);
+    CHECK(lines[1].find("no_capability: ") != std::string::npos);
+    lines = converse({initialize_line("2025-03-26", elicitation_capability), call_line("2", "signup")},
+                     answering(R"({"action":"accept"})"));
+    REQUIRE(lines.size() == 3);
+    CHECK(lines[1] == text_result("2", "no_capability: agentry: mcp::elicit: elicitation/create is defined from "
+                                       "protocol version 2025-06-18; this session uses 2025-03-26"));
+}
+
+TEST_CASE("elicit over stdio: a timeout cancels the request on the client, a late answer is dropped") {
+    const std::string late = R"({"jsonrpc":"2.0","id":1,"result":{"action":"accept","content":{"name":"Ada","age":36}}})";
+    const auto lines = converse({initialize_line("2025-11-25", elicitation_capability), call_line("2", "signup_quick")},
+                                [&](const std::string& line) -> std::vector<std::string> {
+                                    if (line.find("notifications/cancelled") != std::string::npos) return {late};
+                                    return {};
+                                });
+    REQUIRE(lines.size() == 5);
+    CHECK(lines[1] == elicit_request("1", R"("mode":"form",)", signup_schema));
+    CHECK(lines[2] ==
+          R"({"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":1,"reason":"timed out"}})");
+    CHECK(lines[3] == text_result("2", "timeout: agentry: mcp::elicit: the client did not answer elicitation/create "
+                                       "within 100 ms"));
+}
+
+TEST_CASE("elicit over stdio: the served request's cancellation ends the wait") {
+    outcome.set({});
+    const auto lines = converse({initialize_line("2025-11-25", elicitation_capability), call_line("2", "signup")},
+                                [](const std::string& line) -> std::vector<std::string> {
+                                    if (line.find("elicitation/create") == std::string::npos) return {};
+                                    return {R"({"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":2}})"};
+                                });
+    REQUIRE(lines.size() == 4);
+    CHECK(lines[2] == R"({"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":1,"reason":"the request that asked was cancelled"}})");
+    CHECK(lines[3] == R"({"jsonrpc":"2.0","id":"end","result":{}})");
+    CHECK(outcome.get() == "cancelled: agentry: mcp::elicit: the request being served was cancelled");
+}
+
+TEST_CASE("elicit over stdio: the end of input ends the wait") {
+    pipe_input in_buffer;
+    line_output out_buffer([&](const std::string& line) {
+        if (line.find("elicitation/create") != std::string::npos) in_buffer.close();
+    });
+    std::istream in(&in_buffer);
+    std::ostream out(&out_buffer);
+    in_buffer.push(initialize_line("2025-11-25", elicitation_capability));
+    in_buffer.push(call_line("2", "signup"));
+    mcp::stdio_options options;
+    options.log = nullptr;
+    CHECK(mcp::serve(server, in, out, options) == 0);
+    const auto lines = out_buffer.lines();
+    REQUIRE(lines.size() == 3);
+    CHECK(lines[2] == text_result("2", "closed: agentry: mcp::elicit: the client can no longer answer (its input ended)"));
+}
+
+TEST_CASE("elicit: outside a request served by a server") {
+    const auto r = mcp::elicit<signup>("Sign up?");
+    REQUIRE(r.error);
+    CHECK(r.error->kind == mcp::ask_failure::outside_request);
+    CHECK(r.error->message == "agentry: mcp::elicit: called outside a request served by an mcp::server");
+    CHECK(!r.accepted());
+    const auto s = mcp::sample("hello", 10);
+    REQUIRE(s.error);
+    CHECK(s.error->message == "agentry: mcp::sample: called outside a request served by an mcp::server");
+}
+
+TEST_CASE("server: a response nobody waits for is dropped") {
+    mcp::session s;
+    CHECK(server.handle(s, initialize_line("2025-11-25", elicitation_capability)).find(R"("result")") != std::string::npos);
+    CHECK(server.handle(s, R"({"jsonrpc":"2.0","id":7,"result":{"action":"accept"}})").empty());
+    CHECK(server.handle(s, R"({"jsonrpc":"2.0","id":"x","error":{"code":-1,"message":"no"}})").empty());
+    CHECK(s.requests().waiting() == 0);
+}
+
+TEST_CASE("sample over stdio: the request sent, text back, errors") {
+    const std::string call = call_line("2", "summarise", R"({"text":"a long story"})");
+    const std::string request =
+        R"({"jsonrpc":"2.0","id":1,"method":"sampling/createMessage","params":{"messages":[)"
+        R"({"role":"user","content":{"type":"text","text":"Summarise: a long story"}},)"
+        R"({"role":"assistant","content":{"type":"text","text":"Sure."}}],"systemPrompt":"Be brief.",)"
+        R"("modelPreferences":{"hints":[{"name":"sonnet"}],"costPriority":0.25,"intelligencePriority":1},"maxTokens":50}})";
+    auto lines = converse({initialize_line("2025-11-25", R"({"sampling":{}})"), call},
+                          answering(R"({"role":"assistant","content":{"type":"text","text":"A story."},"model":"m-1","stopReason":"endTurn"})"));
+    REQUIRE(lines.size() == 4);
+    CHECK(lines[1] == request);
+    CHECK(lines[2] == text_result("2", "m-1 (endTurn): A story."));
+
+    lines = converse({initialize_line("2025-11-25", R"({"sampling":{}})"), call},
+                     answering(R"({"role":"assistant","content":[{"type":"text","text":"A "},{"type":"text","text":"story."}],"model":"m-1"})"));
+    REQUIRE(lines.size() == 4);
+    CHECK(lines[2] == text_result("2", "m-1 (): A story."));
+
+    lines = converse({initialize_line("2025-11-25", R"({"sampling":{}})"), call},
+                     answering(R"({"role":"assistant","content":{"type":"image","data":"AAAA","mimeType":"image/png"},"model":"m-1"})"));
+    REQUIRE(lines.size() == 4);
+    CHECK(lines[2] == text_result("2", "invalid_answer: agentry: mcp::sample: the client's model answered with image "
+                                       "content; mcp::sample takes text"));
+
+    lines = converse({initialize_line("2025-11-25", R"({"sampling":{}})"), call},
+                     [](const std::string& line) -> std::vector<std::string> {
+                         if (line.find("sampling/createMessage") == std::string::npos) return {};
+                         return {R"({"jsonrpc":"2.0","id":1,"error":{"code":-1,"message":"User rejected sampling request"}})"};
+                     });
+    REQUIRE(lines.size() == 4);
+    CHECK(lines[2] == text_result("2", "client_error: agentry: mcp::sample: the client answered sampling/createMessage "
+                                       "with the error -1 User rejected sampling request"));
+
+    lines = converse({initialize_line("2025-11-25", elicitation_capability), call}, answering("{}"));
+    REQUIRE(lines.size() == 3);
+    CHECK(lines[1] == text_result("2", "no_capability: agentry: mcp::sample: the client did not declare the sampling "
+                                       "capability in initialize"));
+
+    lines = converse({initialize_line("2024-11-05", R"({"sampling":{}})"), call_line("2", "ask_short", R"({"prompt":"Hi"})")},
+                     answering(R"({"role":"assistant","content":{"type":"text","text":"Hello"},"model":"m"})"));
+    REQUIRE(lines.size() == 4);
+    CHECK(lines[1] == R"({"jsonrpc":"2.0","id":1,"method":"sampling/createMessage","params":{"messages":[{"role":"user","content":{"type":"text","text":"Hi"}}],"maxTokens":10}})");
+    CHECK(lines[2] == text_result("2", "Hello"));
+}
+
+namespace {
+
+http::request<http::string_body> post(std::string body, std::string_view session = {},
+                                      std::string_view accept = "application/json, text/event-stream") {
+    http::request<http::string_body> r{http::verb::post, "/mcp", 11};
+    r.set(http::field::host, "127.0.0.1:8080");
+    r.set(http::field::content_type, "application/json");
+    r.set(http::field::accept, accept);
+    if (!session.empty()) r.set("Mcp-Session-Id", session);
+    r.body() = std::move(body);
+    r.prepare_payload();
+    return r;
+}
+
+std::string body_text(const mcp::detail::http_reply& reply) { return reply.response.body(); }
+
+} // namespace
+
+TEST_CASE("elicit over HTTP: the request on the POST's event stream, the answer a POST of its own (202)") {
+    const mcp::http_options options;
+    mcp::detail::http_endpoint<registry> endpoint(server, options, true);
+    const std::string session(
+        endpoint.handle(post(initialize_line("2025-11-25", elicitation_capability))).response["Mcp-Session-Id"]);
+    REQUIRE(!session.empty());
+
+    // The client answers from another thread, after the call started waiting.
+    std::vector<std::string> events;
+    std::thread client;
+    http::status answered{};
+    const mcp::message_sink sink = [&](std::string_view event) {
+        events.emplace_back(event);
+        if (event.find("elicitation/create") == std::string_view::npos) return;
+        client = std::thread([&] {
+            std::this_thread::sleep_for(20ms);
+            answered = endpoint
+                           .handle(post(R"({"jsonrpc":"2.0","id":1,"result":{"action":"accept","content":{"name":"Ada","age":36}}})",
+                                        session))
+                           .response.result();
+        });
+    };
+    auto reply = endpoint.handle(post(call_line("2", "signup"), session), {}, sink);
+    if (client.joinable()) client.join();
+    CHECK(answered == http::status::accepted);
+    CHECK(reply.response.result() == http::status::ok);
+    CHECK(body_text(reply) == text_result("2", "accepted Ada 36"));
+    REQUIRE(events.size() == 1);
+    CHECK(events[0] == elicit_request("1", R"("mode":"form",)", signup_schema));
+
+    // Decline, answered at once; the next request of the session has the next id.
+    events.clear();
+    const mcp::message_sink decline = [&](std::string_view event) {
+        events.emplace_back(event);
+        CHECK(endpoint.handle(post(R"({"jsonrpc":"2.0","id":2,"result":{"action":"decline"}})", session))
+                  .response.result() == http::status::accepted);
+    };
+    reply = endpoint.handle(post(call_line("3", "signup"), session), {}, decline);
+    CHECK(body_text(reply) == text_result("3", "declined"));
+    REQUIRE(events.size() == 1);
+    CHECK(events[0].starts_with(R"({"jsonrpc":"2.0","id":2,"method":"elicitation/create",)"));
+
+    // An answer with an unknown id is accepted and dropped.
+    CHECK(endpoint.handle(post(R"({"jsonrpc":"2.0","id":99,"result":{"action":"cancel"}})", session)).response.result() ==
+          http::status::accepted);
+}
+
+TEST_CASE("elicit over HTTP: a client that does not accept an event stream cannot be asked") {
+    const mcp::http_options options;
+    mcp::detail::http_endpoint<registry> endpoint(server, options, true);
+    const std::string session(
+        endpoint.handle(post(initialize_line("2025-11-25", elicitation_capability))).response["Mcp-Session-Id"]);
+    std::vector<std::string> events;
+    const mcp::message_sink sink = [&](std::string_view event) { events.emplace_back(event); };
+    const auto reply = endpoint.handle(post(call_line("2", "signup"), session, "application/json"), {}, sink);
+    CHECK(events.empty());
+    CHECK(body_text(reply) ==
+          text_result("2", "no_channel: agentry: mcp::elicit: the transport cannot carry a request to the client here "
+                           "(over Streamable HTTP, the client must accept text/event-stream on the POST being answered)"));
+}
+
+TEST_CASE("elicit over HTTP: a timeout, and the session's end while a call waits") {
+    const mcp::http_options options;
+    mcp::detail::http_endpoint<registry> endpoint(server, options, true);
+    const std::string session(
+        endpoint.handle(post(initialize_line("2025-11-25", elicitation_capability))).response["Mcp-Session-Id"]);
+    std::vector<std::string> events;
+    const mcp::message_sink sink = [&](std::string_view event) { events.emplace_back(event); };
+    auto reply = endpoint.handle(post(call_line("2", "signup_quick"), session), {}, sink);
+    CHECK(body_text(reply) == text_result("2", "timeout: agentry: mcp::elicit: the client did not answer "
+                                               "elicitation/create within 100 ms"));
+    REQUIRE(events.size() == 2);
+    CHECK(events[1] == R"({"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":1,"reason":"timed out"}})");
+
+    std::thread client;
+    const mcp::message_sink ending = [&](std::string_view) {
+        client = std::thread([&] {
+            http::request<http::string_body> remove{http::verb::delete_, "/mcp", 11};
+            remove.set(http::field::host, "127.0.0.1:8080");
+            remove.set("Mcp-Session-Id", session);
+            CHECK(endpoint.handle(remove).response.result() == http::status::ok);
+        });
+    };
+    reply = endpoint.handle(post(call_line("3", "signup"), session), {}, ending);
+    if (client.joinable()) client.join();
+    CHECK(body_text(reply) == text_result("3", "closed: agentry: mcp::elicit: the client can no longer answer (the "
+                                               "session ended)"));
+}
+
+TEST_CASE("sample over HTTP, and a stateless 2026-07-28 request, which cannot ask") {
+    const mcp::http_options options;
+    mcp::detail::http_endpoint<registry> endpoint(server, options, true);
+    const std::string session(
+        endpoint.handle(post(initialize_line("2025-06-18", R"({"sampling":{}})"))).response["Mcp-Session-Id"]);
+    const mcp::message_sink sink = [&](std::string_view event) {
+        CHECK(event.starts_with(R"({"jsonrpc":"2.0","id":1,"method":"sampling/createMessage",)"));
+        CHECK(endpoint
+                  .handle(post(R"({"jsonrpc":"2.0","id":1,"result":{"role":"assistant","content":{"type":"text","text":"Hi"},"model":"m"}})",
+                               session))
+                  .response.result() == http::status::accepted);
+    };
+    auto reply = endpoint.handle(post(call_line("2", "ask_short", R"({"prompt":"Hello"})"), session), {}, sink);
+    CHECK(body_text(reply) == text_result("2", "Hi"));
+
+    auto stateless = post(R"({"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"signup","arguments":{},)"
+                          R"("_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28"}}})");
+    stateless.set("MCP-Protocol-Version", "2026-07-28");
+    reply = endpoint.handle(stateless, {}, sink);
+    CHECK(body_text(reply).find("no_channel: agentry: mcp::elicit: a stateless (2026-07-28) request cannot ask its "
+                                "client: the revision's multi round-trip requests are not supported") != std::string::npos);
+}
