@@ -29,7 +29,7 @@ if [ "${1:-}" = quick ]; then
     start=$(date +%s)
     cmake --preset gcc -S "$agentry_root" >/dev/null
     cmake --build --preset gcc -j"$(nproc)" --target agentry_unit agentry_loop_tests agentry_mcp_unit \
-        agentry_mcp_client agentry_mcp_feature_server agentry_mcp_noisy_server mcp_server conformance_server
+        agentry_mcp_client agentry_mcp_feature_server agentry_mcp_noisy_server agentry_mcp_requests_server mcp_server conformance_server
     built=$(date +%s)
     (cd "$agentry_root" && ctest --preset gcc -j"$(nproc)" -R '^(unit|loop|mcp)\.' -LE '^compile$')
     echo "test.sh: quick build $((built - start)) s, ctest $(($(date +%s) - built)) s"
