@@ -6,10 +6,12 @@
 #include <agentry/agentry.hpp>
 #include <agentry/mcp/completion.hpp>
 #include <agentry/mcp/content.hpp>
+#include <agentry/mcp/elicit.hpp>
 #include <agentry/mcp/http.hpp>
 #include <agentry/mcp/logging.hpp>
 #include <agentry/mcp/prompts.hpp>
 #include <agentry/mcp/resources.hpp>
+#include <agentry/mcp/sample.hpp>
 
 #include <chrono>
 #include <cstddef>
@@ -78,6 +80,56 @@ std::string with_progress(agentry::progress p) {
     return "Progress test completed";
 }
 
+std::string sampling(std::string prompt) {
+    const agentry::mcp::sample_result r = agentry::mcp::sample(prompt, 100);
+    if (r.error) return r.error->message;
+    return "LLM response: " + r.text;
+}
+
+struct user_details {
+    std::string username;
+    std::string email;
+    static constexpr auto docs =
+        agentry::field_docs("username", "User's response", "email", "User's email address");
+};
+
+// "<action>" and, when accepted, ", content: <the form as JSON>".
+template <class T>
+std::string elicit_text(const agentry::mcp::elicit_result<T>& r) {
+    std::string text(r.action == agentry::mcp::elicit_action::accept    ? "accept"
+                     : r.action == agentry::mcp::elicit_action::decline ? "decline"
+                                                                        : "cancel");
+    if (r.content) {
+        text += ", content: ";
+        agentry::json::write(text, *r.content);
+    }
+    return text;
+}
+
+agentry::outcome<std::string> elicitation(std::string message) {
+    const auto r = agentry::mcp::elicit<user_details>(message);
+    if (r.error) return agentry::fail(agentry::failure_kind::permanent, r.error->message);
+    return "User response: <action: " + elicit_text(r) + ">";
+}
+
+enum class account_status { active, inactive, pending };
+
+struct sep1034_form {
+    std::optional<std::string> name = "John Doe";
+    std::optional<int> age = 30;
+    std::optional<double> score = 95.5;
+    std::optional<account_status> status = account_status::active;
+    std::optional<bool> verified = true;
+    static constexpr auto defaults = agentry::field_defaults("name", "John Doe", "age", 30, "score", 95.5, "status",
+                                                             account_status::active, "verified", true);
+};
+
+agentry::outcome<std::string> elicitation_defaults() {
+    const auto r = agentry::mcp::elicit<sep1034_form>("Please review and update the form fields with defaults");
+    if (r.error) return agentry::fail(agentry::failure_kind::permanent, r.error->message);
+    return "Elicitation completed: action=" + elicit_text(r);
+}
+
 struct street_address {
     std::optional<std::string> street;
     std::optional<std::string> city;
@@ -99,6 +151,10 @@ constexpr agentry::registry tools{
     agentry::tool<"test_tool_with_logging", "Sends three log messages while it runs">(with_logging),
     agentry::tool<"test_error_handling", "Always fails">(error_handling),
     agentry::tool<"test_tool_with_progress", "Reports progress 0, 50 and 100 of 100">(with_progress),
+    agentry::tool<"test_sampling", "Asks the client's model to answer a prompt", "prompt">(sampling),
+    agentry::tool<"test_elicitation", "Asks the user for a user name and an email address", "message">(elicitation),
+    agentry::tool<"test_elicitation_sep1034_defaults", "Asks the user for a form whose fields have defaults">(
+        elicitation_defaults),
     agentry::tool<"json_schema_2020_12_tool", "Tool with JSON Schema 2020-12 features">(schema_2020_12),
 };
 
