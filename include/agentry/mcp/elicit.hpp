@@ -228,10 +228,7 @@ elicit_result<T> elicit(std::string_view message, const ask_options& options = {
             out.error = std::move(answer.error);
             return out;
         }
-        json::read_options reading;
-        reading.max_size = answer.result.size();
-        reading.ignore_unknown_properties = true;
-        const auto result = json::read<detail::elicit_answer>(answer.result, reading);
+        const auto result = json::read<detail::elicit_answer>(answer.result, detail::answer_reading(answer.result));
         if (!result.ok()) {
             out.error = ask_error{ask_failure::invalid_answer,
                                       detail::join_errors("agentry: mcp::elicit: the client's answer to "

@@ -182,10 +182,7 @@ inline sample_result sample(const sampling_request& request, const ask_options& 
         out.error = std::move(answer.error);
         return out;
     }
-    json::read_options reading;
-    reading.max_size = answer.result.size();
-    reading.ignore_unknown_properties = true;
-    auto result = json::read<detail::sampled_message>(answer.result, reading);
+    auto result = json::read<detail::sampled_message>(answer.result, detail::answer_reading(answer.result));
     if (!result.ok()) {
         out.error = ask_error{
             ask_failure::invalid_answer,

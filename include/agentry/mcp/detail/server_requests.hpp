@@ -254,6 +254,14 @@ struct asked {
     std::optional<ask_error> error;
 };
 
+/// How an answer's result is read: its whole size, members the type does not name ignored.
+inline json::read_options answer_reading(std::string_view result) noexcept {
+    json::read_options reading;
+    reading.max_size = result.size();
+    reading.ignore_unknown_properties = true;
+    return reading;
+}
+
 /// Sends the request `method` with `params` (a JSON object) to the client of the request
 /// `scope` serves, and waits for its answer at most `timeout`. A request that times out or
 /// whose served request is cancelled is cancelled on the client (notifications/cancelled).
