@@ -16,16 +16,27 @@
 //           return "Review this code" + (a.focus ? " for " + *a.focus : std::string()) + ":\n" + a.code;
 //       })};
 //
-// The function returns std::string (one user message) or std::vector<mcp::prompt_message>.
+// The function returns std::string (one user message) or std::vector<mcp::prompt_message>, each
+// message one content block (content.hpp) from the user or the assistant:
+//
+//   agentry::mcp::prompt<"describe", "Asks for a description of an image">(+[] {
+//       return std::vector<agentry::mcp::prompt_message>{
+//           {agentry::mcp::role::user, agentry::mcp::image{load_png(), "image/png"}},
+//           {agentry::mcp::role::user, "Describe the image above."}};
+//   })
+//
 // prompts/get reads its `arguments` (strings) into the struct with agentry's reader, so a
 // member may be a string, an enum, or an optional of either; a missing required argument or an
 // unknown one is an Invalid params error with the reader's message. A prompt without arguments
-// takes no parameters. Completers of its arguments (completion.hpp) follow the function, or its
+// takes no parameters. Each message's block is written as in a tools/call result: blocks the
+// session's version lacks (audio before 2025-03-26, resource links before 2025-06-18) as text
+// blocks. Completers of its arguments (completion.hpp) follow the function, or its
 // title: prompt<"review", "...">(review, "Review", mcp::completer<"focus">(focuses)).
 
 #include <agentry/json/reader.hpp>
 #include <agentry/json/writer.hpp>
 #include <agentry/mcp/completion.hpp>
+#include <agentry/mcp/content.hpp>
 #include <agentry/mcp/resources.hpp>
 #include <agentry/reflect/fields.hpp>
 #include <agentry/reflect/fixed_string.hpp>
@@ -48,10 +59,19 @@ namespace agentry::mcp {
 
 enum class role : unsigned char { user, assistant };
 
-/// One message of a prompt: text from `role`.
+/// One message of a prompt: one content block (content.hpp) from `role`.
+///   mcp::prompt_message{mcp::role::user, "Describe this image:"}
+///   mcp::prompt_message{mcp::role::user, mcp::image{png, "image/png"}}
 struct prompt_message {
     mcp::role role = mcp::role::user;
-    std::string text;
+    content_block content;
+
+    prompt_message() = default;
+    /// A text message.
+    prompt_message(mcp::role from, std::string text) : role(from), content(text_block{std::move(text)}) {}
+    /// A message of one block: a block type or a content_block.
+    template <detail::block_or_variant B>
+    prompt_message(mcp::role from, B&& block) : role(from), content(std::forward<B>(block)) {}
 };
 
 /// One argument of a prompt, as listed.

@@ -14,10 +14,16 @@
 //       agentry::mcp::resource_template<"weather://{city}/{unit}", "city_weather">(
 //           +[](const city_ref& c) { return get_weather({c.city, c.unit}); })};
 //
-// A function returning std::string gives text (mimeType text/plain unless given); any other
-// result is written as JSON (application/json). A template is RFC 6570 level 1: `{name}`
-// matches one or more characters other than '/', percent-decoded; its variables must be the
-// members of the function's parameter struct, which is read from them as a JSON object of
+// A function returning std::string gives text (mimeType text/plain unless given); one returning
+// mcp::blob (content.hpp) gives binary contents, sent base64-encoded as `blob`
+// (application/octet-stream unless given):
+//
+//   agentry::mcp::resource<"images://logo", "logo">(+[] { return agentry::mcp::blob{read_file("logo.png")}; },
+//                                                   {.mime_type = "image/png"})
+//
+// Any other result is written as JSON (application/json). A template is RFC 6570 level 1:
+// `{name}` matches one or more characters other than '/', percent-decoded; its variables must be
+// the members of the function's parameter struct, which is read from them as a JSON object of
 // strings (so a member may be a string, an enum, or an optional of either). The set of
 // resources is fixed when the server is built (listChanged: false). Completers of a template's
 // variables (completion.hpp) follow the function, or its resource_info:
@@ -26,6 +32,7 @@
 #include <agentry/json/reader.hpp>
 #include <agentry/json/writer.hpp>
 #include <agentry/mcp/completion.hpp>
+#include <agentry/mcp/content.hpp>
 #include <agentry/reflect/fields.hpp>
 #include <agentry/reflect/fixed_string.hpp>
 #include <agentry/reflect/function.hpp>
@@ -47,7 +54,8 @@ namespace agentry::mcp {
 /// What a client is told about a resource besides its URI and name.
 struct resource_info {
     std::string_view description{};
-    /// The media type; by default text/plain for a std::string result, application/json otherwise.
+    /// The media type; by default text/plain for a std::string result, application/octet-stream
+    /// for mcp::blob, application/json otherwise.
     std::string_view mime_type{};
     /// Display name (sent from 2025-06-18).
     std::string_view title{};
@@ -182,15 +190,22 @@ struct resource_entry {
     resource_info info;
     std::string mime_type;
     bool templated = false;
+    /// Whether the function returns mcp::blob: `text` holds raw bytes, sent as `blob`.
+    bool binary = false;
     /// Reads `uri` into `text`; on failure `text` says why.
     std::function<read_status(std::string_view uri, std::string& text)> read;
     /// Completers of a template's variables.
     std::vector<completion_entry> completions;
 };
 
+/// Whether a resource function returning R gives binary contents.
+template <class R>
+inline constexpr bool is_blob = std::is_same_v<std::remove_cvref_t<R>, blob>;
+
 template <class R>
 std::string resource_text(R&& value) {
-    if constexpr (std::is_convertible_v<R, std::string_view>) return std::string(std::string_view(value));
+    if constexpr (is_blob<R>) return std::forward<R>(value).bytes;
+    else if constexpr (std::is_convertible_v<R, std::string_view>) return std::string(std::string_view(value));
     else {
         std::string out;
         json::write(out, value);
@@ -200,6 +215,7 @@ std::string resource_text(R&& value) {
 
 template <class R>
 constexpr std::string_view default_mime() noexcept {
+    if (is_blob<R>) return "application/octet-stream";
     return std::is_convertible_v<R, std::string_view> ? "text/plain" : "application/json";
 }
 
@@ -223,7 +239,8 @@ resource_entry make_entry(const resource_t<Uri, Name, F>& r) {
                   "mcp::resource_template)");
     using R = std::invoke_result_t<const F&>;
     resource_entry e{std::string(Uri.view()), std::string(Name.view()), r.info,
-                     std::string(r.info.mime_type.empty() ? default_mime<R>() : r.info.mime_type), false, {}, {}};
+                     std::string(r.info.mime_type.empty() ? default_mime<R>() : r.info.mime_type), false, is_blob<R>,
+                     {}, {}};
     e.read = [f = r.function, uri = e.uri](std::string_view asked, std::string& text) {
         if (asked != uri) return read_status::no_match;
         return run_resource(text, [&] { return resource_text(f()); });
@@ -242,8 +259,8 @@ resource_entry make_entry(const resource_template_t<UriTemplate, Name, F, Comple
                   "the function's parameter struct, one each, separated by literal text");
     using R = std::invoke_result_t<const F&, const P&>;
     resource_entry e{std::string(UriTemplate.view()), std::string(Name.view()), r.info,
-                     std::string(r.info.mime_type.empty() ? default_mime<R>() : r.info.mime_type), true, {},
-                     make_completions(r.completers)};
+                     std::string(r.info.mime_type.empty() ? default_mime<R>() : r.info.mime_type), true, is_blob<R>,
+                     {}, make_completions(r.completers)};
     e.read = [f = r.function, pattern = e.uri](std::string_view asked, std::string& text) {
         std::string object;
         if (!match_uri_template(pattern, asked, object)) return read_status::no_match;

@@ -51,6 +51,10 @@
 //  - unknown_tool: JSON-RPC error -32602 with the "did you mean" message.
 // Missing `arguments` mean {}.
 //
+// prompts/get writes each message's content block (prompts.hpp) as a tools/call result's, the
+// blocks the version lacks as text blocks. resources/read answers `text` for a resource whose
+// function returns text or JSON, and `blob` (base64) for one returning mcp::blob (resources.hpp).
+//
 // handle() never throws; a message that cannot be answered for lack of memory gets -32603.
 // It may be called from several threads at once, with one session each or a shared one.
 //
@@ -609,7 +613,7 @@ private:
             return done(resources_list(f, method == detail::method::resource_templates_list), true);
         }
         case detail::method::resources_read: return read_resource(m, f, done);
-        case detail::method::prompts_get: return get_prompt(m, done);
+        case detail::method::prompts_get: return get_prompt(m, version, done);
         case detail::method::tools_call: return call(s, m, version, f, meta, done);
         case detail::method::resources_subscribe:
         case detail::method::resources_unsubscribe:
@@ -706,9 +710,15 @@ private:
             json::write(body, p.uri);
             body += R"(,"mimeType":)";
             json::write(body, r.mime_type);
-            body += R"(,"text":)";
-            json::write(body, text);
-            body += "}]}";
+            if (r.binary) {
+                body += R"(,"blob":")";
+                detail::append_base64(body, text);
+                body += "\"}]}";
+            } else {
+                body += R"(,"text":)";
+                json::write(body, text);
+                body += "}]}";
+            }
             return done(std::move(body), true);
         }
         std::string message = "Resource not found: ";
@@ -861,7 +871,7 @@ private:
     }
 
     template <class Done>
-    std::string get_prompt(const received& m, const Done& done) const {
+    std::string get_prompt(const received& m, std::string_view version, const Done& done) const {
         detail::get_prompt_params p;
         std::string problem;
         if (!detail::read_params(m.params, p, problem)) return error(m.id, error_code::invalid_params, problem);
@@ -881,9 +891,9 @@ private:
             for (std::size_t i = 0; i != messages.size(); ++i) {
                 body += i == 0 ? R"({"role":)" : R"(,{"role":)";
                 body += messages[i].role == role::user ? R"("user")" : R"("assistant")";
-                body += R"(,"content":{"type":"text","text":)";
-                json::write(body, messages[i].text);
-                body += "}}";
+                body += R"(,"content":)";
+                detail::append_block(body, messages[i].content, version);
+                body += '}';
             }
             body += "]}";
             return done(std::move(body), false);

@@ -2,21 +2,32 @@
 #ifndef AGENTRY_MCP_DETAIL_CONTENT_RESULT_HPP
 #define AGENTRY_MCP_DETAIL_CONTENT_RESULT_HPP
 
-// The `content` of a tools/call result for a tool returning MCP content (mcp/content.hpp): the
-// array its result holds, with each block the session's protocol version does not define made
-// a text block. Audio (from 2025-03-26) becomes a text block saying it was not sent; a resource
-// link (from 2025-06-18) a text block holding the link's JSON. Both are found by the start
-// mcp::content writes them with, `{"type":"audio"` and `{"type":"resource_link"`, which cannot
-// occur inside a JSON string (its quotes would be escaped).
-// Cost: from 2025-06-18, one append; before, one search, and one pass when a block is replaced.
+// Content blocks (mcp/content.hpp) for a session's protocol version, each block the version
+// does not define made a text block: audio (from 2025-03-26) a text block saying it was not
+// sent, a resource link (from 2025-06-18) a text block holding the link's JSON.
+//  - append_content: the `content` of a tools/call result, from the array a tool's result
+//    holds. Audio and links are found by the start mcp::content writes them with,
+//    `{"type":"audio"` and `{"type":"resource_link"`, which cannot occur inside a JSON string
+//    (its quotes would be escaped).
+//  - append_block: one block, e.g. a prompt message's content, from its value.
+// Cost: append_content from 2025-06-18, one append; before, one search, and one pass when a
+// block is replaced. append_block: the block's writer, and one copy of a replaced link.
 
 #include <agentry/json/writer.hpp>
+#include <agentry/mcp/content.hpp>
 
 #include <cstddef>
 #include <string>
 #include <string_view>
+#include <variant>
 
 namespace agentry::mcp::detail {
+
+/// Whether `version` defines audio content (2025-03-26).
+constexpr bool has_audio_content(std::string_view version) noexcept { return version >= "2025-03-26"; }
+
+/// Whether `version` defines resource links (2025-06-18).
+constexpr bool has_resource_links(std::string_view version) noexcept { return version >= "2025-06-18"; }
 
 /// The end of the JSON object or array that starts at `at` in well-formed JSON `text`.
 constexpr std::size_t json_value_end(std::string_view text, std::size_t at) noexcept {
@@ -38,14 +49,27 @@ constexpr std::size_t json_value_end(std::string_view text, std::size_t at) noex
     return text.size();
 }
 
+/// The text block sent for audio in a session of `version`, which has none.
+inline void append_audio_not_sent(std::string& out, std::string_view version) {
+    out += R"({"type":"text","text":"audio not sent: protocol version )";
+    out += version;
+    out += R"( has no audio content"})";
+}
+
+/// The text block holding `block`, a block's JSON.
+inline void append_block_as_text(std::string& out, std::string_view block) {
+    out += R"({"type":"text","text":)";
+    json::write(out, block);
+    out += '}';
+}
+
 /// Appends `blocks`, a content array as mcp::content writes it, for a session of `version`.
 inline void append_content(std::string& out, std::string_view blocks, std::string_view version) {
     constexpr std::string_view audio_start = R"({"type":"audio")";
     constexpr std::string_view link_start = R"({"type":"resource_link")";
-    const bool has_audio = version >= "2025-03-26";
-    const bool has_links = version >= "2025-06-18";
-    if (has_links || (blocks.find(link_start) == std::string_view::npos &&
-                      (has_audio || blocks.find(audio_start) == std::string_view::npos))) {
+    const bool has_audio = has_audio_content(version);
+    if (has_resource_links(version) || (blocks.find(link_start) == std::string_view::npos &&
+                                        (has_audio || blocks.find(audio_start) == std::string_view::npos))) {
         out += blocks;
         return;
     }
@@ -56,20 +80,25 @@ inline void append_content(std::string& out, std::string_view blocks, std::strin
         const std::size_t end = json_value_end(blocks, next);
         const std::string_view one = blocks.substr(next, end - next);
         out += blocks.substr(at, next - at);
-        if (!has_audio && one.starts_with(audio_start)) {
-            out += R"({"type":"text","text":"audio not sent: protocol version )";
-            out += version;
-            out += R"( has no audio content"})";
-        } else if (one.starts_with(link_start)) {
-            out += R"({"type":"text","text":)";
-            json::write(out, one);
-            out += '}';
-        } else {
-            out += one;
-        }
+        if (!has_audio && one.starts_with(audio_start)) append_audio_not_sent(out, version);
+        else if (one.starts_with(link_start)) append_block_as_text(out, one);
+        else out += one;
         at = end;
     }
     out += blocks.substr(at);
+}
+
+/// Appends `block` for a session of `version`.
+inline void append_block(std::string& out, const content_block& block, std::string_view version) {
+    if (std::holds_alternative<audio>(block) && !has_audio_content(version)) {
+        append_audio_not_sent(out, version);
+    } else if (std::holds_alternative<resource_link>(block) && !has_resource_links(version)) {
+        std::string link;
+        write_block(link, block);
+        append_block_as_text(out, link);
+    } else {
+        write_block(out, block);
+    }
 }
 
 } // namespace agentry::mcp::detail
