@@ -178,6 +178,23 @@ std::vector<std::string> complete_arg1(std::string_view partial) {
     return out;
 }
 
+struct embedded_resource_args {
+    std::string resourceUri;
+    static constexpr auto docs = agentry::field_docs("resourceUri", "URI of the resource to embed");
+};
+
+std::vector<agentry::mcp::prompt_message> prompt_with_embedded_resource(const embedded_resource_args& a) {
+    using agentry::mcp::role;
+    return {{role::user, agentry::mcp::embedded_resource{a.resourceUri, "text/plain",
+                                                         std::string("Embedded resource content for testing.")}},
+            {role::user, "Please process the embedded resource above."}};
+}
+
+std::vector<agentry::mcp::prompt_message> prompt_with_image() {
+    using agentry::mcp::role;
+    return {{role::user, image_content()}, {role::user, "Please analyze the image above."}};
+}
+
 struct prompt_args {
     std::string arg1;
     std::string arg2;
@@ -193,6 +210,9 @@ int main(int argc, char** argv) {
         agentry::mcp::resource<"test://static-text", "static-text">(
             +[] { return std::string("This is the content of the static text resource."); },
             {.description = "A static text resource", .mime_type = "text/plain"}),
+        agentry::mcp::resource<"test://static-binary", "static-binary">(
+            +[] { return agentry::mcp::blob{bytes_of(png_bytes)}; },
+            {.description = "A static binary resource", .mime_type = "image/png"}),
         agentry::mcp::resource<"test://watched-resource", "watched-resource">(
             +[] { return std::string("Watched resource content"); },
             {.description = "A resource to subscribe to", .mime_type = "text/plain"}),
@@ -203,6 +223,9 @@ int main(int argc, char** argv) {
         agentry::mcp::prompt<"test_prompt_with_arguments", "A prompt with two arguments">(
             +[](const prompt_args& a) { return "Prompt with arguments: arg1='" + a.arg1 + "', arg2='" + a.arg2 + "'"; },
             agentry::mcp::completer<"arg1">(complete_arg1)),
+        agentry::mcp::prompt<"test_prompt_with_embedded_resource", "A prompt with an embedded resource">(
+            prompt_with_embedded_resource),
+        agentry::mcp::prompt<"test_prompt_with_image", "A prompt with an image">(prompt_with_image),
     };
     const auto port = static_cast<unsigned short>(argc > 1 ? std::atoi(argv[1]) : 3001);
     return agentry::mcp::serve_http(server, {.port = port});
