@@ -155,21 +155,20 @@ inline void write_block(std::string& out, const text_block& b) {
     out += '}';
 }
 
-inline void write_block(std::string& out, const image& b) {
-    out += R"({"type":"image","data":")";
-    append_base64(out, b.bytes);
+// An image or audio block: {"type":<type>,"data":<base64>,"mimeType":...}.
+inline void write_media(std::string& out, std::string_view type, std::string_view bytes, std::string_view mime_type) {
+    out += R"({"type":")";
+    out += type;
+    out += R"(","data":")";
+    append_base64(out, bytes);
     out += R"(","mimeType":)";
-    write_text(out, b.mime_type);
+    write_text(out, mime_type);
     out += '}';
 }
 
-inline void write_block(std::string& out, const audio& b) {
-    out += R"({"type":"audio","data":")";
-    append_base64(out, b.bytes);
-    out += R"(","mimeType":)";
-    write_text(out, b.mime_type);
-    out += '}';
-}
+inline void write_block(std::string& out, const image& b) { write_media(out, "image", b.bytes, b.mime_type); }
+
+inline void write_block(std::string& out, const audio& b) { write_media(out, "audio", b.bytes, b.mime_type); }
 
 inline void write_block(std::string& out, const embedded_resource& b) {
     out += R"({"type":"resource","resource":{"uri":)";
