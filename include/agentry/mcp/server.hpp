@@ -67,6 +67,7 @@
 #include <agentry/call_scope.hpp>
 #include <agentry/mcp/annotations.hpp>
 #include <agentry/mcp/completion.hpp>
+#include <agentry/mcp/detail/completion_answer.hpp>
 #include <agentry/mcp/detail/server_methods.hpp>
 #include <agentry/mcp/detail/server_requests.hpp>
 #include <agentry/mcp/ceiling.hpp>
@@ -755,91 +756,15 @@ private:
         return done("{}", false);
     }
 
-    // completion/complete: the completer of the argument of the prompt or resource template the
-    // ref names; no values for an argument without one.
+    // completion/complete (detail/completion_answer.hpp).
     template <class Done>
     std::string complete(const received& m, const Done& done) const {
         detail::complete_params p;
-        std::string problem;
-        if (!detail::read_params(m.params, p, problem)) return error(m.id, error_code::invalid_params, problem);
-        const std::vector<detail::completion_entry>* completions = nullptr;
-        std::vector<std::string_view> arguments;
-        std::string owner;
-        const auto unknown = [&](std::string_view pointer, std::string_view kind, std::string_view asked,
-                                 std::string known) {
-            std::string message = "Invalid params: " + std::string(pointer) + ": unknown " + std::string(kind) + " ";
-            json::write(message, asked.substr(0, 200));
-            message += known.empty() ? "; the server has none" : "; " + std::string(kind) + "s: " + known;
-            return error(m.id, error_code::invalid_params, message);
-        };
-        if (p.ref.type == "ref/prompt") {
-            if (!p.ref.name)
-                return error(m.id, error_code::invalid_params, "Invalid params: /ref/name: missing required property");
-            std::string known;
-            for (const detail::prompt_entry& entry : prompts_) {
-                known += (known.empty() ? "" : ", ") + entry.name;
-                if (entry.name != *p.ref.name || completions) continue;
-                completions = &entry.completions;
-                for (const prompt_argument& a : entry.arguments) arguments.push_back(a.name);
-                owner = "prompt ";
-                json::write(owner, entry.name);
-            }
-            if (!completions) return unknown("/ref/name", "prompt", *p.ref.name, std::move(known));
-        } else if (p.ref.type == "ref/resource") {
-            if (!p.ref.uri)
-                return error(m.id, error_code::invalid_params, "Invalid params: /ref/uri: missing required property");
-            std::string known;
-            for (const detail::resource_entry& r : resources_) {
-                if (!r.templated) continue;
-                known += (known.empty() ? "" : ", ") + r.uri;
-                if (r.uri != *p.ref.uri || completions) continue;
-                completions = &r.completions;
-                const detail::template_variables v = detail::parse_uri_template(r.uri);
-                arguments.assign(v.names.begin(), v.names.begin() + static_cast<std::ptrdiff_t>(v.count));
-                owner = "resource template ";
-                json::write(owner, r.uri);
-            }
-            if (!completions) return unknown("/ref/uri", "resource template", *p.ref.uri, std::move(known));
-        } else {
-            std::string message = "Invalid params: /ref/type: ";
-            json::write(message, std::string_view(p.ref.type).substr(0, 40));
-            message += R"( is not one of ["ref/prompt","ref/resource"])";
-            return error(m.id, error_code::invalid_params, message);
-        }
-        const std::string& name = p.argument.name;
-        if (std::find(arguments.begin(), arguments.end(), name) == arguments.end()) {
-            const bool of_prompt = p.ref.type == "ref/prompt";
-            std::string message =
-                "Invalid params: /argument/name: " + owner + (of_prompt ? " has no argument " : " has no variable ");
-            json::write(message, std::string_view(name).substr(0, 200));
-            if (arguments.empty()) message += of_prompt ? "; it takes no arguments" : "; it has no variables";
-            for (std::size_t i = 0; i != arguments.size(); ++i)
-                message +=
-                    (i != 0 ? ", " : of_prompt ? "; its arguments: " : "; its variables: ") + std::string(arguments[i]);
-            return error(m.id, error_code::invalid_params, message);
-        }
-        std::vector<std::string> values;
-        for (const detail::completion_entry& c : *completions) {
-            if (c.argument != name) continue;
-            try {
-                values = c.complete(p.argument.value,
-                                    p.context && p.context->arguments ? *p.context->arguments : completion_arguments{});
-            } catch (const std::exception& e) {
-                return error(m.id, error_code::internal_error,
-                             "Completion of \"" + name + "\" of the " + owner + " failed: " + e.what());
-            } catch (...) {
-                return error(m.id, error_code::internal_error,
-                             "Completion of \"" + name + "\" of the " + owner + " failed: unknown exception");
-            }
-        }
-        std::string body = R"({"completion":{"values":[)";
-        for (std::size_t i = 0; i != values.size() && i != max_completion_values; ++i) {
-            if (i != 0) body += ',';
-            json::write(body, std::string_view(values[i]));
-        }
-        body += R"(],"total":)" + std::to_string(values.size());
-        body += values.size() > max_completion_values ? R"(,"hasMore":true}})" : R"(,"hasMore":false}})";
-        return done(std::move(body), false);
+        std::string text;
+        if (!detail::read_params(m.params, p, text)) return error(m.id, error_code::invalid_params, text);
+        error_code code = error_code::invalid_params;
+        if (!detail::answer_completion(p, prompts_, resources_, code, text)) return error(m.id, code, text);
+        return done(std::move(text), false);
     }
 
     std::string prompts_list(const protocol_features& f) const {
