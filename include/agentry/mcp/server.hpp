@@ -73,6 +73,7 @@
 #include <agentry/mcp/ceiling.hpp>
 #include <agentry/mcp/content.hpp>
 #include <agentry/mcp/detail/content_result.hpp>
+#include <agentry/mcp/detail/resource_answer.hpp>
 #include <agentry/mcp/detail/subscribers.hpp>
 #include <agentry/mcp/detail/tool_table.hpp>
 #include <agentry/mcp/limits.hpp>
@@ -664,67 +665,17 @@ private:
     }
 
     std::string resources_list(const protocol_features& f, bool templates) const {
-        std::string out = templates ? R"({"resourceTemplates":[)" : R"({"resources":[)";
-        bool first = true;
-        for (const detail::resource_entry& r : resources_) {
-            if (r.templated != templates) continue;
-            out += first ? "{" : ",{";
-            first = false;
-            out += templates ? R"("uriTemplate":)" : R"("uri":)";
-            json::write(out, r.uri);
-            out += R"(,"name":)";
-            json::write(out, r.name);
-            if (f.titles && !r.info.title.empty()) {
-                out += R"(,"title":)";
-                json::write(out, r.info.title);
-            }
-            if (!r.info.description.empty()) {
-                out += R"(,"description":)";
-                json::write(out, r.info.description);
-            }
-            out += R"(,"mimeType":)";
-            json::write(out, r.mime_type);
-            out += '}';
-        }
-        out += "]}";
-        return out;
+        return detail::list_resources(resources_, f, templates);
     }
 
     template <class Done>
     std::string read_resource(const received& m, const protocol_features&, const Done& done) const {
         detail::read_resource_params p;
-        std::string problem;
-        if (!detail::read_params(m.params, p, problem)) return error(m.id, error_code::invalid_params, problem);
         std::string text;
-        for (const detail::resource_entry& r : resources_) {
-            const detail::read_status status = r.read(p.uri, text);
-            if (status == detail::read_status::no_match) continue;
-            if (status == detail::read_status::failed) {
-                std::string message = "Resource " + std::string(r.templated ? "template " : "");
-                json::write(message, r.uri);
-                message += " cannot be read for ";
-                json::write(message, std::string_view(p.uri).substr(0, 200));
-                message += ": " + text;
-                return error(m.id, r.templated ? error_code::resource_not_found : error_code::internal_error, message);
-            }
-            std::string body = R"({"contents":[{"uri":)";
-            json::write(body, p.uri);
-            body += R"(,"mimeType":)";
-            json::write(body, r.mime_type);
-            if (r.binary) {
-                body += R"(,"blob":")";
-                detail::append_base64(body, text);
-                body += "\"}]}";
-            } else {
-                body += R"(,"text":)";
-                json::write(body, text);
-                body += "}]}";
-            }
-            return done(std::move(body), true);
-        }
-        std::string message = "Resource not found: ";
-        json::write(message, std::string_view(p.uri).substr(0, 200));
-        return error(m.id, error_code::resource_not_found, message);
+        if (!detail::read_params(m.params, p, text)) return error(m.id, error_code::invalid_params, text);
+        error_code code = error_code::resource_not_found;
+        if (!detail::answer_read_resource(p, resources_, code, text)) return error(m.id, code, text);
+        return done(std::move(text), true);
     }
 
     // resources/subscribe and resources/unsubscribe: the URI must name a resource or match a
