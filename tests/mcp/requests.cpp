@@ -130,6 +130,10 @@ constexpr agentry::registry tools{
         const mcp::sample_result r = mcp::sample(prompt, 10);
         return r.ok() ? r.text : r.error->message;
     }),
+    agentry::with_policy<agentry::tool_policy{.level = agentry::permission::destructive, .needs_approval = true}>(
+        agentry::tool<"transfer", "Sends money", "amount", "to">(+[](long long amount, const std::string& to) {
+            return "sent " + std::to_string(amount) + " to " + to;
+        })),
 };
 using registry = std::remove_const_t<decltype(tools)>;
 
@@ -560,4 +564,171 @@ TEST_CASE("sample over HTTP, and a stateless 2026-07-28 request, which cannot as
     reply = endpoint.handle(stateless, {}, sink);
     CHECK(body_text(reply).find("no_channel: agentry: mcp::elicit: a stateless (2026-07-28) request cannot ask its "
                                 "client: the revision's multi round-trip requests are not supported") != std::string::npos);
+}
+
+// ---- approval of a tool that needs it, asked by elicitation ---------------------------------
+
+namespace {
+
+constexpr std::string_view approval_question =
+    R"(Allow the tool \"transfer\" (permission: destructive) to run with these arguments?\n{\"amount\":1000000,\"to\":\"bob\"})";
+
+std::string approval_request(std::string_view id, std::string_view mode) {
+    return R"({"jsonrpc":"2.0","id":)" + std::string(id) + R"(,"method":"elicitation/create","params":{)" +
+           std::string(mode) + R"("message":")" + std::string(approval_question) +
+           R"(","requestedSchema":{"type":"object","properties":{}}}})";
+}
+
+std::string error_result(std::string_view id, std::string_view text) {
+    std::string out = R"({"jsonrpc":"2.0","id":)" + std::string(id) + R"(,"result":{"content":[{"type":"text","text":)";
+    agentry::json::write(out, text);
+    out += R"(}],"isError":true}})";
+    return out;
+}
+
+// The model's spelling: members out of order, spaces, 1e6 for the amount.
+constexpr std::string_view transfer_arguments = R"({ "to": "bob", "amount": 1e6 })";
+
+} // namespace
+
+TEST_CASE("approval over stdio: the question names the canonical arguments, accept runs the call with them") {
+    const auto lines = converse({initialize_line("2025-11-25", elicitation_capability),
+                                 call_line("2", "transfer", transfer_arguments)},
+                                answering(R"({"action":"accept","content":{}})"));
+    REQUIRE(lines.size() == 4);
+    CHECK(lines[1] == approval_request("1", R"("mode":"form",)"));
+    CHECK(lines[2] == text_result("2", "sent 1000000 to bob"));
+}
+
+TEST_CASE("approval over stdio: decline and cancel do not run the call") {
+    auto lines = converse({initialize_line("2025-06-18", elicitation_capability),
+                           call_line("2", "transfer", transfer_arguments)},
+                          answering(R"({"action":"decline"})"));
+    REQUIRE(lines.size() == 4);
+    CHECK(lines[1] == approval_request("1", ""));
+    CHECK(lines[2] == error_result("2", "The user denied this call of transfer. It was not run; do not make it again "
+                                        "unchanged."));
+    lines = converse({initialize_line("2025-11-25", elicitation_capability), call_line("2", "transfer", transfer_arguments)},
+                     answering(R"({"action":"cancel"})"));
+    REQUIRE(lines.size() == 4);
+    CHECK(lines[2] == error_result("2", "The user dismissed the approval of this call of transfer without deciding. It "
+                                        "was not run."));
+    lines = converse({initialize_line("2025-11-25", elicitation_capability), call_line("2", "transfer", transfer_arguments)},
+                     answering(R"({"action":"yes"})"));
+    REQUIRE(lines.size() == 4);
+    CHECK(lines[2] == error_result("2", "agentry: the approval of transfer: the client's answer to elicitation/create "
+                                        "is not an ElicitResult; the call was not run: /action: \"yes\" is not one of "
+                                        "[\"accept\",\"decline\",\"cancel\"]"));
+}
+
+TEST_CASE("approval over stdio: a client that cannot be asked is refused, and nothing runs") {
+    auto lines = converse({initialize_line("2025-11-25", R"({"sampling":{}})"), call_line("2", "transfer", transfer_arguments)},
+                          answering(R"({"action":"accept"})"));
+    REQUIRE(lines.size() == 3);
+    CHECK(lines[1] == error_result("2", "agentry: transfer needs approval (its policy says needs_approval), which this "
+                                        "MCP server asks the client's user for by elicitation, but the client did not "
+                                        "declare the elicitation capability (form mode) in initialize; the call was not "
+                                        "run."));
+    lines = converse({initialize_line("2025-03-26", elicitation_capability), call_line("2", "transfer", transfer_arguments)},
+                     answering(R"({"action":"accept"})"));
+    REQUIRE(lines.size() == 3);
+    CHECK(lines[1] == error_result("2", "agentry: transfer needs approval (its policy says needs_approval), which this "
+                                        "MCP server asks the client's user for by elicitation, but protocol version "
+                                        "2025-03-26 has no elicitation (it is defined from 2025-06-18); the call was not "
+                                        "run."));
+}
+
+TEST_CASE("approval: arguments that read two ways are refused before anyone is asked") {
+    // The message reader refuses them whole, so the approval never sees them.
+    const std::string duplicate = R"({"amount":1,"to":"friend","amount":1000000})";
+    const std::string bad_utf8 = "{\"amount\":1000000,\"to\":\"attacker\xff\"}";
+    for (const std::string& arguments : {duplicate, bad_utf8}) {
+        const auto lines = converse({initialize_line("2025-11-25", elicitation_capability),
+                                     call_line("2", "transfer", arguments)},
+                                    answering(R"({"action":"accept"})"));
+        REQUIRE(lines.size() == 3);
+        CHECK(lines[1].starts_with(R"({"jsonrpc":"2.0","id":2,"error":{"code":-32)"));
+    }
+    mcp::session s;
+    CHECK(server.handle(s, call_line("2", "transfer", duplicate)) ==
+          R"({"jsonrpc":"2.0","id":2,"error":{"code":-32600,"message":"Invalid Request: /params/arguments/amount: duplicate property"}})");
+}
+
+TEST_CASE("approval over HTTP: the question on the POST's event stream, the call run once accepted") {
+    const mcp::http_options options;
+    mcp::detail::http_endpoint<registry> endpoint(server, options, true);
+    const std::string session(
+        endpoint.handle(post(initialize_line("2025-11-25", elicitation_capability))).response["Mcp-Session-Id"]);
+    std::vector<std::string> sent;
+    const mcp::message_sink sink = [&](std::string_view message) {
+        sent.emplace_back(message);
+        if (message.find("elicitation/create") != std::string_view::npos)
+            CHECK(endpoint.handle(post(R"({"jsonrpc":"2.0","id":1,"result":{"action":"accept"}})", session))
+                      .response.result() == http::status::accepted);
+    };
+    const auto reply = endpoint.handle(post(call_line("2", "transfer", transfer_arguments), session), {}, sink);
+    REQUIRE(sent.size() == 1);
+    CHECK(sent[0] == approval_request("1", R"("mode":"form",)"));
+    CHECK(reply.response.body() == text_result("2", "sent 1000000 to bob"));
+}
+
+namespace {
+
+std::string stateless_call(std::string_view arguments, std::string_view capabilities, std::string_view more = "") {
+    return R"({"jsonrpc":"2.0","id":5,"method":"tools/call","params":{"name":"transfer","arguments":)" +
+           std::string(arguments) + std::string(more) +
+           R"(,"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":)" +
+           std::string(capabilities) + "}}}";
+}
+
+std::string input_required(std::string_view state) {
+    return R"({"jsonrpc":"2.0","id":5,"result":{"resultType":"input_required","inputRequests":{"approval":{"method":"elicitation/create","params":{"mode":"form","message":")" +
+           std::string(approval_question) + R"(","requestedSchema":{"type":"object","properties":{}}}}},"requestState":")" +
+           std::string(state) + R"("}})";
+}
+
+std::string answered(std::string_view action, std::string_view state) {
+    return R"(,"inputResponses":{"approval":{"action":")" + std::string(action) + R"("}},"requestState":")" +
+           std::string(state) + '"';
+}
+
+} // namespace
+
+TEST_CASE("approval in a stateless 2026-07-28 request: input_required, then the call again with the answer") {
+    mcp::session s;
+    const std::string asked = server.handle(s, stateless_call(transfer_arguments, elicitation_capability));
+    const std::size_t at = asked.find(R"("requestState":")");
+    REQUIRE(at != std::string::npos);
+    const std::string state = asked.substr(at + 16, asked.find('"', at + 16) - at - 16);
+    CHECK(state.starts_with("approval:"));
+    CHECK(state.size() == 9 + 16);
+    CHECK(asked == input_required(state));
+
+    // The same arguments in another spelling carry the same state.
+    CHECK(server.handle(s, stateless_call(R"({"amount":1000000,"to":"bob"})", elicitation_capability)) == asked);
+
+    CHECK(server.handle(s, stateless_call(transfer_arguments, "{}", answered("accept", state))) ==
+          R"({"jsonrpc":"2.0","id":5,"result":{"content":[{"type":"text","text":"sent 1000000 to bob"}],"isError":false,"resultType":"complete"}})");
+    CHECK(server.handle(s, stateless_call(transfer_arguments, "{}", answered("decline", state))) ==
+          R"({"jsonrpc":"2.0","id":5,"result":{"content":[{"type":"text","text":"The user denied this call of transfer. It was not run; do not make it again unchanged."}],"isError":true,"resultType":"complete"}})");
+    CHECK(server.handle(s, stateless_call(transfer_arguments, "{}", answered("cancel", state))).find(
+              "The user dismissed the approval of this call of transfer without deciding.") != std::string::npos);
+}
+
+TEST_CASE("approval in a stateless request: an answer for other arguments is not used, a client without elicitation is refused") {
+    mcp::session s;
+    const std::string asked = server.handle(s, stateless_call(transfer_arguments, elicitation_capability));
+    const std::size_t at = asked.find(R"("requestState":")") + 16;
+    const std::string state = asked.substr(at, asked.find('"', at) - at);
+    // Accepted for 1000000 to bob, sent again for 2000000: asked again, with the new arguments' state.
+    const std::string again = server.handle(
+        s, stateless_call(R"({"amount":2000000,"to":"bob"})", elicitation_capability, answered("accept", state)));
+    CHECK(again.find(R"("resultType":"input_required")") != std::string::npos);
+    CHECK(again.find(state) == std::string::npos);
+    CHECK(again.find("sent ") == std::string::npos);
+    // An answer without the state is not used either.
+    CHECK(server.handle(s, stateless_call(transfer_arguments, elicitation_capability,
+                                          R"(,"inputResponses":{"approval":{"action":"accept"}})")) == asked);
+    CHECK(server.handle(s, stateless_call(transfer_arguments, "{}")) ==
+          R"({"jsonrpc":"2.0","id":5,"result":{"content":[{"type":"text","text":"agentry: transfer needs approval (its policy says needs_approval), which this MCP server asks the client's user for by elicitation, but the request's _meta clientCapabilities do not include elicitation (form mode); the call was not run."}],"isError":true,"resultType":"complete"}})");
 }

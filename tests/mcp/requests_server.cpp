@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: BSL-1.0
 // An MCP server whose tools ask the client, for requests.mjs: "signup" elicits a form
-// (mcp::elicit), "summarise" asks the client's model (mcp::sample). stdio by default;
+// (mcp::elicit), "summarise" asks the client's model (mcp::sample), "transfer" needs approval,
+// which the server asks for by elicitation. stdio by default;
 // Streamable HTTP on 127.0.0.1 with --http <port>.
 #include <agentry/agentry.hpp>
 #include <agentry/mcp/elicit.hpp>
@@ -53,6 +54,10 @@ std::string summarise(const std::string& text) {
 constexpr agentry::registry tools{
     agentry::tool<"signup", "Asks the user to sign up">(ask_signup),
     agentry::tool<"summarise", "Summarises a text with the client's model", "text">(summarise),
+    agentry::with_policy<agentry::tool_policy{.level = agentry::permission::destructive, .needs_approval = true}>(
+        agentry::tool<"transfer", "Sends money", "amount", "to">(+[](long long amount, const std::string& to) {
+            return "sent " + std::to_string(amount) + " to " + to;
+        })),
 };
 
 } // namespace

@@ -8,8 +8,8 @@
 //
 //   agentry::mcp::server server{tools, info, agentry::mcp::ceiling<agentry::permission::write>};
 //
-// A tool without a policy counts as destructive. needs_approval does not lift the ceiling here:
-// the server has no approver to ask (an MCP client asks its user, if it does).
+// A tool without a policy counts as destructive. A tool above the ceiling that needs approval
+// is served, as in an agent: each call asks the client's user (detail/call_approval.hpp).
 
 #include <agentry/policy/tool_policy.hpp>
 
@@ -35,9 +35,9 @@ template <fixed_string Name>
 struct served_tool_above_ceiling {
     static_assert(Name.size() == 0 && Name.size() != 0,
                   "agentry: mcp::ceiling: the registry holds a tool (named in the instantiation above) whose "
-                  "permission level is above the server's ceiling; the MCP server has no approval route, so lower "
-                  "the tool's level with with_policy<tool_policy{.level = ...}>, raise the ceiling, or serve a "
-                  "registry without it");
+                  "permission level is above the server's ceiling and that needs no approval; lower the tool's "
+                  "level with with_policy<tool_policy{.level = ...}>, give it needs_approval = true (each call then "
+                  "asks the client's user), raise the ceiling, or serve a registry without it");
     static constexpr bool ok = true;
 };
 

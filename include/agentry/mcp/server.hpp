@@ -49,6 +49,8 @@
 //  - invalid_arguments, tool_error: a text block with the precise message, isError true (MCP
 //    2025-11-25: input validation errors are tool execution errors, so the model sees them).
 //  - unknown_tool: JSON-RPC error -32602 with the "did you mean" message.
+// A tool whose policy needs approval runs only once the client's user accepts it by
+// elicitation, with the arguments shown (detail/call_approval.hpp); otherwise isError true.
 // Missing `arguments` mean {}.
 //
 // prompts/get writes each message's content block (prompts.hpp) as a tools/call result's, the
@@ -67,6 +69,7 @@
 #include <agentry/call_scope.hpp>
 #include <agentry/mcp/annotations.hpp>
 #include <agentry/mcp/completion.hpp>
+#include <agentry/mcp/detail/call_approval.hpp>
 #include <agentry/mcp/detail/completion_answer.hpp>
 #include <agentry/mcp/detail/server_methods.hpp>
 #include <agentry/mcp/detail/server_requests.hpp>
@@ -195,11 +198,11 @@ consteval bool check_annotations() {
     return (annotation_check<Registry, Extras>::ok() && ... && unique);
 }
 
-/// The first tool above `Level`, or table::size.
+/// The first tool above `Level` that needs no approval, or table::size.
 template <class Table, permission Level>
 consteval std::size_t first_above() {
     for (std::size_t i = 0; i != Table::size; ++i)
-        if (Table::policies[i].level > Level) return i;
+        if (Table::policies[i].level > Level && !Table::policies[i].needs_approval) return i;
     return Table::size;
 }
 
@@ -787,40 +790,25 @@ private:
         detail::call_params p;
         std::string problem;
         if (!detail::read_params(m.params, p, problem)) return error(m.id, error_code::invalid_params, problem);
-        const std::string_view arguments = p.arguments ? std::string_view(p.arguments->text()) : "{}";
+        std::string_view arguments = p.arguments ? std::string_view(p.arguments->text()) : "{}";
         const std::size_t index = Registry::find(p.name);
+        using verdict = detail::call_approval::verdict;
+        detail::call_approval approval{verdict::run, {}, tool_status::ok};
+        if (index != Registry::size() && table::policies[index].needs_approval && table::policied[index]) {
+            approval = detail::approve_call(p.name, table::policies[index].level, arguments, m.params,
+                                            detail::current_asking_);
+            if (approval.kind == verdict::input_required) return result(m.id, approval.text);
+            if (approval.kind == verdict::run) arguments = approval.text;
+        }
         std::string failure;
-        const tool_result r = invoke(s, m, p.name, index, arguments, f, meta, failure);
+        const tool_result r = approval.kind == verdict::refused ? std::move(approval).refused()
+                                                                 : invoke(s, m, p.name, index, arguments, f, meta, failure);
         if (!failure.empty()) return error(m.id, error_code::internal_error, failure);
         if (index == Registry::size()) return error(m.id, error_code::invalid_params, r.content);
-        if (table::content_results[index] && r.ok()) {
-            std::string body = R"({"content":)";
-            if (!r.truncated) {
-                body.reserve(body.size() + r.content.size() + 20);
-                detail::append_content(body, r.content, version);
-                body += ",\"isError\":false}";
-                return done(std::move(body), false);
-            }
-            // A cut array is not JSON: the blocks are not sent.
-            body += R"([{"type":"text","text":)";
-            json::write(body, std::string(p.name) + " failed: its content exceeded the result limit of " +
-                                  std::to_string(tools_.options().max_result_size) +
-                                  " bytes (call_options::max_result_size)");
-            body += "}],\"isError\":true}";
-            return done(std::move(body), false);
-        }
-        const bool object_result = f.structured_content && table::structured[index];
-        const bool structured = r.ok() && !r.truncated && object_result;
-        const bool failed = !r.ok() || (r.truncated && object_result);
-        std::string body = R"({"content":[{"type":"text","text":)";
-        json::write(body, std::string_view(r.content));
-        body += "}]";
-        if (structured) {
-            body += ",\"structuredContent\":";
-            body += r.content;
-        }
-        body += failed ? ",\"isError\":true}" : ",\"isError\":false}";
-        return done(std::move(body), false);
+        return done(detail::tool_call_result(r, p.name, version, table::content_results[index],
+                                             f.structured_content && table::structured[index],
+                                             tools_.options().max_result_size),
+                    false);
     }
 
     // Calls the tool with the request's stop token (signalled by notifications/cancelled), a

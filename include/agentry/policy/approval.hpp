@@ -10,6 +10,7 @@
 
 #include <agentry/detail/separate.hpp>
 #include <agentry/policy/tool_policy.hpp>
+#include <agentry/tool_result.hpp>
 
 #include <functional>
 #include <optional>
@@ -86,6 +87,10 @@ AGENTRY_DECL std::optional<std::string> canonical_json(std::string_view text);
 /// value (both canonicalised), or `decided` is `arguments` as the canonical form before RFC
 /// 8785 wrote it (numbers as digits and exponent, `1e2`; a decision or checkpoint saved then).
 AGENTRY_DECL bool same_arguments(std::string_view decided, std::string_view arguments);
+
+/// The refusal of a call of `tool` whose arguments `text` cannot be put in canonical form, with
+/// the reader's errors (each names its JSON Pointer; none quotes the arguments whole).
+AGENTRY_DECL tool_result not_canonical(std::string_view tool, std::string_view text);
 
 } // namespace detail
 

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: BSL-1.0
-// expect: agentry: mcp::ceiling: the registry holds a tool (named in the instantiation above) whose permission level is above the server's ceiling
+// expect: agentry: mcp::ceiling: the registry holds a tool (named in the instantiation above) whose permission level is above the server's ceiling and that needs no approval
 #include <agentry/mcp/server.hpp>
 
 constexpr agentry::registry tools{
@@ -7,11 +7,13 @@ constexpr agentry::registry tools{
         agentry::tool<"look", "Reads", "x">(+[](int x) { return x; })),
     agentry::with_policy<agentry::tool_policy{.level = agentry::permission::destructive, .needs_approval = true}>(
         agentry::tool<"wipe_disk", "Destroys", "x">(+[](int x) { return x; })),
+    agentry::with_policy<agentry::tool_policy{.level = agentry::permission::destructive}>(
+        agentry::tool<"drop_table", "Destroys", "x">(+[](int x) { return x; })),
 };
 
 int main() {
 #ifdef AGENTRY_COMPILE_FAIL
-    // Approval does not lift the server's ceiling: it has no one to ask.
+    // wipe_disk asks for approval, so it may be above the ceiling; drop_table does not.
     const agentry::mcp::server server{tools, {}, agentry::mcp::ceiling<agentry::permission::write>};
 #else
     const agentry::mcp::server server{tools, {}, agentry::mcp::ceiling<agentry::permission::destructive>};

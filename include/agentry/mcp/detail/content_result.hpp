@@ -10,11 +10,13 @@
 //    `{"type":"audio"` and `{"type":"resource_link"`, which cannot occur inside a JSON string
 //    (its quotes would be escaped).
 //  - append_block: one block, e.g. a prompt message's content, from its value.
+//  - tool_call_result: the whole result of a tools/call from the tool's result.
 // Cost: append_content from 2025-06-18, one append; before, one search, and one pass when a
 // block is replaced. append_block: the block's writer, and one copy of a replaced link.
 
 #include <agentry/json/writer.hpp>
 #include <agentry/mcp/content.hpp>
+#include <agentry/tool_result.hpp>
 
 #include <cstddef>
 #include <string>
@@ -99,6 +101,39 @@ inline void append_block(std::string& out, const content_block& block, std::stri
     } else {
         write_block(out, block);
     }
+}
+
+/// The CallToolResult of a tool's result `r`, for a session of `version`:
+///  - a tool returning MCP content (`content_result`): its blocks; content cut at the result
+///    cap (`cap` bytes) is not JSON, so a text block says so instead, with isError true;
+///  - otherwise a text block with the result; with `structured` (an object result, a version
+///    with structuredContent) the same JSON as structuredContent, unless cut at the cap, which
+///    no longer matches the outputSchema and is sent with isError true.
+inline std::string tool_call_result(const tool_result& r, std::string_view tool, std::string_view version,
+                                    bool content_result, bool structured, std::size_t cap) {
+    std::string body = R"({"content":)";
+    if (content_result && r.ok()) {
+        if (!r.truncated) {
+            body.reserve(body.size() + r.content.size() + 20);
+            append_content(body, r.content, version);
+            body += ",\"isError\":false}";
+            return body;
+        }
+        body += R"([{"type":"text","text":)";
+        json::write(body, std::string(tool) + " failed: its content exceeded the result limit of " +
+                              std::to_string(cap) + " bytes (call_options::max_result_size)");
+        body += "}],\"isError\":true}";
+        return body;
+    }
+    body += R"([{"type":"text","text":)";
+    json::write(body, std::string_view(r.content));
+    body += "}]";
+    if (structured && r.ok() && !r.truncated) {
+        body += ",\"structuredContent\":";
+        body += r.content;
+    }
+    body += !r.ok() || (r.truncated && structured) ? ",\"isError\":true}" : ",\"isError\":false}";
+    return body;
 }
 
 } // namespace agentry::mcp::detail

@@ -11,6 +11,7 @@
 #include <agentry/json/reader.hpp>
 #include <agentry/policy/approval.hpp>
 #include <agentry/schema/raw_json.hpp>
+#include <agentry/tool_result.hpp>
 
 #include <optional>
 #include <string>
@@ -30,6 +31,22 @@ std::optional<std::string> canonical_text(std::string_view text, Canonical canon
     in.end = text.data() + text.size();
     std::string out;
     if (!canonical(in, out)) return std::nullopt;
+    return out;
+}
+
+AGENTRY_DECL tool_result not_canonical(std::string_view tool, std::string_view text) {
+    tool_result out;
+    out.status = tool_status::invalid_arguments;
+    json::read_result<raw_json> read = json::read<raw_json>(text);
+    out.content = "agentry: the arguments of " + std::string(tool) + " were refused before it ran: ";
+    if (read.ok()) {
+        out.content += "they are not one JSON value that can be put in canonical form";
+    } else {
+        for (std::size_t i = 0; i != read.errors.size(); ++i)
+            out.content += (i != 0 ? "; " : "") + read.errors[i].to_string();
+        out.errors = std::move(read.errors);
+    }
+    out.content += ". Send them again as one JSON object, each member once.";
     return out;
 }
 

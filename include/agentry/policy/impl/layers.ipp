@@ -35,28 +35,6 @@ AGENTRY_DECL tool_result result_cap_layer::call(tool_invocation& call, const cal
     return out;
 }
 
-namespace detail {
-
-// The refusal of arguments `text` that cannot be put in canonical form, with the reader's
-// errors (each names its JSON Pointer; none quotes the arguments whole).
-inline tool_result not_canonical(std::string_view tool, std::string_view text) {
-    tool_result out;
-    out.status = tool_status::invalid_arguments;
-    json::read_result<raw_json> read = json::read<raw_json>(text);
-    out.content = "agentry: the arguments of " + std::string(tool) + " were refused before it ran: ";
-    if (read.ok()) {
-        out.content += "they are not one JSON value that can be put in canonical form";
-    } else {
-        for (std::size_t i = 0; i != read.errors.size(); ++i)
-            out.content += (i != 0 ? "; " : "") + read.errors[i].to_string();
-        out.errors = std::move(read.errors);
-    }
-    out.content += ". Send them again as one JSON object, each member once.";
-    return out;
-}
-
-} // namespace detail
-
 AGENTRY_DECL tool_result canonical_layer::call(tool_invocation& call, const call_chain& next) const {
     const bool approving = call.rules.policy && call.rules.policy->needs_approval;
     if (call.rules.typed && !approving) return next(call);
