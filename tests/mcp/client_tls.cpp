@@ -22,6 +22,8 @@
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <memory>
+#include <sstream>
 #include <netinet/in.h>
 #include <poll.h>
 #include <spawn.h>
@@ -410,6 +412,43 @@ TEST_CASE("tls: settings refused before connecting") {
     CHECK(i.error().kind == agentry::failure_kind::permission);
     CHECK(contains(i.error().message, "over https:// without certificate verification"));
     CHECK_FALSE(contains(i.error().message, "secret"));
+}
+
+namespace {
+
+// The example of docs/mcp.md (TLS), byte for byte.
+std::shared_ptr<agentry::mcp::client> connect_remote(const std::string& token) {
+    agentry::mcp::http_url remote{"https://mcp.example.com/mcp", {{"Authorization", "Bearer " + token}}};
+    remote.tls_ca_file = "/etc/my-company/ca.pem";  // optional: a CA trusted besides the system's
+    auto c = agentry::mcp::client::connect(remote);
+    if (!c) {
+        std::fprintf(stderr, "%s\n", c.error().message.c_str());  // an agentry::failure, never an exception
+        return nullptr;
+    }
+    return *c;
+}
+
+std::string read_file(const std::string& path) {
+    std::ifstream in(path, std::ios::binary);
+    std::ostringstream text;
+    text << in.rdbuf();
+    return text.str();
+}
+
+} // namespace
+
+TEST_CASE("docs/mcp.md: the example of TLS is in this file, and refuses a CA file that is not there") {
+    const std::string doc = read_file(AGENTRY_TEST_SOURCE_DIR "/docs/mcp.md");
+    const std::string self = read_file(AGENTRY_TEST_SOURCE_DIR "/tests/mcp/client_tls.cpp");
+    const std::size_t section = doc.find("**TLS (`https://`).**");
+    REQUIRE(section != std::string::npos);
+    const std::size_t start = doc.find("```cpp\n", section) + 7;
+    const std::size_t end = doc.find("```", start);
+    REQUIRE(end != std::string::npos);
+    const std::string block = doc.substr(start, end - start);
+    CHECK(block.starts_with("std::shared_ptr<agentry::mcp::client> connect_remote("));
+    CHECK(self.find(block) != std::string::npos);
+    CHECK(connect_remote("t") == nullptr);  // /etc/my-company/ca.pem does not load
 }
 
 namespace {
