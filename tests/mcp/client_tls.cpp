@@ -23,6 +23,7 @@
 #include <filesystem>
 #include <fstream>
 #include <memory>
+#include <mutex>
 #include <sstream>
 #include <netinet/in.h>
 #include <poll.h>
@@ -154,6 +155,8 @@ struct tls_front {
     std::vector<std::string> requests;  // the scripted ones, as received
     std::atomic<bool> stop{false};
     std::atomic<int> resumed{0};  // connections that resumed a TLS session
+    std::mutex sni_mutex;
+    std::string sni;  // the server name of the last connection that sent one
     std::thread thread;
 
     tls_front(const certificate& cert, unsigned short backend_port, std::vector<std::string> scripted = {},
@@ -206,6 +209,10 @@ struct tls_front {
             };
             if (plain || SSL_accept(ssl) == 1) {
                 if (!plain && SSL_session_reused(ssl)) ++resumed;
+                if (const char* name = plain ? nullptr : SSL_get_servername(ssl, TLSEXT_NAMETYPE_host_name)) {
+                    std::lock_guard lock(sni_mutex);
+                    sni = name;
+                }
                 const std::string request = read_request(read);
                 if (backend != 0) relay(write, client, request);
                 else if (next < responses.size()) {
@@ -308,11 +315,14 @@ TEST_CASE("tls: initialize, tools/list, tools/call over https with the CA truste
     (*c)->close();
     CHECK(front.resumed > 0);  // a connection per message, each after the first resumes the session
 
-    mcp::http_url by_pem{front.url()};
+    // By host name (checked against the DNS names, and sent as SNI).
+    mcp::http_url by_pem{front.url("localhost")};
     by_pem.tls_ca_pem = loopback_certificate().cert_pem;
     auto p = mcp::client::connect(by_pem);
     REQUIRE_MESSAGE(p.has_value(), (p ? std::string() : p.error().message));
     check_session(**p);
+    std::lock_guard lock(front.sni_mutex);
+    CHECK(front.sni == "localhost");
 }
 
 TEST_CASE("tls: a server whose CA is not trusted is refused, naming verification and how to trust the CA") {

@@ -142,6 +142,7 @@ public:
             SSL_set_verify(ssl_, SSL_VERIFY_PEER, nullptr);
             if (ip) X509_VERIFY_PARAM_set1_ip_asc(SSL_get0_param(ssl_), host.c_str());
             else SSL_set1_host(ssl_, host.c_str());
+            SSL_set_hostflags(ssl_, X509_CHECK_FLAG_NO_PARTIAL_WILDCARDS);  // "*.a.com", never "w*.a.com"
         } else {
             SSL_set_verify(ssl_, SSL_VERIFY_NONE, nullptr);
         }
