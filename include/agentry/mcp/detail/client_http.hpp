@@ -3,11 +3,12 @@
 #define AGENTRY_MCP_DETAIL_CLIENT_HTTP_HPP
 
 // The Streamable HTTP transport of mcp::client, on non-blocking sockets: one connection per
-// message. https:// goes through OpenSSL (client_tls.hpp) when AGENTRY_WITH_TLS is defined. A request is a POST accepting application/json and
-// text/event-stream; a JSON answer is the response, an SSE stream carries the server's
-// notifications and then the response. The session id of the initialize answer is sent with
-// every later message, the negotiated version as MCP-Protocol-Version, and close() deletes the
-// session.
+// message. https:// goes through OpenSSL (client_tls.hpp) when AGENTRY_WITH_TLS is defined (in
+// every file that includes this one, or in none); without it https:// is refused. A request is
+// a POST accepting application/json and text/event-stream; a JSON answer is the response, an
+// SSE stream carries the server's notifications and then the response. The session id of the
+// initialize answer is sent with every later message, the negotiated version as
+// MCP-Protocol-Version, and close() deletes the session.
 
 #include <agentry/detail/text.hpp>
 #include <agentry/mcp/detail/client_channel.hpp>

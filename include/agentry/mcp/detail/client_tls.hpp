@@ -25,6 +25,7 @@
 #include <mutex>
 #include <string>
 #include <string_view>
+#include <sys/socket.h>
 
 namespace agentry::mcp::detail {
 
@@ -136,7 +137,8 @@ public:
         in_ = in;
         out_ = out;
         unsigned char address[16];
-        const bool ip = ::inet_pton(AF_INET, host.c_str(), address) == 1 || ::inet_pton(AF_INET6, host.c_str(), address) == 1;
+        const bool ip =
+            ::inet_pton(AF_INET, host.c_str(), address) == 1 || ::inet_pton(AF_INET6, host.c_str(), address) == 1;
         if (!ip) SSL_set_tlsext_host_name(ssl_, host.c_str());
         if (context.verify()) {
             SSL_set_verify(ssl_, SSL_VERIFY_PEER, nullptr);
@@ -182,8 +184,8 @@ public:
     std::string write(std::string_view bytes, Send&& send, Receive&& receive) {
         while (!bytes.empty()) {
             std::string error;
-            const int n = drive([&] { return SSL_write(ssl_, bytes.data(), int(std::min<std::size_t>(bytes.size(), 1 << 30))); },
-                                send, receive, error);
+            const int size = int(std::min<std::size_t>(bytes.size(), 1 << 30));
+            const int n = drive([&] { return SSL_write(ssl_, bytes.data(), size); }, send, receive, error);
             if (n <= 0) return error == "end" ? "the server closed the connection" : error;
             bytes.remove_prefix(std::size_t(n));
         }
