@@ -19,10 +19,12 @@ class AgentryConan(ConanFile):
     topics = ("llm", "agents", "tool-calling", "json-schema", "reflection", "header-only")
     package_type = "header-library"
     settings = "os", "arch", "compiler", "build_type"
-    # with_curl: the libcurl HTTP transport, CMake target agentry::curl; with_sqlite and
-    # with_postgres: the run stores of durable runs, agentry::sqlite and agentry::postgres.
-    options = {"with_curl": [True, False], "with_sqlite": [True, False], "with_postgres": [True, False]}
-    default_options = {"with_curl": False, "with_sqlite": False, "with_postgres": False}
+    # with_curl: the libcurl HTTP transport, CMake target agentry::curl; with_tls: https:// for
+    # the MCP client, agentry::tls (OpenSSL); with_sqlite and with_postgres: the run stores of
+    # durable runs, agentry::sqlite and agentry::postgres.
+    options = {"with_curl": [True, False], "with_tls": [True, False], "with_sqlite": [True, False],
+               "with_postgres": [True, False]}
+    default_options = {"with_curl": False, "with_tls": False, "with_sqlite": False, "with_postgres": False}
     # examples/ is read because the top-level CMakeLists.txt adds it.
     exports_sources = ("CMakeLists.txt", "cmake/*", "include/*", "examples/*", "LICENSE")
     no_copy_source = True
@@ -44,6 +46,8 @@ class AgentryConan(ConanFile):
         self.requires("boost/1.86.0", transitive_headers=True)
         if self.options.with_curl:
             self.requires("libcurl/[>=7.78.0 <9]", transitive_headers=True)
+        if self.options.with_tls:
+            self.requires("openssl/[>=1.1.1 <4]", transitive_headers=True)
         if self.options.with_sqlite:
             self.requires("sqlite3/[>=3.35 <4]", transitive_headers=True)
         if self.options.with_postgres:
@@ -64,6 +68,7 @@ class AgentryConan(ConanFile):
         toolchain = CMakeToolchain(self)
         toolchain.cache_variables["BUILD_TESTING"] = "OFF"
         toolchain.cache_variables["CMAKE_DISABLE_FIND_PACKAGE_CURL"] = not self.options.with_curl
+        toolchain.cache_variables["CMAKE_DISABLE_FIND_PACKAGE_OpenSSL"] = not self.options.with_tls
         toolchain.cache_variables["CMAKE_DISABLE_FIND_PACKAGE_SQLite3"] = not self.options.with_sqlite
         toolchain.cache_variables["CMAKE_DISABLE_FIND_PACKAGE_PostgreSQL"] = not self.options.with_postgres
         toolchain.generate()
@@ -100,6 +105,9 @@ class AgentryConan(ConanFile):
         if self.options.with_curl:
             curl = component("curl", "agentry::curl", "agentry-curl", ["core", "libcurl::libcurl"])
             curl.defines = ["AGENTRY_WITH_CURL"]
+        if self.options.with_tls:
+            tls = component("tls", "agentry::tls", "agentry-tls", ["core", "openssl::ssl", "openssl::crypto"])
+            tls.defines = ["AGENTRY_WITH_TLS"]
         for name, option, dependency in (("sqlite", self.options.with_sqlite, "sqlite3::sqlite3"),
                                          ("postgres", self.options.with_postgres, "libpq::libpq")):
             if option:

@@ -24,18 +24,18 @@
 # sanitizers' reports, without the rest of the debug information.
 source "$(dirname "${BASH_SOURCE[0]}")/deps.sh"
 if [ "${1:-}" = quick ]; then
-    apt_need g++-12 cmake make libboost1.81-dev libcurl4-openssl-dev doctest-dev
+    apt_need g++-12 cmake make libboost1.81-dev libcurl4-openssl-dev libssl-dev doctest-dev
     npm_need
     start=$(date +%s)
     cmake --preset gcc -S "$agentry_root" >/dev/null
     cmake --build --preset gcc -j"$(nproc)" --target agentry_unit agentry_loop_tests agentry_mcp_unit \
-        agentry_mcp_client agentry_mcp_feature_server agentry_mcp_noisy_server agentry_mcp_requests_server mcp_server conformance_server
+        agentry_mcp_client agentry_mcp_client_tls agentry_mcp_feature_server agentry_mcp_noisy_server agentry_mcp_requests_server mcp_server conformance_server
     built=$(date +%s)
     (cd "$agentry_root" && ctest --preset gcc -j"$(nproc)" -R '^(unit|loop|mcp)\.' -LE '^compile$')
     echo "test.sh: quick build $((built - start)) s, ctest $(($(date +%s) - built)) s"
     exit 0
 fi
-apt_need g++-12 clang-14 cmake make pkgconf libboost1.81-dev libcurl4-openssl-dev doctest-dev nlohmann-json3-dev libsqlite3-dev libpq-dev postgresql
+apt_need g++-12 clang-14 cmake make pkgconf libboost1.81-dev libcurl4-openssl-dev libssl-dev doctest-dev nlohmann-json3-dev libsqlite3-dev libpq-dev postgresql
 npm_need
 
 configs=("$@")

@@ -7,10 +7,11 @@ get_filename_component(SOURCE_PATH "${CURRENT_PORT_DIR}/../.." ABSOLUTE)
 set(VCPKG_BUILD_TYPE release)
 
 # Without a feature, CMake does not look for its library and its target is not made: curl
-# (agentry::curl), sqlite (agentry::sqlite), postgres (agentry::postgres).
+# (agentry::curl), tls (agentry::tls), sqlite (agentry::sqlite), postgres (agentry::postgres).
 vcpkg_check_features(OUT_FEATURE_OPTIONS feature_options
     INVERTED_FEATURES
         curl CMAKE_DISABLE_FIND_PACKAGE_CURL
+        tls CMAKE_DISABLE_FIND_PACKAGE_OpenSSL
         sqlite CMAKE_DISABLE_FIND_PACKAGE_SQLite3
         postgres CMAKE_DISABLE_FIND_PACKAGE_PostgreSQL
 )

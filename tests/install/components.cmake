@@ -2,7 +2,8 @@
 # The CMake package's components against the tree install.prefix installed: which targets each
 # find_package() call gives, that a consumer configured with -DCMAKE_DISABLE_FIND_PACKAGE_CURL=ON
 # gets everything but agentry::curl, and the messages when a component cannot be had.
-# Input: HAVE_CURL (whether the installed tree has the curl component).
+# Input: HAVE_CURL, HAVE_TLS, HAVE_STORES (whether the installed tree has the curl component,
+# the tls component, the run stores).
 include(${CMAKE_CURRENT_LIST_DIR}/common.cmake)
 fresh_dir(dir components)
 set(no_curl -DCMAKE_DISABLE_FIND_PACKAGE_CURL=ON)
@@ -63,7 +64,14 @@ expect_targets(optional_curl present absent)
 consumer(required_curl fail "REQUIRED;COMPONENTS;curl" ${no_curl})
 expect_message(required_curl "CURL")
 consumer(unknown fail "REQUIRED;COMPONENTS;redis")
-expect_message(unknown "agentry: no component 'redis'; the components are mcp, curl, sqlite and postgres")
+expect_message(unknown "agentry: no component 'redis'; the components are mcp, curl, tls, sqlite and postgres")
+# https:// for the MCP client, when this build has it.
+if(HAVE_TLS)
+    consumer(tls ok "REQUIRED;COMPONENTS;mcp;tls")
+    if(NOT tls_out MATCHES "target agentry::tls: BSL-1.0\n")
+        message(FATAL_ERROR "tls: expected agentry::tls, got:\n${tls_out}")
+    endif()
+endif()
 # The run stores, when this build has them.
 if(HAVE_STORES)
     consumer(stores ok "REQUIRED;COMPONENTS;sqlite;postgres")

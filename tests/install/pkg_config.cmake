@@ -1,9 +1,10 @@
 # SPDX-License-Identifier: BSL-1.0
 # Builds and runs consumer.cpp with the compiler alone, taking the flags from
 # `pkg-config --cflags agentry`, against a copy of the installed tree moved elsewhere; then
-# mcp_consumer.cpp with `pkg-config --cflags --libs agentry-mcp`, and checks agentry-curl.pc.
+# mcp_consumer.cpp with `pkg-config --cflags --libs agentry-mcp`, and checks agentry-curl.pc and
+# agentry-tls.pc.
 # BOOST_FLAGS: how the compiler finds Boost when it is not on the default include path.
-# HAVE_CURL: whether the installed tree has the curl component.
+# HAVE_CURL, HAVE_TLS: whether the installed tree has the curl component, the tls component.
 include(${CMAKE_CURRENT_LIST_DIR}/common.cmake)
 find_program(PKG_CONFIG NAMES pkg-config pkgconf)
 if(NOT PKG_CONFIG)
@@ -73,6 +74,14 @@ if(HAVE_CURL)
     pkg_config(curl_requires --print-requires MODULE agentry-curl)
     if(NOT curl_requires MATCHES "libcurl >= 7.66")
         message(FATAL_ERROR "agentry-curl requires '${curl_requires}', not libcurl >= 7.66")
+    endif()
+endif()
+if(HAVE_TLS)
+    pkg_config(tls_requires --print-requires MODULE agentry-tls)
+    pkg_config(tls_flags --cflags MODULE agentry-tls)
+    if(NOT tls_requires MATCHES "openssl >= 1.1.1" OR NOT tls_flags MATCHES "-DAGENTRY_WITH_TLS")
+        message(FATAL_ERROR "agentry-tls requires '${tls_requires}' with '${tls_flags}', not openssl >= 1.1.1 "
+                            "with -DAGENTRY_WITH_TLS")
     endif()
 endif()
 file(STRINGS ${moved}/share/pkgconfig/agentry.pc licence REGEX "^License: ")

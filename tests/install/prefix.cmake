@@ -20,6 +20,10 @@ set(files include/agentry/agentry.hpp
 if(HAVE_CURL)
     list(APPEND files share/agentry/cmake/agentry-curl-targets.cmake share/pkgconfig/agentry-curl.pc)
 endif()
+# The tls component, when OpenSSL was found.
+if(HAVE_TLS)
+    list(APPEND files share/agentry/cmake/agentry-tls-targets.cmake share/pkgconfig/agentry-tls.pc)
+endif()
 # The run stores, when SQLite3 and libpq were found.
 if(HAVE_STORES)
     list(APPEND files share/agentry/cmake/agentry-sqlite-targets.cmake share/pkgconfig/agentry-sqlite.pc

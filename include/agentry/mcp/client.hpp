@@ -3,7 +3,8 @@
 #define AGENTRY_MCP_CLIENT_HPP
 
 // agentry::mcp::client: a connection to one MCP server, over stdio (the client starts the
-// server as a child process and owns it) or Streamable HTTP (http:// URLs).
+// server as a child process and owns it) or Streamable HTTP (http:// and https:// URLs; https://
+// needs the CMake target agentry::tls, which links OpenSSL and defines AGENTRY_WITH_TLS).
 //
 //   auto c = agentry::mcp::client::connect(agentry::mcp::stdio_command{{"./mcp_server"}});
 //   if (!c) { std::fprintf(stderr, "%s\n", c.error().message.c_str()); return 1; }
@@ -75,14 +76,25 @@ struct stdio_command {
     std::vector<std::string> allowed_env = default_allowed_env();
 };
 
-/// A Streamable HTTP endpoint, e.g. "http://127.0.0.1:8080/mcp", with extra request headers
-/// (e.g. {"Authorization", "Bearer ..."}). A credential header (Authorization, Cookie, x-api-key,
-/// ...) is refused for a host that is not loopback, as the providers refuse it, unless
+/// A Streamable HTTP endpoint, e.g. "http://127.0.0.1:8080/mcp" or "https://mcp.example.com/mcp",
+/// with extra request headers (e.g. {"Authorization", "Bearer ..."}). A credential header
+/// (Authorization, Cookie, x-api-key, ...) is refused over http:// (or https:// without
+/// verification) for a host that is not loopback, as the providers refuse it, unless
 /// `allow_plain_http_credentials` says the network path is trusted.
+///
+/// https:// verifies the server's certificate against the system's trust store and the URL's
+/// host name (or IP address); the tls_ options apply to https:// only.
 struct http_url {
     std::string url;
     std::vector<std::pair<std::string, std::string>> headers{};
     bool allow_plain_http_credentials = false;
+    /// A PEM file of CA certificates trusted besides the system's (e.g. a self-signed server's).
+    std::string tls_ca_file{};
+    /// CA certificates as PEM text, trusted besides the system's.
+    std::string tls_ca_pem{};
+    /// INSECURE: true accepts any certificate for any name, so anyone on the network path can
+    /// read and change the session. For tests against a server whose CA cannot be given.
+    bool insecure_skip_tls_verify = false;
 };
 
 /// The versions the client accepts in the initialize answer, oldest first, and the one it offers.
@@ -197,20 +209,26 @@ public:
         std::string why;
         std::optional<detail::http_target> target = detail::parse_http_url(endpoint.url, why);
         if (!target) return fail(failure_kind::invalid_input, "agentry: mcp::client: \"" + endpoint.url + "\": " + why);
-        if (!endpoint.allow_plain_http_credentials && !agentry::detail::is_loopback_host(target->host))
+        const bool exposed = !target->tls || endpoint.insecure_skip_tls_verify;
+        if (exposed && !endpoint.allow_plain_http_credentials && !agentry::detail::is_loopback_host(target->host))
             for (const auto& [name, value] : endpoint.headers)
                 if (!value.empty() && agentry::detail::is_credential_name(name, agentry::detail::credential_headers))
                     return fail(failure_kind::permission,
                                 "agentry: mcp::client: refusing to send the credential header \"" +
-                                    agentry::detail::printable(name, 60) + "\" over plain http:// to '" +
-                                    agentry::detail::printable(target->host, 100) +
-                                    "', which is not a loopback address; reach the server through https:// behind a "
-                                    "local TLS proxy, or set http_url::allow_plain_http_credentials = true if the "
+                                    agentry::detail::printable(name, 60) + "\" over " +
+                                    (target->tls ? "https:// without certificate verification" : "plain http://") +
+                                    " to '" + agentry::detail::printable(target->host, 100) +
+                                    "', which is not a loopback address; reach the server through https:// with "
+                                    "verification, or set http_url::allow_plain_http_credentials = true if the "
                                     "network path is trusted");
         auto c = std::make_shared<client>(private_tag{}, options);
-        c->channel_ = std::make_unique<detail::http_channel>(std::move(*target), endpoint.headers,
-                                                             options.max_message_size, options.grace,
-                                                             c->notification_handler(), options.on_send);
+        auto channel = std::make_unique<detail::http_channel>(
+            std::move(*target), endpoint.headers, options.max_message_size, options.grace, c->notification_handler(),
+            options.on_send,
+            detail::tls_settings{endpoint.tls_ca_file, endpoint.tls_ca_pem, !endpoint.insecure_skip_tls_verify});
+        if (const std::string& e = channel->setup_error(); !e.empty())
+            return fail(failure_kind::invalid_input, "agentry: mcp::client: \"" + endpoint.url + "\": " + e);
+        c->channel_ = std::move(channel);
         return initialize(std::move(c), options.label.empty() ? endpoint.url : options.label);
     }
 

@@ -587,8 +587,8 @@ TEST_CASE("http client: no Authorization over plain http:// to a host that is no
     REQUIRE_FALSE(c.has_value());
     CHECK(c.error().message ==
           "agentry: mcp::client: refusing to send the credential header \"Authorization\" over plain http:// to "
-          "'0.0.0.0', which is not a loopback address; reach the server through https:// behind a local TLS proxy, "
-          "or set http_url::allow_plain_http_credentials = true if the network path is trusted");
+          "'0.0.0.0', which is not a loopback address; reach the server through https:// with verification, or "
+          "set http_url::allow_plain_http_credentials = true if the network path is trusted");
     for (const std::string& request : server.received()) CHECK_FALSE(contains(request, "probe-secret"));
 }
 

@@ -47,6 +47,14 @@ using notification_handler = std::function<void(std::string_view method, const j
 /// Every message the client writes, as sent.
 using send_hook = std::function<void(std::string_view message)>;
 
+/// What an https:// connection trusts: the system's CAs plus `ca_file` and `ca_pem`, or, with
+/// `verify` false, any certificate for any name.
+struct tls_settings {
+    std::string ca_file;
+    std::string ca_pem;
+    bool verify = true;
+};
+
 class client_channel {
 public:
     virtual ~client_channel() = default;

@@ -2,12 +2,13 @@
 #ifndef AGENTRY_MCP_DETAIL_CLIENT_HTTP_HPP
 #define AGENTRY_MCP_DETAIL_CLIENT_HTTP_HPP
 
-// The Streamable HTTP transport of mcp::client, on plain sockets (http:// only; no TLS): one
-// connection per message. A request is a POST accepting application/json and
-// text/event-stream; a JSON answer is the response, an SSE stream carries the server's
-// notifications and then the response. The session id of the initialize answer is sent with
-// every later message, the negotiated version as MCP-Protocol-Version, and close() deletes the
-// session.
+// The Streamable HTTP transport of mcp::client, on non-blocking sockets: one connection per
+// message. https:// goes through OpenSSL (client_tls.hpp) when AGENTRY_WITH_TLS is defined (in
+// every file that includes this one, or in none); without it https:// is refused. A request is
+// a POST accepting application/json and text/event-stream; a JSON answer is the response, an
+// SSE stream carries the server's notifications and then the response. The session id of the
+// initialize answer is sent with every later message, the negotiated version as
+// MCP-Protocol-Version, and close() deletes the session.
 
 #include <agentry/detail/text.hpp>
 #include <agentry/mcp/detail/client_channel.hpp>
@@ -15,6 +16,7 @@
 #include <cerrno>
 #include <cstring>
 #include <fcntl.h>
+#include <memory>
 #include <mutex>
 #include <netdb.h>
 #include <netinet/in.h>
@@ -25,6 +27,10 @@
 #include <unistd.h>
 #include <utility>
 #include <vector>
+
+#if defined(AGENTRY_WITH_TLS)
+#include <agentry/mcp/detail/client_tls.hpp>
+#endif
 
 namespace agentry::mcp::detail {
 
@@ -98,19 +104,19 @@ struct http_target {
     std::string port;
     std::string path;
     std::string host_header;
+    bool tls = false;  // https://
 };
 
-/// The parts of an http:// URL, or nothing with `why`.
+/// The parts of an http:// or https:// URL, or nothing with `why`.
 inline std::optional<http_target> parse_http_url(std::string_view url, std::string& why) {
-    if (url.substr(0, 7) != "http://") {
-        why = url.substr(0, 8) == "https://"
-                  ? "https:// needs TLS, which the MCP client does not have; reach the server through http:// (on "
-                    "loopback, or behind a local TLS proxy)"
-                  : "the URL must start with http://";
+    http_target t;
+    t.tls = url.substr(0, 8) == "https://";
+    if (!t.tls && url.substr(0, 7) != "http://") {
+        why = "the URL must start with http:// or https://";
         return std::nullopt;
     }
-    http_target t;
-    std::string_view rest = url.substr(7);
+    const std::string default_port = t.tls ? "443" : "80";
+    std::string_view rest = url.substr(t.tls ? 8 : 7);
     const std::size_t slash = rest.find('/');
     std::string_view authority = rest.substr(0, slash);
     t.path = slash == std::string_view::npos ? "/" : std::string(rest.substr(slash));
@@ -127,11 +133,11 @@ inline std::optional<http_target> parse_http_url(std::string_view url, std::stri
         }
         t.host = std::string(authority.substr(1, close - 1));
         authority.remove_prefix(close + 1);
-        t.port = authority.size() > 1 && authority.front() == ':' ? std::string(authority.substr(1)) : "80";
+        t.port = authority.size() > 1 && authority.front() == ':' ? std::string(authority.substr(1)) : default_port;
     } else {
         const std::size_t colon = authority.rfind(':');
         t.host = std::string(authority.substr(0, colon));
-        t.port = colon == std::string_view::npos ? "80" : std::string(authority.substr(colon + 1));
+        t.port = colon == std::string_view::npos ? default_port : std::string(authority.substr(colon + 1));
     }
     if (t.host.empty()) {
         why = "the URL has no host";
@@ -155,9 +161,24 @@ inline bool valid_session_id(std::string_view id) noexcept {
 class http_channel final : public client_channel {
 public:
     http_channel(http_target target, std::vector<std::pair<std::string, std::string>> headers, std::size_t max_size,
-                 std::chrono::milliseconds grace, notification_handler on_notification, send_hook on_send)
+                 std::chrono::milliseconds grace, notification_handler on_notification, send_hook on_send,
+                 [[maybe_unused]] const tls_settings& tls = {})
         : target_(std::move(target)), headers_(std::move(headers)), max_size_(max_size), grace_(grace),
-          on_notification_(std::move(on_notification)), on_send_(std::move(on_send)) {}
+          on_notification_(std::move(on_notification)), on_send_(std::move(on_send)) {
+#if defined(AGENTRY_WITH_TLS)
+        if (target_.tls) {
+            tls_ = std::make_unique<tls_context>(tls, tls_error_);
+            if (tls_error_.empty() && !tls_->ok()) tls_error_ = "cannot set up TLS (" + tls_errors() + ")";
+        }
+#else
+        if (target_.tls)
+            tls_error_ = "https:// needs TLS, which this build of the MCP client does not have; link the CMake target "
+                         "agentry::tls (OpenSSL; it defines AGENTRY_WITH_TLS), or reach the server through http://";
+#endif
+    }
+
+    /// Why the channel cannot connect (a CA file that does not load, https:// without TLS), or "".
+    const std::string& setup_error() const noexcept { return tls_error_; }
 
     ~http_channel() override { close(); }
 
@@ -268,6 +289,9 @@ private:
     struct connection {
         int fd = -1;
         std::string buffer;  // bytes read past what was used
+#if defined(AGENTRY_WITH_TLS)
+        std::unique_ptr<tls_stream> tls;  // https://
+#endif
         connection() = default;
         connection(const connection&) = delete;
         connection& operator=(const connection&) = delete;
@@ -340,6 +364,42 @@ private:
         }
     }
 
+    // Writes every byte to the socket: "" or why not.
+    static auto raw_send(connection& c, client_clock::time_point deadline, const std::atomic<bool>* cancel) {
+        return [&c, deadline, cancel](std::string_view bytes) -> std::string {
+            std::size_t at = 0;
+            while (at != bytes.size()) {
+                const ssize_t n = ::send(c.fd, bytes.data() + at, bytes.size() - at, MSG_NOSIGNAL);
+                if (n > 0) {
+                    at += std::size_t(n);
+                } else if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR)) {
+                    if (std::string e = wait_for(c.fd, POLLOUT, deadline, cancel); !e.empty()) return e;
+                } else {
+                    return std::string("sending the request failed: ") + std::strerror(errno);
+                }
+            }
+            return {};
+        };
+    }
+
+    // Appends what the socket has to `into`: "" when some came, "end" at the end of the stream.
+    static auto raw_receive(connection& c, client_clock::time_point deadline, const std::atomic<bool>* cancel) {
+        return [&c, deadline, cancel](std::string& into) -> std::string {
+            for (;;) {
+                if (std::string e = wait_for(c.fd, POLLIN, deadline, cancel); !e.empty()) return e;
+                char buffer[16384];
+                const ssize_t n = ::recv(c.fd, buffer, sizeof buffer, 0);
+                if (n > 0) {
+                    into.append(buffer, std::size_t(n));
+                    return {};
+                }
+                if (n == 0) return "end";
+                if (errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR)
+                    return std::string("reading the answer failed: ") + std::strerror(errno);
+            }
+        };
+    }
+
     std::string connect(connection& c, client_clock::time_point deadline, const std::atomic<bool>* cancel) {
         addrinfo hints{};
         hints.ai_family = AF_UNSPEC;
@@ -373,6 +433,14 @@ private:
     std::string post(connection& c, std::string_view method, std::string_view body, client_clock::time_point deadline,
                      const std::atomic<bool>* cancel) {
         if (std::string e = connect(c, deadline, cancel); !e.empty()) return e;
+#if defined(AGENTRY_WITH_TLS)
+        if (tls_) {
+            c.tls = std::make_unique<tls_stream>(*tls_, target_.host);
+            if (std::string e = c.tls->handshake(raw_send(c, deadline, cancel), raw_receive(c, deadline, cancel));
+                !e.empty())
+                return e;
+        }
+#endif
         std::string request(method);
         request += ' ' + target_.path + " HTTP/1.1\r\nHost: " + target_.host_header + "\r\n";
         {
@@ -388,34 +456,18 @@ private:
         }
         request += "Content-Length: " + std::to_string(body.size()) + "\r\nConnection: close\r\n\r\n";
         request += body;
-        std::size_t at = 0;
-        while (at != request.size()) {
-            const ssize_t n = ::send(c.fd, request.data() + at, request.size() - at, MSG_NOSIGNAL);
-            if (n > 0) {
-                at += std::size_t(n);
-            } else if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR)) {
-                if (std::string e = wait_for(c.fd, POLLOUT, deadline, cancel); !e.empty()) return e;
-            } else {
-                return std::string("sending the request failed: ") + std::strerror(errno);
-            }
-        }
-        return {};
+#if defined(AGENTRY_WITH_TLS)
+        if (c.tls) return c.tls->write(request, raw_send(c, deadline, cancel), raw_receive(c, deadline, cancel));
+#endif
+        return raw_send(c, deadline, cancel)(request);
     }
 
     // Reads more bytes into c.buffer; "" when some came, "end" at the end of the stream.
     static std::string more(connection& c, client_clock::time_point deadline, const std::atomic<bool>* cancel) {
-        for (;;) {
-            if (std::string e = wait_for(c.fd, POLLIN, deadline, cancel); !e.empty()) return e;
-            char buffer[16384];
-            const ssize_t n = ::recv(c.fd, buffer, sizeof buffer, 0);
-            if (n > 0) {
-                c.buffer.append(buffer, std::size_t(n));
-                return {};
-            }
-            if (n == 0) return "end";
-            if (errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR)
-                return std::string("reading the answer failed: ") + std::strerror(errno);
-        }
+#if defined(AGENTRY_WITH_TLS)
+        if (c.tls) return c.tls->read(c.buffer, raw_send(c, deadline, cancel), raw_receive(c, deadline, cancel));
+#endif
+        return raw_receive(c, deadline, cancel)(c.buffer);
     }
 
     static std::string lower(std::string_view s) {
@@ -522,6 +574,10 @@ private:
     std::string session_;
     std::string session_for_delete_;
     std::string version_;
+    std::string tls_error_;
+#if defined(AGENTRY_WITH_TLS)
+    std::unique_ptr<tls_context> tls_;
+#endif
 };
 
 } // namespace agentry::mcp::detail
