@@ -50,7 +50,8 @@
 //    2025-11-25: input validation errors are tool execution errors, so the model sees them).
 //  - unknown_tool: JSON-RPC error -32602 with the "did you mean" message.
 // A tool whose policy needs approval runs only once the client's user accepts it by
-// elicitation, with the arguments shown (detail/call_approval.hpp); otherwise isError true.
+// elicitation, with the arguments shown (detail/call_approval.hpp); otherwise isError true. Rate
+// limits, retries, fallbacks and timeouts of tool policies apply (detail/served_policies.hpp).
 // Missing `arguments` mean {}.
 //
 // prompts/get writes each message's content block (prompts.hpp) as a tools/call result's, the
@@ -77,6 +78,7 @@
 #include <agentry/mcp/content.hpp>
 #include <agentry/mcp/detail/content_result.hpp>
 #include <agentry/mcp/detail/resource_answer.hpp>
+#include <agentry/mcp/detail/served_policies.hpp>
 #include <agentry/mcp/detail/subscribers.hpp>
 #include <agentry/mcp/detail/tool_table.hpp>
 #include <agentry/mcp/limits.hpp>
@@ -843,6 +845,12 @@ private:
         // An index of size(), an unknown name, is answered naming the closest tool.
         if constexpr (std::is_void_v<context_type>) {
             (void)failure;
+            if constexpr (served::any)
+                if (index != Registry::size())
+                    return served_(name, arguments, scope, [tools = tools_](std::string_view n, std::string_view a,
+                                                                            const call_scope& c) {
+                        return tools.call(n, a, {.scope = c});
+                    });
             return tools_.call(name, arguments, {.scope = scope, .index = index});
         } else {
             std::shared_ptr<void> context;
@@ -855,12 +863,20 @@ private:
                 failure = "Internal error: the session's context could not be made";
                 return {};
             }
+            if constexpr (served::any)
+                if (index != Registry::size())
+                    return served_(name, arguments, scope, [tools = tools_, context](std::string_view n, std::string_view a,
+                                                                                     const call_scope& c) {
+                        return tools.call(n, a, {.context = *static_cast<context_type*>(context.get()), .scope = c});
+                    });
             return tools_.call(name, arguments,
                                {.context = *static_cast<context_type*>(context.get()), .scope = scope, .index = index});
         }
     }
 
     Registry tools_;
+    using served = detail::served_policies<Registry>;
+    served served_;
     std::string name_;
     std::string version_;
     std::string title_;
