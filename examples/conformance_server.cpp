@@ -20,6 +20,7 @@
 #include <string>
 #include <string_view>
 #include <thread>
+#include <utility>
 #include <vector>
 
 namespace {
@@ -130,6 +131,51 @@ agentry::outcome<std::string> elicitation_defaults() {
     return "Elicitation completed: action=" + elicit_text(r);
 }
 
+enum class untitled_option { option1, option2, option3 };
+enum class titled_option { value1, value2, value3 };
+enum class legacy_option { opt1, opt2, opt3 };
+enum class titled_choice { value1, value2, value3 };
+
+} // namespace
+
+template <>
+struct agentry::enum_titles<titled_option> {
+    static constexpr std::pair<titled_option, std::string_view> titles[] = {
+        {titled_option::value1, "First Option"}, {titled_option::value2, "Second Option"},
+        {titled_option::value3, "Third Option"}};
+};
+
+template <>
+struct agentry::enum_titles<legacy_option> {
+    static constexpr std::pair<legacy_option, std::string_view> titles[] = {
+        {legacy_option::opt1, "Option One"}, {legacy_option::opt2, "Option Two"}, {legacy_option::opt3, "Option Three"}};
+    static constexpr bool legacy_enum_names = true;
+};
+
+template <>
+struct agentry::enum_titles<titled_choice> {
+    static constexpr std::pair<titled_choice, std::string_view> titles[] = {
+        {titled_choice::value1, "First Choice"}, {titled_choice::value2, "Second Choice"},
+        {titled_choice::value3, "Third Choice"}};
+};
+
+namespace {
+
+// The field names are the scenario's.
+struct sep1330_form {
+    untitled_option untitledSingle;
+    titled_option titledSingle;
+    legacy_option legacyEnum;
+    std::vector<untitled_option> untitledMulti;
+    std::vector<titled_choice> titledMulti;
+};
+
+agentry::outcome<std::string> elicitation_enums() {
+    const auto r = agentry::mcp::elicit<sep1330_form>("Please choose from the options");
+    if (r.error) return agentry::fail(agentry::failure_kind::permanent, r.error->message);
+    return "Elicitation completed: action=" + elicit_text(r);
+}
+
 struct street_address {
     std::optional<std::string> street;
     std::optional<std::string> city;
@@ -155,6 +201,8 @@ constexpr agentry::registry tools{
     agentry::tool<"test_elicitation", "Asks the user for a user name and an email address", "message">(elicitation),
     agentry::tool<"test_elicitation_sep1034_defaults", "Asks the user for a form whose fields have defaults">(
         elicitation_defaults),
+    agentry::tool<"test_elicitation_sep1330_enums", "Asks the user to choose, in every form of enum">(
+        elicitation_enums),
     agentry::tool<"json_schema_2020_12_tool", "Tool with JSON Schema 2020-12 features">(schema_2020_12),
 };
 

@@ -17,6 +17,7 @@
 #include <agentry/reflect/function.hpp>
 #include <agentry/schema/constraints.hpp>
 #include <agentry/schema/dialect.hpp>
+#include <agentry/schema/enum_titles.hpp>
 #include <agentry/schema/field_docs.hpp>
 #include <agentry/schema/json_schema.hpp>
 #include <agentry/schema/raw_json.hpp>

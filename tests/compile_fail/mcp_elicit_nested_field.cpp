@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: BSL-1.0
-// expect: agentry: mcp::elicit<T>: the field in form_field<...> is not a string, a number, an integer, a boolean or an enum (or a std::optional of one): elicitation takes flat objects of primitive fields
+// expect: agentry: mcp::elicit<T>: the field in form_field<...> is not a string, a number, an integer, a boolean, an enum or a std::vector or std::set of an enum (or a std::optional of one): elicitation takes flat objects of primitive fields and lists of choices
 // errors: at most 1
 // names: address
 #include <agentry/mcp/elicit.hpp>

@@ -8,6 +8,7 @@
 #include <agentry/mcp/stdio.hpp>
 #include <agentry/registry.hpp>
 #include <agentry/schema/constraints.hpp>
+#include <agentry/schema/enum_titles.hpp>
 #include <agentry/schema/field_defaults.hpp>
 #include <agentry/schema/field_docs.hpp>
 #include <agentry/tool.hpp>
@@ -21,12 +22,14 @@
 #include <istream>
 #include <mutex>
 #include <optional>
+#include <set>
 #include <ostream>
 #include <streambuf>
 #include <string>
 #include <string_view>
 #include <thread>
 #include <type_traits>
+#include <utility>
 #include <vector>
 
 namespace {
@@ -72,6 +75,75 @@ constexpr std::string_view signup_schema_2025_06_18 =
     R"("newsletter":{"type":"boolean","description":"Default: false."}},)"
     R"("required":["name","age"]})";
 
+enum class shade { red, green, blue };
+enum class fruit { apple, pear };
+enum class legacy_size { small, large };
+enum class topping { cheese, olives, basil };
+
+} // namespace
+
+template <>
+struct agentry::enum_titles<fruit> {
+    static constexpr std::pair<fruit, std::string_view> titles[] = {{fruit::apple, "Apple"}, {fruit::pear, "Pear \"Williams\""}};
+};
+
+template <>
+struct agentry::enum_titles<legacy_size> {
+    static constexpr std::pair<legacy_size, std::string_view> titles[] = {{legacy_size::small, "Small"},
+                                                                           {legacy_size::large, "Large"}};
+    static constexpr bool legacy_enum_names = true;
+};
+
+// basil has no title: its name stands for it.
+template <>
+struct agentry::enum_titles<topping> {
+    static constexpr std::pair<topping, std::string_view> titles[] = {{topping::olives, "Olives"},
+                                                                       {topping::cheese, "Cheese"}};
+};
+
+namespace {
+
+// Every kind of choice a form offers.
+struct choices {
+    shade colour;
+    fruit snack;
+    legacy_size size;
+    std::vector<shade> shades;
+    agentry::constrained<std::vector<topping>, agentry::min_items<1>, agentry::max_items<2>> toppings;
+    std::optional<std::set<shade>> walls;
+};
+
+constexpr std::string_view choices_schema =
+    R"({"type":"object","properties":{)"
+    R"("colour":{"type":"string","enum":["red","green","blue"]},)"
+    R"("snack":{"type":"string","oneOf":[{"const":"apple","title":"Apple"},{"const":"pear","title":"Pear \"Williams\""}]},)"
+    R"("size":{"type":"string","enum":["small","large"],"enumNames":["Small","Large"]},)"
+    R"("shades":{"type":"array","items":{"type":"string","enum":["red","green","blue"]}},)"
+    R"("toppings":{"type":"array","items":{"anyOf":[{"const":"cheese","title":"Cheese"},)"
+    R"({"const":"olives","title":"Olives"},{"const":"basil","title":"basil"}]},"minItems":1,"maxItems":2},)"
+    R"("walls":{"type":"array","items":{"type":"string","enum":["red","green","blue"]},)"
+    R"("description":"Items must be unique."}},)"
+    R"("required":["colour","snack","size","shades","toppings"]})";
+
+// 2025-06-18 knows titles as enumNames only.
+constexpr std::string_view choices_schema_2025_06_18 =
+    R"({"type":"object","properties":{)"
+    R"("colour":{"type":"string","enum":["red","green","blue"]},)"
+    R"("snack":{"type":"string","enum":["apple","pear"],"enumNames":["Apple","Pear \"Williams\""]},)"
+    R"("size":{"type":"string","enum":["small","large"],"enumNames":["Small","Large"]},)"
+    R"("shades":{"type":"array","items":{"type":"string","enum":["red","green","blue"]}},)"
+    R"("toppings":{"type":"array","items":{"type":"string","enum":["cheese","olives","basil"],)"
+    R"("enumNames":["Cheese","Olives","basil"]},"minItems":1,"maxItems":2},)"
+    R"("walls":{"type":"array","items":{"type":"string","enum":["red","green","blue"]},)"
+    R"("description":"Items must be unique."}},)"
+    R"("required":["colour","snack","size","shades","toppings"]})";
+
+static_assert(mcp::elicitation_schema<choices>() == choices_schema);
+static_assert(mcp::elicitation_schema<choices>("2025-06-18") == choices_schema_2025_06_18);
+
+// Titles are for forms: a tool's input schema keeps the plain enum.
+static_assert(agentry::json_schema<choices, agentry::dialect::mcp>().find("title") == std::string_view::npos);
+
 std::string describe(const mcp::elicit_result<signup>& r) {
     if (r.error) return std::string(mcp::to_string(r.error->kind)) + ": " + r.error->message;
     if (r.action == mcp::elicit_action::decline) return "declined";
@@ -110,6 +182,15 @@ std::string ask_signup_quickly() {
     return text;
 }
 
+std::string ask_choices() {
+    const auto r = mcp::elicit<choices>("Choose");
+    if (r.error) return std::string(mcp::to_string(r.error->kind)) + ": " + r.error->message;
+    if (!r.accepted()) return "not chosen";
+    std::string text;
+    agentry::json::write(text, *r.content);
+    return text;
+}
+
 std::string summarise(const std::string& text) {
     mcp::sampling_request request;
     request.messages = {{mcp::role::user, "Summarise: " + text}, {mcp::role::assistant, "Sure."}};
@@ -125,6 +206,7 @@ std::string summarise(const std::string& text) {
 constexpr agentry::registry tools{
     agentry::tool<"signup", "Asks the user to sign up">(ask_signup),
     agentry::tool<"signup_quick", "Asks the user to sign up, waiting 100 ms">(ask_signup_quickly),
+    agentry::tool<"choose", "Asks the user to choose">(ask_choices),
     agentry::tool<"summarise", "Summarises a text with the client's model", "text">(summarise),
     agentry::tool<"ask_short", "Asks with the short form of sample", "prompt">(+[](const std::string& prompt) {
         const mcp::sample_result r = mcp::sample(prompt, 10);
@@ -245,9 +327,11 @@ std::vector<std::string> converse(const std::vector<std::string>& input,
 
 constexpr std::string_view elicitation_capability = R"({"elicitation":{}})";
 
-std::string elicit_request(std::string_view id, std::string_view mode, std::string_view schema) {
+std::string elicit_request(std::string_view id, std::string_view mode, std::string_view schema,
+                           std::string_view message = "Sign up?") {
     return R"({"jsonrpc":"2.0","id":)" + std::string(id) + R"(,"method":"elicitation/create","params":{)" +
-           std::string(mode) + R"("message":"Sign up?","requestedSchema":)" + std::string(schema) + "}}";
+           std::string(mode) + R"("message":")" + std::string(message) + R"(","requestedSchema":)" +
+           std::string(schema) + "}}";
 }
 
 // A client answering every elicitation/create with `result`.
@@ -281,6 +365,26 @@ TEST_CASE("elicit over stdio: a 2025-06-18 session has no mode and no default ke
     CHECK(lines[2] == text_result("2", "accepted Ada 36 newsletter"));
     CHECK(mcp::elicitation_schema<signup>("2025-06-18") == signup_schema_2025_06_18);
     CHECK(mcp::elicitation_schema<signup>("2025-11-25") == signup_schema);
+}
+
+TEST_CASE("elicit over stdio: single and multiple choices, titled and not, read back into T") {
+    auto lines = converse({initialize_line("2025-11-25", elicitation_capability), call_line("2", "choose")},
+                          answering(R"({"action":"accept","content":{"colour":"green","snack":"pear","size":"large",)"
+                                    R"("shades":["blue","red"],"toppings":["basil","cheese"],"walls":["red","blue"]}})"));
+    REQUIRE(lines.size() == 4);
+    CHECK(lines[1] == elicit_request("1", R"("mode":"form",)", choices_schema, "Choose"));
+    CHECK(lines[2] == text_result("2", R"({"colour":"green","snack":"pear","size":"large","shades":["blue","red"],)"
+                                       R"("toppings":["basil","cheese"],"walls":["red","blue"]})"));
+    lines = converse({initialize_line("2025-11-25", elicitation_capability), call_line("2", "choose")},
+                     answering(R"({"action":"accept","content":{"colour":"green","snack":"plum","size":"large",)"
+                               R"("shades":[],"toppings":[]}})"));
+    REQUIRE(lines.size() == 4);
+    CHECK(lines[2].find(R"(/snack: \"plum\" is not one of [\"apple\",\"pear\"])") != std::string::npos);
+    CHECK(lines[2].find("/toppings: ") != std::string::npos);
+    lines = converse({initialize_line("2025-06-18", elicitation_capability), call_line("2", "choose")},
+                     answering(R"({"action":"decline"})"));
+    REQUIRE(lines.size() == 4);
+    CHECK(lines[1] == elicit_request("1", "", choices_schema_2025_06_18, "Choose"));
 }
 
 TEST_CASE("elicit over stdio: decline and cancel") {

@@ -27,6 +27,13 @@ struct documented {
     static constexpr auto docs = agentry::field_docs("codes", "Codes.", "limit", "Maximum rows");
 };
 
+struct fractional_defaults {
+    std::optional<double> score = 95.5;
+    std::optional<double> tiny = 1e-7;
+    std::optional<float> ratio = 0.1f;
+    std::optional<double> whole = 2.0;
+};
+
 struct with_text_default {
     std::string name;
     std::optional<int> limit = 10;
@@ -191,6 +198,23 @@ TEST_CASE("a lowered constraint joins the field description as a sentence") {
           R"({"type":"array","items":{"type":"string"}})");
     CHECK(agentry::json_schema<agentry::sized_string<1, 8>, openai_strict>() ==
           R"({"type":"string","description":"At least 1 character. At most 8 characters."})");
+}
+
+TEST_CASE("a fractional default is written as its shortest text, a float's as a float's") {
+    CHECK(agentry::json_schema<fractional_defaults, mcp>() ==
+          R"({"type":"object","properties":{)"
+          R"("score":{"type":"number","default":95.5},"tiny":{"type":"number","default":1e-07},)"
+          R"("ratio":{"type":"number","default":0.1},"whole":{"type":"number","default":2.0}},)"
+          R"("additionalProperties":false})");
+    CHECK(agentry::json_schema<fractional_defaults, openai_strict>() ==
+          R"({"type":"object","properties":{)"
+          R"("score":{"type":["number","null"],"description":"Default: 95.5."},)"
+          R"("tiny":{"type":["number","null"],"description":"Default: 1e-07."},)"
+          R"("ratio":{"type":["number","null"],"description":"Default: 0.1."},)"
+          R"("whole":{"type":["number","null"],"description":"Default: 2.0."}},)"
+          R"("required":["score","tiny","ratio","whole"],"additionalProperties":false})");
+    CHECK(agentry::json_schema<fractional_defaults>().find(R"("score":{"type":"number","default":95.5})") !=
+          std::string_view::npos);
 }
 
 TEST_CASE("defaults are not read from a struct that holds a std::string") {

@@ -15,14 +15,18 @@
 //       return reserve(hotel, answer.content->date, *answer.content->guests);
 //   }
 //
-// T is a flat struct: each field a string, a number, an integer, a boolean or an enum, or a
-// std::optional of one (not required); a nested struct, an array or a map does not compile.
+// T is a flat struct: each field a string, a number, an integer, a boolean, an enum (a single
+// choice) or a std::vector or std::set of an enum (a multiple choice, with min_items and max_items
+// where constrained), or a std::optional of one (not required); a nested struct, another array or
+// a map does not compile. An enum with agentry::enum_titles shows a title per value: `oneOf` of
+// `const` and `title` (a multiple choice: `items` as `anyOf` of them) from 2025-11-25, `enum` with
+// `enumNames` before, or when enum_titles sets legacy_enum_names.
 // The requestedSchema is T's JSON Schema, a constant (elicitation_schema<T>()): field_docs give
 // descriptions, defaults agentry knows give `default` (from 2025-11-25; before, they are written
 // into the description), and constraints MCP's primitive schemas lack (a pattern, a multipleOf,
-// an exclusive bound, a format other than date, date-time, email and uri) are written into the
-// description. An accepted content is read into T by agentry's reader, which checks every
-// constraint of T.
+// an exclusive bound, a format other than date, date-time, email and uri, unique items) are
+// written into the description. An accepted content is read into T by agentry's reader, which
+// checks every constraint of T.
 //
 // The request is sent only when the client declared `capabilities.elicitation` (form mode) in
 // `initialize`; otherwise, or outside a request, or where the transport cannot carry it, or
@@ -75,10 +79,11 @@ namespace detail {
 
 // The requestedSchema's dialect: a flat object without additionalProperties whose properties
 // are MCP's primitive schemas, with the keywords they define (minLength, maxLength, format of
-// date, date-time, email or uri; minimum, maximum); other constraints go into the description.
-// `default` from 2025-11-25 (Defaults); 2025-06-18 defines it for booleans only, so there every
-// default is written into the description.
-template <bool Defaults>
+// date, date-time, email or uri; minimum, maximum; minItems, maxItems of a multiple choice); other
+// constraints go into the description. From 2025-11-25 (Current): `default`, and titles of enum
+// values as oneOf/anyOf; 2025-06-18 defines `default` for booleans only, so there every default is
+// written into the description, and titles as enumNames.
+template <bool Current>
 struct elicitation_dialect {
     static constexpr dialect_kind kind = dialect_kind::mcp;
     static constexpr dialect_rules rules{
@@ -88,13 +93,15 @@ struct elicitation_dialect {
         .prefix_items = false,
         .any_value = false,
         .refs = false,
-        .default_keyword = Defaults,
+        .default_keyword = Current,
+        .enum_titles = Current ? enum_title_form::one_of : enum_title_form::enum_names,
         .keywords = keyword_bit(constraint_keyword::minimum) | keyword_bit(constraint_keyword::maximum) |
                     keyword_bit(constraint_keyword::min_length) | keyword_bit(constraint_keyword::max_length) |
-                    keyword_bit(constraint_keyword::format),
+                    keyword_bit(constraint_keyword::format) | keyword_bit(constraint_keyword::min_items) |
+                    keyword_bit(constraint_keyword::max_items),
         .formats = format_bit(string_format::date) | format_bit(string_format::date_time) |
                    format_bit(string_format::email) | format_bit(string_format::uri),
-        .max_depth = 1,
+        .max_depth = 2,
     };
 };
 
@@ -108,12 +115,24 @@ consteval bool primitive_value() noexcept {
     else return k == kind::boolean || k == kind::integer || k == kind::number || k == kind::string || k == kind::enumeration;
 }
 
+// A multiple choice: a std::vector or std::set of an enum, constrained or not.
+template <class V>
+consteval bool choices_value() noexcept {
+    using namespace schema::detail;
+    using U = std::remove_cv_t<V>;
+    constexpr kind k = kind_of<U>();
+    if constexpr (k == kind::constrained) return choices_value<typename U::value_type>();
+    else if constexpr (k == kind::array || k == kind::set)
+        return kind_of<std::remove_cv_t<typename U::value_type>>() == kind::enumeration;
+    else return false;
+}
+
 template <class F>
 consteval bool primitive_field() noexcept {
     using U = std::remove_cv_t<F>;
     if constexpr (schema::detail::kind_of<U>() == schema::detail::kind::optional)
-        return primitive_value<typename U::value_type>();
-    else return primitive_value<U>();
+        return primitive_value<typename U::value_type>() || choices_value<typename U::value_type>();
+    else return primitive_value<U>() || choices_value<U>();
 }
 
 /// The field's name, as agentry::detail::shown_name shows it.
@@ -126,9 +145,9 @@ template <class Field, bool Primitive>
 struct elicit_field {
     static_assert(Primitive,
                   "agentry: mcp::elicit<T>: the field in form_field<...> is not a string, a number, an "
-                  "integer, a boolean or an enum (or a std::optional of one): elicitation takes flat objects of "
-                  "primitive fields; ask for a nested struct or an array in its own elicitation, or flatten it "
-                  "into fields of T");
+                  "integer, a boolean, an enum or a std::vector or std::set of an enum (or a std::optional of "
+                  "one): elicitation takes flat objects of primitive fields and lists of choices; ask for a nested "
+                  "struct or another array in its own elicitation, or flatten it into fields of T");
 };
 
 template <class T, std::size_t I>
@@ -161,8 +180,8 @@ template <class T>
 constexpr void report() noexcept {
     using U = std::remove_cv_t<T>;
     static_assert(object_type<U>(), "agentry: mcp::elicit<T>: T must be a struct (an aggregate) whose fields are "
-                                    "strings, numbers, integers, booleans or enums: elicitation takes flat objects "
-                                    "of primitive fields");
+                                    "strings, numbers, integers, booleans, enums or lists of enums: elicitation "
+                                    "takes flat objects of primitive fields");
     if constexpr (object_type<U>()) {
         []<std::size_t... I>(std::index_sequence<I...>) {
             ((void)sizeof(elicit_field<decltype(agentry::detail::shown_name<

@@ -14,6 +14,13 @@ namespace agentry {
 
 enum class dialect_kind : unsigned char { standard, openai, openai_strict, anthropic, anthropic_strict, gemini, mcp };
 
+/// How the titles of enum values (agentry::enum_titles) are written.
+enum class enum_title_form : unsigned char {
+    none,        // left out
+    one_of,      // "oneOf" of {"const","title"}; an array's items as "anyOf" of them
+    enum_names,  // "enumNames" beside "enum"
+};
+
 struct dialect_rules {
     std::string_view name;
     /// `additionalProperties:false` on every object.
@@ -33,6 +40,7 @@ struct dialect_rules {
     /// `$ref` / `$defs`, for recursive types.
     bool refs = true;
     bool default_keyword = true;
+    enum_title_form enum_titles = enum_title_form::none;
     /// The range of the C++ type (`"minimum":-2147483648` on an int, `±1.7976931348623157e308`
     /// on a double) as `minimum`/`maximum`, where no constraint bounds that side. Off in every
     /// dialect: the reader refuses an out-of-range value with a message stating the range.

@@ -23,6 +23,7 @@
 #include <agentry/schema/detail/diagnostics.hpp>
 #include <agentry/schema/detail/sink.hpp>
 #include <agentry/schema/dialect.hpp>
+#include <agentry/schema/enum_titles.hpp>
 #include <agentry/schema/field_defaults.hpp>
 #include <agentry/schema/field_docs.hpp>
 #include <agentry/schema/raw_json.hpp>
@@ -228,19 +229,51 @@ constexpr void write_integer(sink& s, const decor& d) noexcept {
     close_schema<D>(s, d);
 }
 
+// [{"const":"name","title":"Title"},...] for the values of E (agentry::enum_titles).
+template <class E>
+constexpr void write_titled_values(sink& s) noexcept {
+    s.put('[');
+    for (std::size_t i = 0; i != reflect::enum_count<E>; ++i) {
+        if (i != 0) s.put(',');
+        s.put("{\"const\":");
+        s.put_quoted(reflect::enum_names<E>[i]);
+        s.put(",\"title\":");
+        s.put_string(title_of<E>(reflect::enum_values<E>[i], reflect::enum_names<E>[i]));
+        s.put('}');
+    }
+    s.put(']');
+}
+
 template <class E, class D>
 constexpr void write_enum(sink& s, const decor& d) noexcept {
     static_assert(enum_has_names<E>::value);
+    constexpr enum_title_form titles = !titled_enum<E>                           ? enum_title_form::none
+                                       : legacy_enum_names<E>() && D::rules.enum_titles != enum_title_form::none
+                                           ? enum_title_form::enum_names
+                                           : D::rules.enum_titles;
     open_typed<D>(s, "string", "STRING", d);
-    s.put(",\"enum\":[");
-    bool first = true;
-    for (const std::string_view name : reflect::enum_names<E>) {
-        if (!first) s.put(',');
-        first = false;
-        s.put_quoted(name);
+    if constexpr (titles == enum_title_form::one_of) {
+        s.put(",\"oneOf\":");
+        write_titled_values<E>(s);
+    } else {
+        s.put(",\"enum\":[");
+        bool first = true;
+        for (const std::string_view name : reflect::enum_names<E>) {
+            if (!first) s.put(',');
+            first = false;
+            s.put_quoted(name);
+        }
+        if (d.nullable && D::rules.type_arrays) s.put(",null");
+        s.put(']');
+        if constexpr (titles == enum_title_form::enum_names) {
+            s.put(",\"enumNames\":[");
+            for (std::size_t i = 0; i != reflect::enum_count<E>; ++i) {
+                if (i != 0) s.put(',');
+                s.put_string(title_of<E>(reflect::enum_values<E>[i], reflect::enum_names<E>[i]));
+            }
+            s.put(']');
+        }
     }
-    if (d.nullable && D::rules.type_arrays) s.put(",null");
-    s.put(']');
     s.enum_values += reflect::enum_count<E>;
     if (s.enum_values > D::rules.max_enum_values) s.fail(schema_error::too_many_enum_values);
     close_schema<D>(s, d);
@@ -275,7 +308,15 @@ constexpr void write_sequence(sink& s, const decor& d) noexcept {
     open_typed<D>(s, "array", "ARRAY", d);
     s.put(",\"items\":");
     const std::size_t mark = s.push_path("[]");
-    write_schema<V, D>(s, {});
+    if constexpr (titled_enum<V> && D::rules.enum_titles == enum_title_form::one_of) {
+        // A multi-select of titled values.
+        s.put("{\"anyOf\":");
+        write_titled_values<V>(s);
+        s.put('}');
+        s.enum_values += reflect::enum_count<V>;
+    } else {
+        write_schema<V, D>(s, {});
+    }
     s.pop_path(mark);
     if constexpr (is_std_array<T>) {
         constexpr std::size_t n = std::tuple_size_v<T>;

@@ -5,6 +5,7 @@
 // Default values of optional fields, from agentry::field_defaults or read from T{} at compile
 // time, written as JSON text.
 
+#include <agentry/detail/shortest_double.hpp>
 #include <agentry/reflect/enum.hpp>
 #include <agentry/reflect/fields.hpp>
 #include <agentry/schema/adapter.hpp>
@@ -76,11 +77,17 @@ constexpr void put_default(sink& s, const V& v) noexcept {
         if constexpr (std::is_signed_v<V>) s.put_signed(v);
         else s.put_unsigned(v);
     } else {
-        // Integral values only: shortest round-trip text of a fraction needs the run-time writer.
+        // A whole number below 2^53 as "95.0"; any other finite value as std::to_chars writes
+        // it ("95.5", "1e+21"); NaN and infinities have no default.
         const double x = v;
         if (x == x && x > -9007199254740992.0 && x < 9007199254740992.0 && x == double((long long)x)) {
             s.put_signed((long long)x);
             s.put(".0");
+        } else if constexpr (std::is_same_v<V, double> || std::is_same_v<V, float>) {
+            if (x == x && x - x == 0) {
+                char text[agentry::detail::shortest_text_size]{};
+                s.put(std::string_view(text, agentry::detail::shortest_text(text, v)));
+            }
         }
     }
 }
