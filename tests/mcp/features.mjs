@@ -263,15 +263,17 @@ async function scenario(client) {
     // 2026-07-28: no session; the version in the header and in _meta.
     const meta = { "io.modelcontextprotocol/protocolVersion": STATELESS, "io.modelcontextprotocol/clientCapabilities": {} };
     const stateless = { "mcp-protocol-version": STATELESS };
-    const discover = await (await post({ jsonrpc: "2.0", id: 1, method: "server/discover", params: { _meta: meta } }, stateless)).json();
+    // The standard headers: Mcp-Method always, Mcp-Name for a named tool, prompt or resource.
+    const routed = (method, name) => ({ ...stateless, "mcp-method": method, ...(name ? { "mcp-name": name } : {}) });
+    const discover = await (await post({ jsonrpc: "2.0", id: 1, method: "server/discover", params: { _meta: meta } }, routed("server/discover"))).json();
     assert.deepEqual(discover.result.supportedVersions, ["2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25", STATELESS]);
-    const list = await (await post({ jsonrpc: "2.0", id: 2, method: "tools/list", params: { _meta: meta } }, stateless)).json();
+    const list = await (await post({ jsonrpc: "2.0", id: 2, method: "tools/list", params: { _meta: meta } }, routed("tools/list"))).json();
     assert.equal(list.result.resultType, "complete");
-    const call = await post({ jsonrpc: "2.0", id: 3, method: "tools/call", params: { _meta: { ...meta, progressToken: 9 }, name: "steps", arguments: { n: 1 } } }, stateless);
+    const call = await post({ jsonrpc: "2.0", id: 3, method: "tools/call", params: { _meta: { ...meta, progressToken: 9 }, name: "steps", arguments: { n: 1 } } }, routed("tools/call", "steps"));
     const callMessages = sseMessages(await call.text());
-    const read = await (await post({ jsonrpc: "2.0", id: 4, method: "resources/read", params: { _meta: meta, uri: "notes://7" } }, stateless)).json();
-    const prompt = await (await post({ jsonrpc: "2.0", id: 5, method: "prompts/get", params: { _meta: meta, name: "greet", arguments: { name: "Bo" } } }, stateless)).json();
-    const mismatch = await post({ jsonrpc: "2.0", id: 6, method: "tools/list", params: { _meta: { ...meta, "io.modelcontextprotocol/protocolVersion": "2025-11-25" } } }, stateless);
+    const read = await (await post({ jsonrpc: "2.0", id: 4, method: "resources/read", params: { _meta: meta, uri: "notes://7" } }, routed("resources/read", "notes://7"))).json();
+    const prompt = await (await post({ jsonrpc: "2.0", id: 5, method: "prompts/get", params: { _meta: meta, name: "greet", arguments: { name: "Bo" } } }, routed("prompts/get", "greet"))).json();
+    const mismatch = await post({ jsonrpc: "2.0", id: 6, method: "tools/list", params: { _meta: { ...meta, "io.modelcontextprotocol/protocolVersion": "2025-11-25" } } }, routed("tools/list"));
     assert.equal(mismatch.status, 400);
     const mismatchBody = await mismatch.json();
     assert.equal(mismatchBody.error.code, -32020);
@@ -279,8 +281,16 @@ async function scenario(client) {
     assert.equal(unsupported.status, 400);
     const unsupportedBody = await unsupported.json();
     assert.equal(unsupportedBody.error.code, -32022);
-    const ids = new Map([["1", "server/discover"], ["2", "tools/list"], ["3", "tools/call"], ["4", "resources/read"], ["5", "prompts/get"], ["6", "tools/list"], ["7", "tools/list"]]);
-    const all = [discover, list, ...callMessages, read, prompt, mismatchBody, unsupportedBody];
+    // A tools/call whose Mcp-Name names another tool than its body: 400, -32020.
+    const misrouted = await post({ jsonrpc: "2.0", id: 8, method: "tools/call", params: { _meta: meta, name: "steps", arguments: { n: 1 } } }, routed("tools/call", "add"));
+    assert.equal(misrouted.status, 400);
+    const misroutedBody = await misrouted.json();
+    assert.deepEqual(misroutedBody.error, {
+        code: -32020,
+        message: 'Bad Request: the Mcp-Name header "add" differs from the request\'s params.name "steps"',
+    });
+    const ids = new Map([["1", "server/discover"], ["2", "tools/list"], ["3", "tools/call"], ["4", "resources/read"], ["5", "prompts/get"], ["6", "tools/list"], ["7", "tools/list"], ["8", "tools/call"]]);
+    const all = [discover, list, ...callMessages, read, prompt, mismatchBody, unsupportedBody, misroutedBody];
     validateServerMessages(STATELESS, all, ids);
     console.log(`http ${STATELESS}: ${all.length} messages valid against MCP ${STATELESS}`);
     await server.stop();

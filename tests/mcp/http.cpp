@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: BSL-1.0
+#include <agentry/json/reader.hpp>
 #include <agentry/mcp/http.hpp>
 
 #include "tools.hpp"
@@ -6,6 +7,7 @@
 #include <doctest/doctest.h>
 
 #include <functional>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <type_traits>
@@ -19,6 +21,17 @@ namespace http = boost::beast::http;
 using registry = std::remove_const_t<decltype(mcp_test::tools)>;
 const mcp::server server{mcp_test::tools, {.name = "test", .version = "1"}};
 
+// The members of a request that 2026-07-28's standard headers stand for.
+struct routed_request {
+    std::string method;
+    struct named {
+        std::optional<std::string> name;
+        std::optional<std::string> uri;
+    };
+    std::optional<named> params;
+};
+
+// A POST; with `version` 2026-07-28, Mcp-Method and Mcp-Name are taken from the body, as a client sends them.
 http::request<http::string_body> post(std::string body, std::string_view session = {},
                                       std::string_view version = {}) {
     http::request<http::string_body> r{http::verb::post, "/mcp", 11};
@@ -27,6 +40,16 @@ http::request<http::string_body> post(std::string body, std::string_view session
     r.set(http::field::accept, "application/json, text/event-stream");
     if (!session.empty()) r.set("Mcp-Session-Id", session);
     if (!version.empty()) r.set("MCP-Protocol-Version", version);
+    if (version == "2026-07-28") {
+        agentry::json::read_options options;
+        options.ignore_unknown_properties = true;
+        if (const auto m = agentry::json::read<routed_request>(body, options); m.ok()) {
+            r.set("Mcp-Method", m.value.method);
+            if (m.value.params && (m.value.params->name || m.value.params->uri))
+                r.set("Mcp-Name", m.value.method == "resources/read" ? m.value.params->uri.value_or("")
+                                                                     : m.value.params->name.value_or(""));
+        }
+    }
     r.body() = std::move(body);
     r.prepare_payload();
     return r;
@@ -171,6 +194,41 @@ TEST_CASE("http endpoint: stateless 2026-07-28 requests and batches") {
     CHECK(reply.response.result() == http::status::bad_request);
     CHECK(reply.response.body() ==
           R"({"jsonrpc":"2.0","id":2,"error":{"code":-32020,"message":"Bad Request: the MCP-Protocol-Version header \"2026-07-28\" differs from the request's _meta protocol version, which names none"}})");
+    // The standard headers must agree with the body: Mcp-Method always, Mcp-Name for a tool.
+    const std::string call = R"({"jsonrpc":"2.0","id":9,"method":"tools/call","params":{)" + meta +
+                             R"(,"name":"add","arguments":{"a":1,"b":2}}})";
+    const auto routed = [&](std::optional<std::string_view> method, std::optional<std::string_view> name) {
+        auto r = post(call);
+        r.set("MCP-Protocol-Version", "2026-07-28");
+        if (method) r.set("Mcp-Method", *method);
+        if (name) r.set("Mcp-Name", *name);
+        return endpoint.handle(r);
+    };
+    const auto refused = [](std::string_view message) {
+        return R"({"jsonrpc":"2.0","id":9,"error":{"code":-32020,"message":)" + std::string(message) + "}}";
+    };
+    reply = routed(std::nullopt, "add");
+    CHECK(reply.response.result() == http::status::bad_request);
+    CHECK(reply.response.body() ==
+          refused(R"("Bad Request: the Mcp-Method header is missing; send the request's method \"tools/call\" in it")"));
+    reply = routed("tools/list", "add");
+    CHECK(reply.response.result() == http::status::bad_request);
+    CHECK(reply.response.body() ==
+          refused(R"("Bad Request: the Mcp-Method header \"tools/list\" differs from the request's method \"tools/call\"")"));
+    reply = routed("tools/call", std::nullopt);
+    CHECK(reply.response.result() == http::status::bad_request);
+    CHECK(reply.response.body() ==
+          refused(R"x("Bad Request: the Mcp-Name header is missing; send the request's params.name \"add\" in it (as =?base64?...?= when it is not printable ASCII)")x"));
+    reply = routed("tools/call", "echo");
+    CHECK(reply.response.body() ==
+          refused(R"("Bad Request: the Mcp-Name header \"echo\" differs from the request's params.name \"add\"")"));
+    reply = routed("tools/call", "=?base64?not base64?=");
+    CHECK(reply.response.body() ==
+          refused(R"("Bad Request: the Mcp-Name header \"=?base64?not base64?=\" is not valid base64 in =?base64?...?=")"));
+    // The escaped form of "add", and of the method.
+    reply = routed("=?base64?dG9vbHMvY2FsbA==?=", "=?base64?YWRk?=");
+    CHECK(reply.response.result() == http::status::ok);
+    CHECK(reply.response.body().find(R"("text":"3")") != std::string::npos);
     // server/discover needs neither a session nor a header.
     reply = endpoint.handle(post(R"({"jsonrpc":"2.0","id":3,"method":"server/discover"})"));
     CHECK(reply.response.result() == http::status::ok);

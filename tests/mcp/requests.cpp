@@ -665,6 +665,8 @@ TEST_CASE("sample over HTTP, and a stateless 2026-07-28 request, which cannot as
     auto stateless = post(R"({"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"signup","arguments":{},)"
                           R"("_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28"}}})");
     stateless.set("MCP-Protocol-Version", "2026-07-28");
+    stateless.set("Mcp-Method", "tools/call");
+    stateless.set("Mcp-Name", "signup");
     reply = endpoint.handle(stateless, {}, sink);
     CHECK(body_text(reply).find("no_channel: agentry: mcp::elicit: a stateless (2026-07-28) request cannot ask its "
                                 "client: the revision's multi round-trip requests are not supported") != std::string::npos);

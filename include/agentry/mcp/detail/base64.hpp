@@ -3,10 +3,12 @@
 #define AGENTRY_MCP_DETAIL_BASE64_HPP
 
 // Base64 as RFC 4648 section 4 defines it (the standard alphabet, `=` padding, no line
-// breaks): the encoding MCP asks for in image and audio `data` and resource `blob`.
+// breaks): the encoding MCP asks for in image and audio `data` and resource `blob`, and in
+// header values that cannot be sent as they are (2026-07-28's `=?base64?...?=`).
 // Cost: one pass, four output bytes per three input bytes, one reservation.
 
 #include <cstddef>
+#include <optional>
 #include <string>
 #include <string_view>
 
@@ -45,6 +47,36 @@ inline void append_base64(std::string& out, std::string_view bytes) {
 inline std::string base64(std::string_view bytes) {
     std::string out;
     append_base64(out, bytes);
+    return out;
+}
+
+/// The bytes of base64 `text` (the standard alphabet, padded to a multiple of four characters),
+/// or nothing when it is not such a text.
+inline std::optional<std::string> decode_base64(std::string_view text) {
+    if (text.size() % 4 != 0) return std::nullopt;
+    const auto value = [](char c) -> int {
+        if (c >= 'A' && c <= 'Z') return c - 'A';
+        if (c >= 'a' && c <= 'z') return c - 'a' + 26;
+        if (c >= '0' && c <= '9') return c - '0' + 52;
+        if (c == '+') return 62;
+        if (c == '/') return 63;
+        return -1;
+    };
+    std::string out;
+    out.reserve(text.size() / 4 * 3);
+    for (std::size_t i = 0; i != text.size(); i += 4) {
+        const bool last = i + 4 == text.size();
+        const std::size_t padding = last ? (text[i + 3] == '=') + (text[i + 2] == '=' && text[i + 3] == '=') : 0;
+        unsigned group = 0;
+        for (std::size_t k = 0; k != 4; ++k) {
+            const int v = k >= 4 - padding ? 0 : value(text[i + k]);
+            if (v < 0) return std::nullopt;
+            group = group << 6 | static_cast<unsigned>(v);
+        }
+        out += static_cast<char>(group >> 16);
+        if (padding < 2) out += static_cast<char>(group >> 8 & 255);
+        if (padding < 1) out += static_cast<char>(group & 255);
+    }
     return out;
 }
 

@@ -4,13 +4,15 @@
 
 // The Streamable HTTP rules of MCP, one HTTP request in, one HTTP response out, with no
 // sockets: Origin and Host checks, bearer-token authorization and the Protected Resource
-// Metadata document, sessions (Mcp-Session-Id), the MCP-Protocol-Version header, and the
-// status codes. http.hpp puts it on a socket.
+// Metadata document, sessions (Mcp-Session-Id), the MCP-Protocol-Version header, 2026-07-28's
+// Mcp-Method and Mcp-Name headers (standard_headers.hpp), and the status codes. http.hpp puts
+// it on a socket.
 
 #include <agentry/detail/random_id.hpp>
 #include <agentry/json/writer.hpp>
 #include <agentry/mcp/auth.hpp>
 #include <agentry/mcp/detail/http_fields.hpp>
+#include <agentry/mcp/detail/standard_headers.hpp>
 #include <agentry/mcp/http_options.hpp>
 #include <agentry/mcp/logging.hpp>
 #include <agentry/mcp/message.hpp>
@@ -427,6 +429,14 @@ private:
             if (meta_version.value_or(std::string()) != version)
                 return json(http::status::bad_request, m.id, error_code::header_mismatch,
                             header_mismatch_text(version, meta_version));
+        if (stateless && meta_version == stateless_protocol_version) {
+            const auto header = [&](std::string_view name) -> header_value {
+                const auto it = request.find(name);
+                return it == request.end() ? header_value{} : header_value{it->value()};
+            };
+            if (const auto problem = standard_header_problem(header("Mcp-Method"), header("Mcp-Name"), m.method, m.params))
+                return json(http::status::bad_request, m.id, error_code::header_mismatch, *problem);
+        }
         if (stateless) {
             state = std::make_shared<session>(who ? std::make_shared<const identity>(*who) : nullptr);
         } else if (initialize) {
