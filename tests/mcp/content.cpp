@@ -144,6 +144,27 @@ constexpr std::string_view every_blocks =
 
 } // namespace
 
+TEST_CASE("base64: decoding undoes encoding, and refuses what is not padded base64") {
+    using mcp::detail::base64;
+    using mcp::detail::decode_base64;
+    std::string every_byte;
+    for (int i = 0; i != 256; ++i) every_byte += char(i);
+    for (std::size_t n = 0; n < every_byte.size(); n += 37) {
+        const std::string bytes = every_byte.substr(n, n % 5);
+        CHECK(decode_base64(base64(bytes)) == bytes);
+    }
+    CHECK(decode_base64(base64(every_byte)) == every_byte);
+    CHECK(decode_base64("Zm9vYmE=") == "fooba");
+    CHECK(decode_base64("Zg==") == "f");
+    CHECK(decode_base64("") == "");
+    CHECK_FALSE(decode_base64("Zg="));    // not a multiple of four
+    CHECK_FALSE(decode_base64("Z===")); // three padding characters
+    CHECK_FALSE(decode_base64("Zg=a")); // padding before data
+    CHECK_FALSE(decode_base64("Zg==Zg==")); // padding inside
+    CHECK_FALSE(decode_base64("Zm9v Yg=")); // a space
+    CHECK_FALSE(decode_base64("Zm9-")); // the URL-safe alphabet
+}
+
 TEST_CASE("base64: the RFC 4648 test vectors, every byte value, the size") {
     using mcp::detail::base64;
     CHECK(base64("") == "");
