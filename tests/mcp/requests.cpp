@@ -216,6 +216,8 @@ constexpr agentry::registry tools{
         agentry::tool<"transfer", "Sends money", "amount", "to">(+[](long long amount, const std::string& to) {
             return "sent " + std::to_string(amount) + " to " + to;
         })),
+    agentry::with_policy<agentry::tool_policy{.level = agentry::permission::write, .needs_approval = true}>(
+        agentry::tool<"approved_signup", "Asks for approval, then asks the user to sign up">(ask_signup)),
 };
 using registry = std::remove_const_t<decltype(tools)>;
 
@@ -647,7 +649,7 @@ TEST_CASE("elicit over HTTP: a timeout, and the session's end while a call waits
                                                "session ended)"));
 }
 
-TEST_CASE("sample over HTTP, and a stateless 2026-07-28 request, which cannot ask") {
+TEST_CASE("sample over HTTP, and a stateless 2026-07-28 request whose _meta declares no elicitation") {
     const mcp::http_options options;
     mcp::detail::http_endpoint<registry> endpoint(server, options, true);
     const std::string session(
@@ -668,8 +670,8 @@ TEST_CASE("sample over HTTP, and a stateless 2026-07-28 request, which cannot as
     stateless.set("Mcp-Method", "tools/call");
     stateless.set("Mcp-Name", "signup");
     reply = endpoint.handle(stateless, {}, sink);
-    CHECK(body_text(reply).find("no_channel: agentry: mcp::elicit: a stateless (2026-07-28) request cannot ask its "
-                                "client: the revision's multi round-trip requests are not supported") != std::string::npos);
+    CHECK(body_text(reply).find("no_capability: agentry: mcp::elicit: the client did not declare the elicitation "
+                                "capability (form mode) in the request's _meta clientCapabilities") != std::string::npos);
 }
 
 // ---- approval of a tool that needs it, asked by elicitation ---------------------------------
@@ -806,8 +808,8 @@ TEST_CASE("approval in a stateless 2026-07-28 request: input_required, then the 
     const std::size_t at = asked.find(R"("requestState":")");
     REQUIRE(at != std::string::npos);
     const std::string state = asked.substr(at + 16, asked.find('"', at + 16) - at - 16);
-    CHECK(state.starts_with("approval:"));
-    CHECK(state.size() == 9 + 16);
+    CHECK(state.ends_with(".e30="));  // no answers yet: base64 of {}
+    CHECK(state.size() == 16 + 5);
     CHECK(asked == input_required(state));
 
     // The same arguments in another spelling carry the same state.
@@ -837,4 +839,60 @@ TEST_CASE("approval in a stateless request: an answer for other arguments is not
                                           R"(,"inputResponses":{"approval":{"action":"accept"}})")) == asked);
     CHECK(server.handle(s, stateless_call(transfer_arguments, "{}")) ==
           R"({"jsonrpc":"2.0","id":5,"result":{"content":[{"type":"text","text":"agentry: transfer needs approval (its policy says needs_approval), which this MCP server asks the client's user for by elicitation, but the request's _meta clientCapabilities do not include elicitation (form mode); the call was not run."}],"isError":true,"resultType":"complete"}})");
+}
+
+namespace {
+
+// A stateless tools/call of `tool`, with `more` params members; the client declares elicitation and sampling.
+std::string round_call(std::string_view tool, std::string_view more = "") {
+    return R"({"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":")" + std::string(tool) +
+           R"(","arguments":{})" + std::string(more) +
+           R"(,"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{"elicitation":{},"sampling":{}}}}})";
+}
+
+std::string state_of(const std::string& answer) {
+    const std::size_t at = answer.find(R"("requestState":")") + 16;
+    return answer.substr(at, answer.find('"', at) - at);
+}
+
+} // namespace
+
+TEST_CASE("a stateless 2026-07-28 tools/call asks by InputRequiredResult, and runs again with the answers") {
+    mcp::session s;
+    // Round 1: the tool's elicit becomes the question "input-1".
+    const std::string first = server.handle(s, round_call("signup"));
+    const std::string state = state_of(first);
+    CHECK(first == R"({"jsonrpc":"2.0","id":7,"result":{"resultType":"input_required","inputRequests":{"input-1":)"
+                   R"({"method":"elicitation/create","params":{"mode":"form","message":"Sign up?","requestedSchema":)" +
+                       std::string(signup_schema) + R"(}}},"requestState":")" + state + R"("}})");
+    // Round 2: the answer, with the state.
+    const std::string answer =
+        R"(,"inputResponses":{"input-1":{"action":"accept","content":{"name":"Ada","age":36}}},"requestState":")" + state + '"';
+    CHECK(server.handle(s, round_call("signup", answer)) ==
+          R"({"jsonrpc":"2.0","id":7,"result":{"content":[{"type":"text","text":"accepted Ada 36"}],"isError":false,"resultType":"complete"}})");
+    // The answer without the state is not used: asked again.
+    CHECK(server.handle(s, round_call("signup", R"(,"inputResponses":{"input-1":{"action":"accept","content":{"name":"Ada","age":36}}})")) ==
+          first);
+    // Sampling, the same way.
+    const std::string sampled = server.handle(s, round_call("ask_short").replace(round_call("ask_short").find(R"("arguments":{})"), 14,
+                                                                               R"("arguments":{"prompt":"Hello"})"));
+    CHECK(sampled.find(R"("inputRequests":{"input-1":{"method":"sampling/createMessage","params":{"messages":[{"role":"user","content":{"type":"text","text":"Hello"}}],"maxTokens":10}}})") !=
+          std::string::npos);
+}
+
+TEST_CASE("a stateless call that needs approval and then asks: each round's answers come back in the state") {
+    mcp::session s;
+    const std::string first = server.handle(s, round_call("approved_signup"));
+    CHECK(first.find(R"("inputRequests":{"approval":{"method":"elicitation/create")") != std::string::npos);
+    const std::string approved = server.handle(
+        s, round_call("approved_signup", R"(,"inputResponses":{"approval":{"action":"accept"}},"requestState":")" +
+                                              state_of(first) + '"'));
+    CHECK(approved.find(R"("inputRequests":{"input-1":{"method":"elicitation/create","params":{"mode":"form","message":"Sign up?")") !=
+          std::string::npos);
+    // The approval is kept in the new state; only input-1 is sent in the last round.
+    CHECK(state_of(approved) != state_of(first));
+    CHECK(server.handle(s, round_call("approved_signup",
+                                      R"(,"inputResponses":{"input-1":{"action":"decline"}},"requestState":")" +
+                                          state_of(approved) + '"')) ==
+          R"({"jsonrpc":"2.0","id":7,"result":{"content":[{"type":"text","text":"declined"}],"isError":false,"resultType":"complete"}})");
 }

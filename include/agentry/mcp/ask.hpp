@@ -35,6 +35,7 @@ enum class ask_failure : unsigned char {
     client_error,     // the client answered with a JSON-RPC error
     invalid_answer,   // the answer is not the method's result
     invalid_content,  // elicitation: the content the client accepted does not fit the requested type
+    input_required,   // a stateless (2026-07-28) call: asked in its InputRequiredResult, the call runs again with the answer
 };
 
 constexpr std::string_view to_string(ask_failure f) noexcept {
@@ -48,6 +49,7 @@ constexpr std::string_view to_string(ask_failure f) noexcept {
     case ask_failure::client_error: return "client_error";
     case ask_failure::invalid_answer: return "invalid_answer";
     case ask_failure::invalid_content: return "invalid_content";
+    case ask_failure::input_required: return "input_required";
     }
     return "unknown";
 }

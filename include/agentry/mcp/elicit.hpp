@@ -224,23 +224,24 @@ elicit_result<T> elicit(std::string_view message, const ask_options& options = {
         const detail::asking_scope* scope = detail::current_asking_;
         out.error = detail::cannot_ask(scope, "mcp::elicit");
         if (out.error) return out;
-        if (scope->version < "2025-06-18") {
+        if (scope->protocol() < "2025-06-18") {
             out.error = ask_error{ask_failure::no_capability,
                                       "agentry: mcp::elicit: elicitation/create is defined from protocol version "
                                       "2025-06-18; this session uses " +
                                           std::string(scope->version)};
             return out;
         }
-        if (!scope->requests->abilities().elicitation_form) {
+        if (!scope->abilities().elicitation_form) {
             out.error = ask_error{ask_failure::no_capability,
-                                      "agentry: mcp::elicit: the client did not declare the elicitation capability "
-                                      "(form mode) in initialize"};
+                                      std::string("agentry: mcp::elicit: the client did not declare the elicitation "
+                                                  "capability (form mode) in ") +
+                                          (scope->version.empty() ? "the request's _meta clientCapabilities" : "initialize")};
             return out;
         }
-        std::string params = scope->version <= "2025-06-18" ? R"({"message":)" : R"({"mode":"form","message":)";
+        std::string params = scope->protocol() <= "2025-06-18" ? R"({"message":)" : R"({"mode":"form","message":)";
         json::write(params, message);
         params += R"(,"requestedSchema":)";
-        params += elicitation_schema<T>(scope->version);
+        params += elicitation_schema<T>(scope->protocol());
         params += '}';
         detail::asked answer = detail::ask(*scope, "mcp::elicit", "elicitation/create", params, options.timeout);
         if (answer.error) {

@@ -170,10 +170,11 @@ inline sample_result sample(const sampling_request& request, const ask_options& 
     const detail::asking_scope* scope = detail::current_asking_;
     out.error = detail::cannot_ask(scope, "mcp::sample");
     if (out.error) return out;
-    if (!scope->requests->abilities().sampling) {
+    if (!scope->abilities().sampling) {
         out.error = ask_error{ask_failure::no_capability,
-                                  "agentry: mcp::sample: the client did not declare the sampling capability in "
-                                  "initialize"};
+                                  std::string("agentry: mcp::sample: the client did not declare the sampling "
+                                              "capability in ") +
+                                      (scope->version.empty() ? "the request's _meta clientCapabilities" : "initialize")};
         return out;
     }
     detail::asked answer =

@@ -557,7 +557,8 @@ private:
         const detail::request_scope scope{&out, stateless ? meta.level : s.level()};
         const detail::request_scope_guard current(&scope);
         const detail::asking_scope asking{&s.requests(), &out, s.stop_token(m.id),
-                                          stateless ? std::string_view{} : std::string_view(version)};
+                                          stateless ? std::string_view{} : std::string_view(version), nullptr,
+                                          stateless ? detail::read_meta_abilities(m.params) : detail::client_abilities{}};
         const detail::asking_scope_guard asking_current(&asking);
         return answer(row->id, s, m, version, f, meta);
     }
@@ -792,19 +793,15 @@ private:
         detail::call_params p;
         std::string problem;
         if (!detail::read_params(m.params, p, problem)) return error(m.id, error_code::invalid_params, problem);
-        std::string_view arguments = p.arguments ? std::string_view(p.arguments->text()) : "{}";
+        const std::string_view arguments = p.arguments ? std::string_view(p.arguments->text()) : "{}";
         const std::size_t index = Registry::find(p.name);
-        using verdict = detail::call_approval::verdict;
-        detail::call_approval approval{verdict::run, {}, tool_status::ok};
-        if (index != Registry::size() && table::policies[index].needs_approval && table::policied[index]) {
-            approval = detail::approve_call(p.name, table::policies[index].level, arguments, m.params,
-                                            detail::current_asking_);
-            if (approval.kind == verdict::input_required) return result(m.id, approval.text);
-            if (approval.kind == verdict::run) arguments = approval.text;
-        }
+        const bool known = index != Registry::size();
+        detail::prepared_call prepared(p.name, known, known && table::policied[index] ? &table::policies[index] : nullptr,
+                                       arguments, m.params);
         std::string failure;
-        const tool_result r = approval.kind == verdict::refused ? std::move(approval).refused()
-                                                                 : invoke(s, m, p.name, index, arguments, f, meta, failure);
+        const tool_result r =
+            prepared.held() ? prepared.refused() : invoke(s, m, p.name, index, prepared.arguments(), f, meta, failure);
+        if (const std::optional<std::string> asked = prepared.input_required()) return result(m.id, *asked);
         if (!failure.empty()) return error(m.id, error_code::internal_error, failure);
         if (index == Registry::size()) return error(m.id, error_code::invalid_params, r.content);
         return done(detail::tool_call_result(r, p.name, version, table::content_results[index],

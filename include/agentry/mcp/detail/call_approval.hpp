@@ -21,6 +21,7 @@
 
 #include <agentry/json/writer.hpp>
 #include <agentry/mcp/ask.hpp>
+#include <agentry/mcp/detail/input_rounds.hpp>
 #include <agentry/mcp/detail/server_methods.hpp>
 #include <agentry/mcp/detail/server_requests.hpp>
 #include <agentry/mcp/elicit.hpp>
@@ -64,38 +65,11 @@ inline constexpr std::string_view approval_input_key = "approval";
 /// The form of the question: no fields, the decision is the user's action.
 inline constexpr std::string_view approval_form = R"({"type":"object","properties":{}})";
 
-// tools/call params as far as the 2026-07-28 round trip needs them.
-struct approval_meta {
-    std::optional<client_capabilities_params> capabilities;
-};
-struct round_trip_params {
-    std::optional<std::map<std::string, raw_json, std::less<>>> inputResponses;
-    std::optional<std::string> requestState;
-    std::optional<std::map<std::string, raw_json, std::less<>>> _meta;
-};
-
 /// The question the user is asked.
 inline std::string approval_question(std::string_view tool, permission level, std::string_view canonical) {
     std::string out = "Allow the tool \"" + std::string(tool) + "\" (permission: " + std::string(to_string(level)) +
                       ") to run with these arguments?\n";
     out += canonical;
-    return out;
-}
-
-/// requestState for the question about `tool` with `canonical` arguments: a 64-bit FNV-1a of both.
-inline std::string approval_state(std::string_view tool, std::string_view canonical) {
-    std::uint64_t h = 14695981039346656037ull;
-    const auto mix = [&h](std::string_view text) {
-        for (const char c : text) {
-            h ^= static_cast<unsigned char>(c);
-            h *= 1099511628211ull;
-        }
-    };
-    mix(tool);
-    mix(std::string_view("\0", 1));
-    mix(canonical);
-    std::string out = "approval:";
-    for (int shift = 60; shift >= 0; shift -= 4) out += "0123456789abcdef"[(h >> shift) & 0xf];
     return out;
 }
 
@@ -127,51 +101,35 @@ inline std::string not_asked(std::string_view tool, std::string_view why) {
            "server asks the client's user for by elicitation, but " + std::string(why) + "; the call was not run.";
 }
 
-/// The stateless (2026-07-28) round trip: the answer in `params`, or the question.
+/// The stateless (2026-07-28) round trip: the answer among the call's `rounds`, or the question
+/// added to them.
 inline call_approval approve_stateless(std::string_view tool, std::string_view question, std::string canonical,
-                                       std::string_view params) {
-    round_trip_params p;
-    std::string ignored;
-    if (!read_params(params, p, ignored)) p = {};
-    const std::string state = approval_state(tool, canonical);
-    if (p.inputResponses && p.requestState == state)
-        if (const auto it = p.inputResponses->find(approval_input_key); it != p.inputResponses->end())
-            return decided(tool, it->second.text(), std::move(canonical));
-    bool form = false;
-    if (p._meta)
-        if (const auto it = p._meta->find("io.modelcontextprotocol/clientCapabilities"); it != p._meta->end()) {
-            std::string text(it->second.text());
-            text = R"({"capabilities":)" + text + "}";
-            form = read_client_abilities(text).elicitation_form;
-        }
-    if (!form)
+                                       input_rounds& rounds, const client_abilities& abilities) {
+    if (const auto answer = rounds.answer(approval_input_key)) return decided(tool, *answer, std::move(canonical));
+    if (!abilities.elicitation_form)
         return refusal(not_asked(tool, "the request's _meta clientCapabilities do not include elicitation (form "
                                        "mode)"));
-    std::string out = R"({"resultType":"input_required","inputRequests":{)";
-    json::write(out, approval_input_key);
-    out += R"(:{"method":"elicitation/create","params":{"mode":"form","message":)";
-    json::write(out, question);
-    out += R"(,"requestedSchema":)";
-    out += approval_form;
-    out += R"(}}},"requestState":)";
-    json::write(out, state);
-    out += '}';
-    return {call_approval::verdict::input_required, std::move(out), tool_status::ok};
+    std::string params = R"({"mode":"form","message":)";
+    json::write(params, question);
+    params += R"(,"requestedSchema":)";
+    params += approval_form;
+    params += '}';
+    rounds.ask(approval_input_key, "elicitation/create", params);
+    return {call_approval::verdict::input_required, {}, tool_status::ok};
 }
 
 /// Decides a call of `tool` (permission `level`) with `arguments`, asking as the request being
-/// served allows; `params` are the tools/call params (for the 2026-07-28 round trip).
+/// served allows.
 inline call_approval approve_call(std::string_view tool, permission level, std::string_view arguments,
-                                  std::string_view params, const asking_scope* scope,
-                                  const ask_options& options = {}) {
+                                  const asking_scope* scope, const ask_options& options = {}) {
     std::optional<std::string> canonical = agentry::detail::canonical_json(arguments);
     if (!canonical) {
         tool_result r = agentry::detail::not_canonical(tool, arguments);
         return refusal(std::move(r.content), r.status);
     }
     const std::string question = approval_question(tool, level, *canonical);
-    if (scope && scope->requests && scope->version.empty())
-        return approve_stateless(tool, question, std::move(*canonical), params);
+    if (scope && scope->version.empty() && scope->rounds)
+        return approve_stateless(tool, question, std::move(*canonical), *scope->rounds, scope->stateless_abilities);
     const std::string who = "the approval of " + std::string(tool);
     if (std::optional<ask_error> e = cannot_ask(scope, who)) return refusal(std::move(e->message) + "; the call was not run.");
     if (scope->version < "2025-06-18")
@@ -189,6 +147,50 @@ inline call_approval approve_call(std::string_view tool, permission level, std::
     if (answer.error) return refusal(std::move(answer.error->message) + "; the call was not run.");
     return decided(tool, answer.result, std::move(*canonical));
 }
+
+/// A tools/call on its way to its tool: in a stateless (2026-07-28) request, the call's rounds
+/// of questions (input_rounds.hpp) in the asking scope while it runs; then the approval when its
+/// tool needs it. Lives in the frame that calls the tool.
+class prepared_call {
+public:
+    /// `known`: a tool of the server; `policy`: its policy, when it declares one.
+    prepared_call(std::string_view tool, bool known, const tool_policy* policy, std::string_view arguments,
+                  std::string_view params)
+        : arguments_(arguments) {
+        const asking_scope* served = current_asking_;
+        if (served && served->version.empty() && known) {
+            const std::optional<std::string> canonical = agentry::detail::canonical_json(arguments);
+            rounds_.emplace(tool, canonical ? std::string_view(*canonical) : arguments, params);
+            scope_ = *served;
+            scope_.rounds = &*rounds_;
+            guard_.emplace(&scope_);
+        }
+        if (policy == nullptr || !policy->needs_approval) return;
+        approval_ = approve_call(tool, policy->level, arguments, current_asking_);
+        if (approval_.kind == call_approval::verdict::run) arguments_ = approval_.text;
+    }
+    prepared_call(const prepared_call&) = delete;
+    prepared_call& operator=(const prepared_call&) = delete;
+
+    /// The call does not run: the approval refused it, or waits for the client's answer.
+    bool held() const noexcept { return approval_.kind != call_approval::verdict::run; }
+    /// The result of a call the approval refused.
+    tool_result refused() { return std::move(approval_).refused(); }
+    /// The arguments to call the tool with: canonical once approved.
+    std::string_view arguments() const noexcept { return arguments_; }
+    /// The InputRequiredResult to answer with, when the call asked what the client has not answered.
+    std::optional<std::string> input_required() const {
+        if (rounds_ && rounds_->input_required()) return rounds_->result();
+        return std::nullopt;
+    }
+
+private:
+    std::string_view arguments_;
+    call_approval approval_{call_approval::verdict::run, {}, tool_status::ok};
+    std::optional<input_rounds> rounds_;
+    asking_scope scope_{};
+    std::optional<asking_scope_guard> guard_;
+};
 
 } // namespace agentry::mcp::detail
 

@@ -10,14 +10,18 @@
 // The thread serving a request finds its session's table, its transport's sink and its stop
 // token through the thread-local current_asking_, set by server::handle while it serves a
 // request (as logging.hpp's current_request_). ask() sends the request through the sink and
-// waits for the answer, the timeout, the stop token, or close().
+// waits for the answer, the timeout, the stop token, or close(). In a stateless (2026-07-28)
+// tools/call, ask() takes the answer the client sent with the call, or adds the question to
+// the call's InputRequiredResult (input_rounds.hpp).
 //
 // Memory: one entry per request waiting, removed when its wait ends.
 
 #include <agentry/json/reader.hpp>
 #include <agentry/json/writer.hpp>
-#include <agentry/mcp/logging.hpp>
 #include <agentry/mcp/ask.hpp>
+#include <agentry/mcp/detail/input_rounds.hpp>
+#include <agentry/mcp/logging.hpp>
+#include <agentry/mcp/version.hpp>
 #include <agentry/schema/raw_json.hpp>
 #include <agentry/stop_token.hpp>
 
@@ -169,6 +173,16 @@ struct asking_scope {
     agentry::stop_token stop;
     /// The session's protocol version; empty for a stateless (2026-07-28) request.
     std::string_view version;
+    /// A stateless tools/call: its questions and the client's answers (input_rounds.hpp); null
+    /// elsewhere, where a stateless request cannot ask.
+    input_rounds* rounds = nullptr;
+    /// What a stateless request's _meta declares the client can do.
+    client_abilities stateless_abilities{};
+
+    /// The protocol version the request is served in.
+    std::string_view protocol() const noexcept { return version.empty() ? stateless_protocol_version : version; }
+    /// What the client can answer: declared in initialize, or in a stateless request's _meta.
+    client_abilities abilities() const { return version.empty() ? stateless_abilities : requests->abilities(); }
 };
 
 inline thread_local const asking_scope* current_asking_ = nullptr;
@@ -216,16 +230,37 @@ inline client_abilities read_client_abilities(std::string_view params) {
     return out;
 }
 
+// A request's params as far as its _meta goes.
+struct meta_members {
+    std::optional<std::map<std::string, raw_json, std::less<>>> _meta;
+};
+
+/// What a stateless (2026-07-28) request's params declare in
+/// _meta["io.modelcontextprotocol/clientCapabilities"].
+inline client_abilities read_meta_abilities(std::string_view params) {
+    json::read_options options;
+    options.max_size = params.size();
+    options.max_depth = 128;
+    options.ignore_unknown_properties = true;
+    const auto r = json::read<meta_members>(params.empty() ? std::string_view("{}") : params, options);
+    if (!r.ok() || !r.value._meta) return {};
+    const auto it = r.value._meta->find("io.modelcontextprotocol/clientCapabilities");
+    if (it == r.value._meta->end()) return {};
+    return read_client_abilities(R"({"capabilities":)" + std::string(it->second.text()) + "}");
+}
+
 /// The failure when the thread serves no request, or one whose transport cannot carry a request
 /// to the client; nothing when it can ask.
 inline std::optional<ask_error> cannot_ask(const asking_scope* scope, std::string_view who) {
     const std::string head = "agentry: " + std::string(who) + ": ";
     if (!scope || !scope->requests)
         return ask_error{ask_failure::outside_request, head + "called outside a request served by an mcp::server"};
-    if (scope->version.empty())
+    if (scope->version.empty()) {
+        if (scope->rounds) return std::nullopt;
         return ask_error{ask_failure::no_channel,
-                             head + "a stateless (2026-07-28) request cannot ask its client: the revision's multi "
-                                    "round-trip requests are not supported"};
+                         head + "a stateless (2026-07-28) request asks its client only in tools/call (an "
+                                "InputRequiredResult); this request cannot"};
+    }
     if (!scope->out || !*scope->out)
         return ask_error{ask_failure::no_channel,
                              head + "the transport cannot carry a request to the client here (over Streamable HTTP, "
@@ -270,6 +305,17 @@ inline asked ask(const asking_scope& scope, std::string_view who, std::string_vi
                  std::chrono::milliseconds timeout) {
     const std::string head = "agentry: " + std::string(who) + ": ";
     asked out;
+    if (scope.version.empty() && scope.rounds) {
+        const std::string key = scope.rounds->next_key();
+        if (const auto answer = scope.rounds->answer(key)) {
+            out.result = std::string(*answer);
+            return out;
+        }
+        scope.rounds->ask(key, method, params);
+        out.error = {ask_failure::input_required,
+                     head + "asked in the call's InputRequiredResult (" + key + "); the client calls again with its answer"};
+        return out;
+    }
     if (scope.stop.stop_requested()) {
         out.error = {ask_failure::cancelled, head + "the request being served was cancelled"};
         return out;
