@@ -8,7 +8,9 @@
 //  - a client declaring elicitation: its handler answers accept (the call runs with the
 //    arguments shown, in canonical form), decline and cancel (the call does not run, isError);
 //    the question is exact and valid against the negotiated version's schema;
-//  - a client without elicitation: the call is refused with the reason, and nothing is asked.
+//  - a client without elicitation: the call is refused with the reason, and nothing is asked;
+//  - a stateless 2026-07-28 call over raw HTTP: an InputRequiredResult (valid against that
+//    version's schema), then the call again with the answer.
 // Exit status: 0 passed, 1 failed, 77 skipped.
 
 import assert from "node:assert/strict";
@@ -98,5 +100,50 @@ for (const [name, check, capabilities] of [
         await asked.client.close();
         console.log(`http, ${name}: passed`);
     }
+    // Stateless 2026-07-28: the question in an InputRequiredResult, the answer in the call again.
+    const meta = {
+        "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+        "io.modelcontextprotocol/clientCapabilities": { elicitation: {} },
+    };
+    const call = async (id, more) => {
+        const response = await fetch(server.url, {
+            method: "POST",
+            headers: {
+                "content-type": "application/json",
+                accept: "application/json, text/event-stream",
+                "mcp-protocol-version": "2026-07-28",
+                "mcp-method": "tools/call",
+                "mcp-name": "transfer",
+            },
+            body: JSON.stringify({
+                jsonrpc: "2.0",
+                id,
+                method: "tools/call",
+                params: { _meta: meta, name: "transfer", arguments: { to: "bob", amount: 1e6 }, ...more },
+            }),
+        });
+        assert.equal(response.status, 200);
+        return response.json();
+    };
+    const asked = await call(1, {});
+    assert.equal(schemaErrors("2026-07-28", "InputRequiredResult", asked.result), "");
+    assert.deepEqual(asked.result.inputRequests, {
+        approval: {
+            method: "elicitation/create",
+            params: { mode: "form", message: QUESTION, requestedSchema: { type: "object", properties: {} } },
+        },
+    });
+    assert.equal(schemaErrors("2026-07-28", "ElicitRequest", asked.result.inputRequests.approval), "");
+    const state = asked.result.requestState;
+    const accepted = await call(2, { inputResponses: { approval: { action: "accept" } }, requestState: state });
+    assert.equal(schemaErrors("2026-07-28", "CallToolResult", accepted.result), "");
+    assert.deepEqual(accepted.result, {
+        content: [{ type: "text", text: "sent 1000000 to bob" }],
+        isError: false,
+        resultType: "complete",
+    });
+    const declined = await call(3, { inputResponses: { approval: { action: "decline" } }, requestState: state });
+    assert.deepEqual([declined.result.isError, declined.result.content[0].text], [true, DENIED]);
+    console.log("http 2026-07-28, input_required then accept and decline: passed");
     await server.stop();
 }
