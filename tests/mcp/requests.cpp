@@ -218,6 +218,12 @@ constexpr agentry::registry tools{
         })),
     agentry::with_policy<agentry::tool_policy{.level = agentry::permission::write, .needs_approval = true}>(
         agentry::tool<"approved_signup", "Asks for approval, then asks the user to sign up">(ask_signup)),
+    agentry::tool<"pay", "Asks the user to pay on a web page">(+[]() -> std::string {
+        const mcp::elicit_url_result r = mcp::elicit_url("Pay the invoice", "https://pay.example.com/i/42");
+        if (r.error) return std::string(mcp::to_string(r.error->kind)) + ": " + r.error->message;
+        outcome.set(r.elicitation_id);
+        return r.accepted() ? "opened" : r.action == mcp::elicit_action::decline ? "declined" : "cancelled";
+    }),
 };
 using registry = std::remove_const_t<decltype(tools)>;
 
@@ -895,4 +901,29 @@ TEST_CASE("a stateless call that needs approval and then asks: each round's answ
                                       R"(,"inputResponses":{"input-1":{"action":"decline"}},"requestState":")" +
                                           state_of(approved) + '"')) ==
           R"({"jsonrpc":"2.0","id":7,"result":{"content":[{"type":"text","text":"declined"}],"isError":false,"resultType":"complete"}})");
+}
+
+TEST_CASE("elicit_url over stdio: the URL-mode request, the action back, and clients that cannot be asked") {
+    const auto lines = converse({initialize_line("2025-11-25", R"({"elicitation":{"url":{}}})"), call_line("2", "pay")},
+                                answering(R"({"action":"accept"})"));
+    REQUIRE(lines.size() == 4);
+    const std::string id = outcome.get();
+    CHECK(id.size() == 32);
+    CHECK(lines[1] == R"({"jsonrpc":"2.0","id":1,"method":"elicitation/create","params":{"mode":"url","message":"Pay the invoice","url":"https://pay.example.com/i/42","elicitationId":")" +
+                          id + R"("}})");
+    CHECK(lines[2] == text_result("2", "opened"));
+    auto refused = converse({initialize_line("2025-11-25", elicitation_capability), call_line("2", "pay")},
+                            answering(R"({"action":"accept"})"));
+    REQUIRE(refused.size() == 3);
+    CHECK(refused[1] == text_result("2", "no_capability: agentry: mcp::elicit_url: the client did not declare the "
+                                         "elicitation capability in URL mode (elicitation.url) in initialize"));
+    refused = converse({initialize_line("2025-06-18", R"({"elicitation":{"url":{}}})"), call_line("2", "pay")},
+                       answering(R"({"action":"accept"})"));
+    REQUIRE(refused.size() == 3);
+    CHECK(refused[1] == text_result("2", "no_capability: agentry: mcp::elicit_url: URL-mode elicitation is defined "
+                                         "from protocol version 2025-11-25; this session uses 2025-06-18"));
+    const auto declined = converse({initialize_line("2025-11-25", R"({"elicitation":{"form":{},"url":{}}})"), call_line("2", "pay")},
+                                   answering(R"({"action":"decline"})"));
+    REQUIRE(declined.size() == 4);
+    CHECK(declined[2] == text_result("2", "declined"));
 }

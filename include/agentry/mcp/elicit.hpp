@@ -32,7 +32,11 @@
 // `initialize`; otherwise, or outside a request, or where the transport cannot carry it, or
 // after the timeout or the served request's cancellation, the result holds a ask_error and
 // its message (ask.hpp).
+//
+// elicit_url(message, url) asks the user to open a URL instead (URL mode, 2025-11-25), for what
+// must not pass through the client (a sign-in, a payment); the answer is the action only.
 
+#include <agentry/detail/random_id.hpp>
 #include <agentry/json/reader.hpp>
 #include <agentry/mcp/detail/server_requests.hpp>
 #include <agentry/mcp/message.hpp>
@@ -276,6 +280,66 @@ elicit_result<T> elicit(std::string_view message, const ask_options& options = {
         (void)message;
         (void)options;
     }
+    return out;
+}
+
+/// The answer to elicit_url: the user's action, or, when there is no usable answer, `error`.
+struct elicit_url_result {
+    elicit_action action = elicit_action::cancel;
+    /// The elicitationId sent with the request (32 hexadecimal digits).
+    std::string elicitation_id;
+    std::optional<ask_error> error;
+
+    /// The user agreed to open the URL. What happens there is out of band: the server learns it
+    /// from its own web application, not from this answer.
+    bool accepted() const noexcept { return !error && action == elicit_action::accept; }
+};
+
+/// Asks the user of the client of the request being served to open `url` (MCP elicitation/create
+/// in URL mode, from protocol version 2025-11-25), for an interaction that must not pass through
+/// the client: a sign-in, a payment, credentials. The request is sent only when the client declared
+/// `capabilities.elicitation.url`; otherwise, and in the cases elicit<T> lists, the result holds an
+/// ask_error. Never throws but std::bad_alloc.
+inline elicit_url_result elicit_url(std::string_view message, std::string_view url, const ask_options& options = {}) {
+    elicit_url_result out;
+    const detail::asking_scope* scope = detail::current_asking_;
+    out.error = detail::cannot_ask(scope, "mcp::elicit_url");
+    if (out.error) return out;
+    if (scope->protocol() < "2025-11-25") {
+        out.error = ask_error{ask_failure::no_capability,
+                              "agentry: mcp::elicit_url: URL-mode elicitation is defined from protocol version "
+                              "2025-11-25; this session uses " + std::string(scope->protocol())};
+        return out;
+    }
+    if (!scope->abilities().elicitation_url) {
+        out.error = ask_error{ask_failure::no_capability,
+                              std::string("agentry: mcp::elicit_url: the client did not declare the elicitation "
+                                          "capability in URL mode (elicitation.url) in ") +
+                                  (scope->version.empty() ? "the request's _meta clientCapabilities" : "initialize")};
+        return out;
+    }
+    out.elicitation_id = agentry::detail::random_name();
+    std::string params = R"({"mode":"url","message":)";
+    json::write(params, message);
+    params += R"(,"url":)";
+    json::write(params, url);
+    params += R"(,"elicitationId":)";
+    json::write(params, out.elicitation_id);
+    params += '}';
+    detail::asked answer = detail::ask(*scope, "mcp::elicit_url", "elicitation/create", params, options.timeout);
+    if (answer.error) {
+        out.error = std::move(answer.error);
+        return out;
+    }
+    const auto result = json::read<detail::elicit_answer>(answer.result, detail::answer_reading(answer.result));
+    if (!result.ok()) {
+        out.error = ask_error{ask_failure::invalid_answer,
+                              detail::join_errors("agentry: mcp::elicit_url: the client's answer to "
+                                                  "elicitation/create is not an ElicitResult",
+                                                  result.errors)};
+        return out;
+    }
+    out.action = result.value.action;
     return out;
 }
 

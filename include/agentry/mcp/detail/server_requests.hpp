@@ -44,6 +44,8 @@ struct client_abilities {
     /// elicitation in form mode: `capabilities.elicitation` empty (2025-06-18, or 2025-11-25's
     /// form-only default) or with `form`.
     bool elicitation_form = false;
+    /// elicitation in URL mode: `capabilities.elicitation.url` (2025-11-25).
+    bool elicitation_url = false;
     /// `capabilities.sampling`.
     bool sampling = false;
 };
@@ -226,6 +228,7 @@ inline client_abilities read_client_abilities(std::string_view params) {
     const client_capabilities_params& c = *r.value.capabilities;
     client_abilities out;
     out.elicitation_form = c.elicitation && (c.elicitation->form || !c.elicitation->url);
+    out.elicitation_url = c.elicitation && c.elicitation->url;
     out.sampling = c.sampling.has_value();
     return out;
 }
