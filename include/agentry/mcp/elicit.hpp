@@ -50,6 +50,7 @@
 #include <agentry/schema/json_schema.hpp>
 #include <agentry/schema/raw_json.hpp>
 
+#include <chrono>
 #include <cstddef>
 #include <optional>
 #include <string>
@@ -203,6 +204,53 @@ struct elicit_answer {
     std::optional<raw_json> content;
 };
 
+/// The client's answer to an elicitation/create, or why there is none.
+struct elicited {
+    elicit_answer answer;
+    std::optional<ask_error> error;
+};
+
+/// The checks and the request both modes share: form mode (from 2025-06-18) or URL mode (`url`,
+/// from 2025-11-25); `params(version)` writes the request's params. Messages begin
+/// "agentry: <who>: ".
+template <class Params>
+elicited ask_elicitation(std::string_view who, bool url, const Params& params, std::chrono::milliseconds timeout) {
+    elicited out;
+    const asking_scope* scope = current_asking_;
+    if ((out.error = cannot_ask(scope, who))) return out;
+    const std::string head = "agentry: " + std::string(who) + ": ";
+    const std::string_view since = url ? "2025-11-25" : "2025-06-18";
+    if (scope->protocol() < since) {
+        out.error = ask_error{ask_failure::no_capability,
+                              head + (url ? "URL-mode elicitation" : "elicitation/create") +
+                                  " is defined from protocol version " + std::string(since) + "; this session uses " +
+                                  std::string(scope->protocol())};
+        return out;
+    }
+    const client_abilities can = scope->abilities();
+    if (!(url ? can.elicitation_url : can.elicitation_form)) {
+        out.error = ask_error{ask_failure::no_capability,
+                              head + "the client did not declare the elicitation capability " +
+                                  (url ? "in URL mode (elicitation.url)" : "(form mode)") + " in " +
+                                  (scope->version.empty() ? "the request's _meta clientCapabilities" : "initialize")};
+        return out;
+    }
+    asked answer = ask(*scope, who, "elicitation/create", params(scope->protocol()), timeout);
+    if (answer.error) {
+        out.error = std::move(answer.error);
+        return out;
+    }
+    auto result = json::read<elicit_answer>(answer.result, answer_reading(answer.result));
+    if (!result.ok()) {
+        out.error = ask_error{ask_failure::invalid_answer,
+                              join_errors(head + "the client's answer to elicitation/create is not an ElicitResult",
+                                          result.errors)};
+        return out;
+    }
+    out.answer = std::move(result.value);
+    return out;
+}
+
 } // namespace detail
 
 /// The requestedSchema elicit<T> sends in a session of protocol `version` (2025-06-18 writes
@@ -225,44 +273,24 @@ template <class T>
 elicit_result<T> elicit(std::string_view message, const ask_options& options = {}) {
     elicit_result<T> out;
     if constexpr (detail::elicitable<T>) {
-        const detail::asking_scope* scope = detail::current_asking_;
-        out.error = detail::cannot_ask(scope, "mcp::elicit");
-        if (out.error) return out;
-        if (scope->protocol() < "2025-06-18") {
-            out.error = ask_error{ask_failure::no_capability,
-                                      "agentry: mcp::elicit: elicitation/create is defined from protocol version "
-                                      "2025-06-18; this session uses " +
-                                          std::string(scope->version)};
+        detail::elicited asked = detail::ask_elicitation(
+            "mcp::elicit", false,
+            [&](std::string_view version) {
+                std::string params = version <= "2025-06-18" ? R"({"message":)" : R"({"mode":"form","message":)";
+                json::write(params, message);
+                params += R"(,"requestedSchema":)";
+                params += elicitation_schema<T>(version);
+                params += '}';
+                return params;
+            },
+            options.timeout);
+        if (asked.error) {
+            out.error = std::move(asked.error);
             return out;
         }
-        if (!scope->abilities().elicitation_form) {
-            out.error = ask_error{ask_failure::no_capability,
-                                      std::string("agentry: mcp::elicit: the client did not declare the elicitation "
-                                                  "capability (form mode) in ") +
-                                          (scope->version.empty() ? "the request's _meta clientCapabilities" : "initialize")};
-            return out;
-        }
-        std::string params = scope->protocol() <= "2025-06-18" ? R"({"message":)" : R"({"mode":"form","message":)";
-        json::write(params, message);
-        params += R"(,"requestedSchema":)";
-        params += elicitation_schema<T>(scope->protocol());
-        params += '}';
-        detail::asked answer = detail::ask(*scope, "mcp::elicit", "elicitation/create", params, options.timeout);
-        if (answer.error) {
-            out.error = std::move(answer.error);
-            return out;
-        }
-        const auto result = json::read<detail::elicit_answer>(answer.result, detail::answer_reading(answer.result));
-        if (!result.ok()) {
-            out.error = ask_error{ask_failure::invalid_answer,
-                                      detail::join_errors("agentry: mcp::elicit: the client's answer to "
-                                                          "elicitation/create is not an ElicitResult",
-                                                          result.errors)};
-            return out;
-        }
-        out.action = result.value.action;
+        out.action = asked.answer.action;
         if (out.action != elicit_action::accept) return out;
-        const std::string_view content = result.value.content ? std::string_view(result.value.content->text()) : "{}";
+        const std::string_view content = asked.answer.content ? std::string_view(asked.answer.content->text()) : "{}";
         json::read_options fields;
         fields.max_size = content.size();
         fields.null_as_absent = true;
@@ -302,44 +330,22 @@ struct elicit_url_result {
 /// ask_error. Never throws but std::bad_alloc.
 inline elicit_url_result elicit_url(std::string_view message, std::string_view url, const ask_options& options = {}) {
     elicit_url_result out;
-    const detail::asking_scope* scope = detail::current_asking_;
-    out.error = detail::cannot_ask(scope, "mcp::elicit_url");
-    if (out.error) return out;
-    if (scope->protocol() < "2025-11-25") {
-        out.error = ask_error{ask_failure::no_capability,
-                              "agentry: mcp::elicit_url: URL-mode elicitation is defined from protocol version "
-                              "2025-11-25; this session uses " + std::string(scope->protocol())};
-        return out;
-    }
-    if (!scope->abilities().elicitation_url) {
-        out.error = ask_error{ask_failure::no_capability,
-                              std::string("agentry: mcp::elicit_url: the client did not declare the elicitation "
-                                          "capability in URL mode (elicitation.url) in ") +
-                                  (scope->version.empty() ? "the request's _meta clientCapabilities" : "initialize")};
-        return out;
-    }
     out.elicitation_id = agentry::detail::random_name();
-    std::string params = R"({"mode":"url","message":)";
-    json::write(params, message);
-    params += R"(,"url":)";
-    json::write(params, url);
-    params += R"(,"elicitationId":)";
-    json::write(params, out.elicitation_id);
-    params += '}';
-    detail::asked answer = detail::ask(*scope, "mcp::elicit_url", "elicitation/create", params, options.timeout);
-    if (answer.error) {
-        out.error = std::move(answer.error);
-        return out;
-    }
-    const auto result = json::read<detail::elicit_answer>(answer.result, detail::answer_reading(answer.result));
-    if (!result.ok()) {
-        out.error = ask_error{ask_failure::invalid_answer,
-                              detail::join_errors("agentry: mcp::elicit_url: the client's answer to "
-                                                  "elicitation/create is not an ElicitResult",
-                                                  result.errors)};
-        return out;
-    }
-    out.action = result.value.action;
+    detail::elicited asked = detail::ask_elicitation(
+        "mcp::elicit_url", true,
+        [&](std::string_view) {
+            std::string params = R"({"mode":"url","message":)";
+            json::write(params, message);
+            params += R"(,"url":)";
+            json::write(params, url);
+            params += R"(,"elicitationId":)";
+            json::write(params, out.elicitation_id);
+            params += '}';
+            return params;
+        },
+        options.timeout);
+    out.error = std::move(asked.error);
+    out.action = asked.answer.action;
     return out;
 }
 
