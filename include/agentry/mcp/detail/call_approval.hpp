@@ -159,8 +159,7 @@ public:
         : arguments_(arguments) {
         const asking_scope* served = current_asking_;
         if (served && served->version.empty() && known) {
-            const std::optional<std::string> canonical = agentry::detail::canonical_json(arguments);
-            rounds_.emplace(tool, canonical ? std::string_view(*canonical) : arguments, params);
+            rounds_.emplace(tool, arguments, params);
             scope_ = *served;
             scope_.rounds = &*rounds_;
             guard_.emplace(&scope_);

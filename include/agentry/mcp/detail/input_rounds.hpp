@@ -19,6 +19,7 @@
 #include <agentry/json/reader.hpp>
 #include <agentry/json/writer.hpp>
 #include <agentry/mcp/detail/base64.hpp>
+#include <agentry/policy/approval.hpp>
 #include <agentry/schema/raw_json.hpp>
 
 #include <cstdint>
@@ -39,35 +40,17 @@ struct round_params {
 
 class input_rounds {
 public:
-    /// The rounds of a call of `tool` with `canonical` arguments, from its tools/call `params`.
-    input_rounds(std::string_view tool, std::string_view canonical, std::string_view params)
-        : binding_(bind(tool, canonical)) {
-        json::read_options reading;
-        reading.max_size = params.size();
-        reading.max_depth = 128;
-        reading.ignore_unknown_properties = true;
-        auto read = json::read<round_params>(params.empty() ? std::string_view("{}") : params, reading);
-        if (!read.ok()) return;
-        const round_params& p = read.value;
-        // Answers count only with the state given for this tool and these arguments.
-        if (!p.requestState || p.requestState->size() <= binding_.size() || !p.requestState->starts_with(binding_) ||
-            (*p.requestState)[binding_.size()] != '.')
-            return;
-        const auto text = decode_base64(std::string_view(*p.requestState).substr(binding_.size() + 1));
-        if (!text) return;
-        json::read_options options;
-        options.max_size = text->size();
-        if (auto earlier = json::read<std::map<std::string, raw_json, std::less<>>>(*text, options); earlier.ok())
-            for (auto& [key, value] : earlier.value) answers_[key] = std::string(value.text());
-        if (p.inputResponses)
-            for (const auto& [key, value] : *p.inputResponses) answers_[key] = std::string(value.text());
-    }
+    /// The rounds of a call of `tool` with `arguments`, from its tools/call `params`; the views
+    /// must outlive the rounds. Nothing is read until the call first asks.
+    input_rounds(std::string_view tool, std::string_view arguments, std::string_view params) noexcept
+        : tool_(tool), arguments_(arguments), params_(params) {}
 
     /// The key of the call's next question.
     std::string next_key() { return "input-" + std::to_string(++asked_); }
 
     /// The answer to the question `key` (a result, JSON text), when the client gave one.
-    std::optional<std::string_view> answer(std::string_view key) const {
+    std::optional<std::string_view> answer(std::string_view key) {
+        load();
         const auto it = answers_.find(key);
         if (it == answers_.end()) return std::nullopt;
         return std::string_view(it->second);
@@ -75,6 +58,7 @@ public:
 
     /// Asks `method` with `params` (a JSON object) under `key` in this round's answer.
     void ask(std::string_view key, std::string_view method, std::string_view params) {
+        load();
         std::string request = R"({"method":)";
         json::write(request, method);
         request += R"(,"params":)";
@@ -110,6 +94,33 @@ public:
     }
 
 private:
+    // Reads the answers: those of earlier rounds from requestState, this round's from
+    // inputResponses, both only with the state given for this tool and these arguments.
+    void load() {
+        if (loaded_) return;
+        loaded_ = true;
+        const std::optional<std::string> canonical = agentry::detail::canonical_json(arguments_);
+        binding_ = bind(tool_, canonical ? std::string_view(*canonical) : arguments_);
+        json::read_options reading;
+        reading.max_size = params_.size();
+        reading.max_depth = 128;
+        reading.ignore_unknown_properties = true;
+        auto read = json::read<round_params>(params_.empty() ? std::string_view("{}") : params_, reading);
+        if (!read.ok()) return;
+        const round_params& p = read.value;
+        if (!p.requestState || p.requestState->size() <= binding_.size() || !p.requestState->starts_with(binding_) ||
+            (*p.requestState)[binding_.size()] != '.')
+            return;
+        const auto text = decode_base64(std::string_view(*p.requestState).substr(binding_.size() + 1));
+        if (!text) return;
+        json::read_options options;
+        options.max_size = text->size();
+        if (auto earlier = json::read<std::map<std::string, raw_json, std::less<>>>(*text, options); earlier.ok())
+            for (auto& [key, value] : earlier.value) answers_[key] = std::string(value.text());
+        if (p.inputResponses)
+            for (const auto& [key, value] : *p.inputResponses) answers_[key] = std::string(value.text());
+    }
+
     static std::string bind(std::string_view tool, std::string_view canonical) {
         std::uint64_t h = 14695981039346656037ull;
         const auto mix = [&h](std::string_view text) {
@@ -126,6 +137,10 @@ private:
         return out;
     }
 
+    std::string_view tool_;
+    std::string_view arguments_;
+    std::string_view params_;
+    bool loaded_ = false;
     std::string binding_;
     std::map<std::string, std::string, std::less<>> answers_;
     std::vector<std::pair<std::string, std::string>> questions_;
