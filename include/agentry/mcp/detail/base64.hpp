@@ -66,7 +66,7 @@ inline std::optional<std::string> decode_base64(std::string_view text) {
     out.reserve(text.size() / 4 * 3);
     for (std::size_t i = 0; i != text.size(); i += 4) {
         const bool last = i + 4 == text.size();
-        const std::size_t padding = last ? (text[i + 3] == '=') + (text[i + 2] == '=' && text[i + 3] == '=') : 0;
+        const std::size_t padding = !last ? 0 : text[i + 2] == '=' && text[i + 3] == '=' ? 2 : text[i + 3] == '=' ? 1 : 0;
         unsigned group = 0;
         for (std::size_t k = 0; k != 4; ++k) {
             const int v = k >= 4 - padding ? 0 : value(text[i + k]);
