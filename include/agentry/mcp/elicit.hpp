@@ -31,6 +31,7 @@
 
 #include <agentry/json/reader.hpp>
 #include <agentry/mcp/detail/server_requests.hpp>
+#include <agentry/mcp/elicit_action.hpp>
 #include <agentry/mcp/message.hpp>
 #include <agentry/mcp/ask.hpp>
 #include <agentry/mcp/version.hpp>
@@ -50,13 +51,6 @@
 #include <utility>
 
 namespace agentry::mcp {
-
-/// What the user did with the form.
-enum class elicit_action : unsigned char {
-    accept,   // submitted it: the content is there
-    decline,  // refused explicitly
-    cancel,   // dismissed it without choosing
-};
 
 /// The answer to elicit<T>: the user's action and, when accepted, the content read into T; or,
 /// when there is no usable answer, `error`.
