@@ -14,6 +14,7 @@
 
 #include <exception>
 #include <functional>
+#include <new>
 #include <string>
 #include <string_view>
 #include <utility>
