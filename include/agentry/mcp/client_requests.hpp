@@ -53,21 +53,21 @@ using sampling_hook = std::function<sampling_reply(std::string_view params)>;
 
 namespace detail {
 
-inline std::string rpc_error(const json::value& id, int code, std::string_view message) {
+inline std::string client_rpc_error(const json::value& id, int code, std::string_view message) {
     std::string out = R"({"jsonrpc":"2.0","id":)" + json::to_text(id) + R"(,"error":{"code":)" +
                       std::to_string(code) + R"(,"message":)";
     json::write(out, json::value(message));
     return out + "}}";
 }
 
-inline std::string rpc_result(const json::value& id, std::string_view result) {
+inline std::string client_rpc_result(const json::value& id, std::string_view result) {
     return R"({"jsonrpc":"2.0","id":)" + json::to_text(id) + R"(,"result":)" + std::string(result) + "}";
 }
 
 inline std::string elicitation_answer(const json::value& id, const json::value& params, const elicitation_hook& hook) {
     const json::value* mode = params.find("mode");
     if (mode && mode->is_string() && mode->as_string() != "form")
-        return rpc_error(id, -32602,
+        return client_rpc_error(id, -32602,
                          "agentry: mcp::client: elicitation mode \"" + mode->as_string() +
                              "\" is not supported; this client answers form mode only");
     const json::value* message = params.find("message");
@@ -75,17 +75,17 @@ inline std::string elicitation_answer(const json::value& id, const json::value& 
     const elicitation_reply reply = hook(message && message->is_string() ? std::string_view(message->as_string()) : "",
                                          schema ? json::to_text(*schema) : std::string("{}"));
     switch (reply.action) {
-    case elicit_action::decline: return rpc_result(id, R"({"action":"decline"})");
-    case elicit_action::cancel: return rpc_result(id, R"({"action":"cancel"})");
+    case elicit_action::decline: return client_rpc_result(id, R"({"action":"decline"})");
+    case elicit_action::cancel: return client_rpc_result(id, R"({"action":"cancel"})");
     case elicit_action::accept: break;
     }
     const std::string_view text = reply.content.empty() ? std::string_view("{}") : std::string_view(reply.content);
     const json::parsed content = json::parse(text);
     if (!content.ok() || !content.value.is_object())
-        return rpc_error(id, -32603,
+        return client_rpc_error(id, -32603,
                          "agentry: mcp::client: the elicitation hook accepted with content that is not a JSON "
                          "object; return elicitation_reply::accept with the text of a JSON object");
-    return rpc_result(id, R"({"action":"accept","content":)" + json::to_text(content.value) + "}");
+    return client_rpc_result(id, R"({"action":"accept","content":)" + json::to_text(content.value) + "}");
 }
 
 inline std::string sampling_answer(const json::value& id, const json::value& params, const sampling_hook& hook) {
@@ -98,7 +98,7 @@ inline std::string sampling_answer(const json::value& id, const json::value& par
     } else {
         const json::parsed given = json::parse(reply.content);
         if (!given.ok() || !(given.value.is_object() || given.value.is_array()))
-            return rpc_error(id, -32603,
+            return client_rpc_error(id, -32603,
                              "agentry: mcp::client: the sampling hook's sampling_reply::content is not a JSON "
                              "object or array; give a content block's JSON, or leave it empty and set text");
         content = json::to_text(given.value);
@@ -109,7 +109,7 @@ inline std::string sampling_answer(const json::value& id, const json::value& par
         result += R"(,"stopReason":)";
         json::write(result, json::value(reply.stop_reason));
     }
-    return rpc_result(id, result + "}");
+    return client_rpc_result(id, result + "}");
 }
 
 /// The response (JSON-RPC text) to `request`, a request of the server; never throws but
@@ -124,20 +124,20 @@ inline std::string answer_server_request(const json::value& request, const elici
     const json::value& params = p && p->is_object() ? *p : none;
     const char* hook_name = method == "elicitation/create" ? "elicitation" : "sampling";
     try {
-        if (method == "ping") return rpc_result(id, "{}");
+        if (method == "ping") return client_rpc_result(id, "{}");
         if (method == "elicitation/create" && on_elicit) return elicitation_answer(id, params, on_elicit);
         if (method == "sampling/createMessage" && on_sample) return sampling_answer(id, params, on_sample);
     } catch (const std::bad_alloc&) {
         throw;
     } catch (const std::exception& e) {
-        return rpc_error(id, -32603, std::string("agentry: mcp::client: the ") + hook_name + " hook failed: " + e.what());
+        return client_rpc_error(id, -32603, std::string("agentry: mcp::client: the ") + hook_name + " hook failed: " + e.what());
     } catch (...) {
-        return rpc_error(id, -32603, std::string("agentry: mcp::client: the ") + hook_name + " hook failed");
+        return client_rpc_error(id, -32603, std::string("agentry: mcp::client: the ") + hook_name + " hook failed");
     }
     std::string why = "agentry: mcp::client: this client does not offer \"" + agentry::detail::printable(method, 100) + "\"";
     if (method == "elicitation/create") why += "; set client_options::on_elicit to answer it";
     else if (method == "sampling/createMessage") why += "; set client_options::on_sample to answer it";
-    return rpc_error(id, -32601, why);
+    return client_rpc_error(id, -32601, why);
 }
 
 } // namespace detail
