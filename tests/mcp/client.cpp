@@ -25,9 +25,11 @@
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
+#include <fstream>
 #include <mutex>
 #include <netinet/in.h>
 #include <optional>
+#include <sstream>
 #include <spawn.h>
 #include <stdexcept>
 #include <string>
@@ -318,6 +320,55 @@ TEST_CASE("stdio: a hook that throws, decline, and content that is not an object
           R"({"jsonrpc":"2.0","id":"e1","result":{"action":"decline"}})"
           "\n"
           R"({"jsonrpc":"2.0","id":"s1","result":{"role":"assistant","content":[{"type":"text","text":"a"}],"model":"m2"}})");
+}
+
+namespace {
+
+// The example of docs/mcp.md (answering the server's requests), byte for byte.
+std::shared_ptr<agentry::mcp::client> connect_answering(const agentry::mcp::stdio_command& server) {
+    agentry::mcp::client_options options;
+    // elicitation/create: the form's message and requestedSchema (JSON text); the user's answer.
+    options.on_elicit = [](std::string_view message, std::string_view requested_schema) {
+        if (message.empty() || requested_schema.find("password") != std::string_view::npos)
+            return agentry::mcp::elicitation_reply::decline();
+        return agentry::mcp::elicitation_reply::accept(R"({"name":"Ada"})");
+    };
+    // sampling/createMessage: the request's params (JSON text); the assistant's message.
+    options.on_sample = [](std::string_view) {
+        return agentry::mcp::sampling_reply{.text = "Hello", .model = "local-model"};
+    };
+    auto c = agentry::mcp::client::connect(server, options);
+    return c ? *c : nullptr;
+}
+
+std::string read_file(const std::string& path) {
+    std::ifstream in(path, std::ios::binary);
+    std::ostringstream text;
+    text << in.rdbuf();
+    return text.str();
+}
+
+} // namespace
+
+TEST_CASE("docs/mcp.md: the example of answering the server's requests is in this file, and answers") {
+    const std::string doc = read_file(AGENTRY_TEST_SOURCE_DIR "/docs/mcp.md");
+    const std::string source = read_file(AGENTRY_TEST_SOURCE_DIR "/tests/mcp/client.cpp");
+    const std::size_t section = doc.find("**Requests of the server.**");
+    REQUIRE(section != std::string::npos);
+    const std::size_t start = doc.find("```cpp\n", section) + 7;
+    const std::size_t end = doc.find("```", start);
+    REQUIRE(end != std::string::npos);
+    const std::string block = doc.substr(start, end - start);
+    CHECK(block.starts_with("std::shared_ptr<agentry::mcp::client> connect_answering("));
+    CHECK(source.find(block) != std::string::npos);
+    auto c = connect_answering(fake("asks"));
+    REQUIRE(c != nullptr);
+    auto r = c->call_tool("ask");
+    REQUIRE(r.has_value());
+    CHECK(r->text.substr(0, r->text.find("\n{\"jsonrpc\":\"2.0\",\"id\":\"p1\"")) ==
+          R"({"jsonrpc":"2.0","id":"e1","result":{"action":"accept","content":{"name":"Ada"}}})"
+          "\n"
+          R"({"jsonrpc":"2.0","id":"s1","result":{"role":"assistant","content":{"type":"text","text":"Hello"},"model":"local-model","stopReason":"endTurn"}})");
 }
 
 TEST_CASE("stdio: a program that cannot be started") {
