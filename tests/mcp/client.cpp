@@ -735,6 +735,7 @@ TEST_CASE("http: a request of the server on the event stream is answered by a PO
     CHECK(server.requests[2].rfind("GET /mcp HTTP/1.1\r\n", 0) == 0);
     CHECK(contains(server.requests[2], "Mcp-Session-Id: s9\r\n"));
     CHECK(contains(server.requests[2], "Accept: text/event-stream\r\n"));
+    CHECK_FALSE(contains(server.requests[2], "Last-Event-ID"));
     CHECK(contains(server.requests[3], R"("method":"tools/call")"));
     CHECK(server.requests[4].rfind("POST /mcp HTTP/1.1\r\n", 0) == 0);
     CHECK(contains(server.requests[4], "\r\n\r\n" R"({"jsonrpc":"2.0","id":"e1","result":{"action":"cancel"}})"));
@@ -782,7 +783,7 @@ TEST_CASE("http: a stream that ends after an event id is resumed by GET with Las
     CHECK(contains(server.requests[12], "Last-Event-ID: c5\r\n"));
 }
 
-TEST_CASE("sse_parser: id and retry fields, kept at each event's end") {
+TEST_CASE("sse_parser: id and retry fields, kept at each event's end, an id that is not printable ASCII ignored") {
     d::sse_parser p(1024);
     std::vector<std::string> data;
     const auto on = [&](std::string_view e) {
@@ -795,6 +796,8 @@ TEST_CASE("sse_parser: id and retry fields, kept at each event's end") {
     CHECK(p.last_id() == "x1");
     CHECK(p.retry() == std::chrono::milliseconds(250));
     CHECK(p.feed("id: x2\n\n", on));
+    CHECK(p.last_id() == "x2");
+    CHECK(p.feed("id: x3\rInjected: 1\n\n", on));
     CHECK(p.last_id() == "x2");
     CHECK(data == std::vector<std::string>{"a"});
 }

@@ -76,7 +76,10 @@ public:
             } else if (line_.compare(0, 3, "id:") == 0) {
                 std::string_view value = std::string_view(line_).substr(3);
                 if (!value.empty() && value.front() == ' ') value.remove_prefix(1);
-                if (value.find('\0') == std::string_view::npos && value.size() <= max_event_id) id_ = value;
+                // Sent back in a header: printable ASCII only.
+                if (value.size() <= max_event_id &&
+                    std::all_of(value.begin(), value.end(), [](char c) { return c >= 0x20 && c <= 0x7E; }))
+                    id_ = value;
             } else if (line_.compare(0, 6, "retry:") == 0) {
                 std::string_view value = std::string_view(line_).substr(6);
                 if (!value.empty() && value.front() == ' ') value.remove_prefix(1);
@@ -93,7 +96,8 @@ public:
     /// The last retry time given, if any.
     std::optional<std::chrono::milliseconds> retry() const noexcept { return retry_; }
 
-    /// The longest event id kept (a longer one is ignored).
+    /// The longest event id kept (a longer one, or one with a byte that is not printable ASCII,
+    /// is ignored).
     static constexpr std::size_t max_event_id = 1024;
 
 private:
@@ -582,7 +586,8 @@ private:
             request += "Content-Type: application/json\r\nAccept: application/json, text/event-stream\r\n";
             if (on_send_) on_send_(body);
         } else if (method == "GET") {
-            request += "Accept: text/event-stream\r\nLast-Event-ID: " + std::string(last_event_id) + "\r\n";
+            request += "Accept: text/event-stream\r\n";
+            if (!last_event_id.empty()) request += "Last-Event-ID: " + std::string(last_event_id) + "\r\n";
         }
         request += "Content-Length: " + std::to_string(body.size()) + "\r\nConnection: close\r\n\r\n";
         request += body;
