@@ -1351,6 +1351,18 @@ int emit() {
         (void)(*c)->list_resources();
         (void)(*c)->list_prompts();
         (*c)->close();
+        // The answers to the server's requests, with the capabilities that declare them
+        // (elicitation from 2025-06-18).
+        mcp::client_options asked = options;
+        if (v >= "2025-06-18")
+            asked.on_elicit = [](std::string_view, std::string_view) {
+                return mcp::elicitation_reply::accept(R"({"name":"Ada"})");
+            };
+        asked.on_sample = [](std::string_view) { return mcp::sampling_reply{.text = "Hi", .model = "m"}; };
+        auto a = mcp::client::connect(fake("asks", {"FAKE_VERSION=" + v}), asked);
+        if (!a) return std::fprintf(stderr, "%s\n", a.error().message.c_str()), 1;
+        (void)(*a)->call_tool("ask");
+        (*a)->close();
         for (const std::string& s : sent) std::printf("%s %s\n", v.c_str(), s.c_str());
     }
     return 0;
