@@ -6,7 +6,7 @@
 // standard input and output are pipes, its standard error is the client's. One thread reads
 // the server's output; anything that is not a JSON-RPC message, or a message over the size
 // limit, breaks the connection (the stdio transport allows nothing else there), and every
-// request waiting fails with the reason.
+// request waiting fails with the reason. The server's requests are answered on that thread.
 
 #include <agentry/mcp/detail/client_channel.hpp>
 #include <agentry/mcp/detail/sigpipe.hpp>
