@@ -78,7 +78,7 @@ public:
                 if (!value.empty() && value.front() == ' ') value.remove_prefix(1);
                 // Sent back in a header: printable ASCII only.
                 if (value.size() <= max_event_id &&
-                    std::all_of(value.begin(), value.end(), [](char c) { return c >= 0x20 && c <= 0x7E; }))
+                    std::all_of(value.begin(), value.end(), [](char b) { return b >= 0x20 && b <= 0x7E; }))
                     id_ = value;
             } else if (line_.compare(0, 6, "retry:") == 0) {
                 std::string_view value = std::string_view(line_).substr(6);
