@@ -25,10 +25,13 @@
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
+#include <fstream>
 #include <mutex>
 #include <netinet/in.h>
 #include <optional>
+#include <sstream>
 #include <spawn.h>
+#include <stdexcept>
 #include <string>
 #include <string_view>
 #include <sys/socket.h>
@@ -249,6 +252,123 @@ TEST_CASE("hostile: notifications and requests before the response") {
     bool pong = false;
     for (const std::string& s : sent) pong = pong || s == R"({"jsonrpc":"2.0","id":"s1","result":{}})";
     CHECK(pong);
+}
+
+TEST_CASE("stdio: the server's requests answered by on_elicit, on_sample, ping, and -32601") {
+    mcp::client_options options;
+    std::string asked;
+    options.on_elicit = [&](std::string_view message, std::string_view schema) {
+        asked = std::string(message) + " " + std::string(schema);
+        return mcp::elicitation_reply::accept(R"({"name":"Ada"})");
+    };
+    std::string sampled;
+    options.on_sample = [&](std::string_view params) {
+        sampled = std::string(params);
+        return mcp::sampling_reply{"Hello", "m1"};
+    };
+    auto c = connect_fake("asks", options);
+    CHECK(c->instructions() == R"({"elicitation":{},"sampling":{}})");
+    auto r = c->call_tool("ask");
+    REQUIRE_MESSAGE(r.has_value(), (r ? std::string() : r.error().message));
+    CHECK(r->text ==
+          R"({"jsonrpc":"2.0","id":"e1","result":{"action":"accept","content":{"name":"Ada"}}})"
+          "\n"
+          R"({"jsonrpc":"2.0","id":"s1","result":{"role":"assistant","content":{"type":"text","text":"Hello"},"model":"m1","stopReason":"endTurn"}})"
+          "\n"
+          R"({"jsonrpc":"2.0","id":"p1","result":{}})"
+          "\n"
+          R"({"jsonrpc":"2.0","id":"r1","error":{"code":-32601,"message":"agentry: mcp::client: this client does not offer \"roots/list\""}})");
+    CHECK(asked == R"(Your name? {"type":"object","properties":{"name":{"type":"string"}}})");
+    CHECK(sampled == R"({"messages":[{"role":"user","content":{"type":"text","text":"Hi"}}],"maxTokens":5})");
+}
+
+TEST_CASE("stdio: without hooks no capability is declared and both requests are answered -32601") {
+    auto c = connect_fake("asks");
+    CHECK(c->instructions() == "{}");
+    auto r = c->call_tool("ask");
+    REQUIRE(r.has_value());
+    CHECK(r->text ==
+          R"({"jsonrpc":"2.0","id":"e1","error":{"code":-32601,"message":"agentry: mcp::client: this client does not offer \"elicitation/create\"; set client_options::on_elicit to answer it"}})"
+          "\n"
+          R"({"jsonrpc":"2.0","id":"s1","error":{"code":-32601,"message":"agentry: mcp::client: this client does not offer \"sampling/createMessage\"; set client_options::on_sample to answer it"}})"
+          "\n"
+          R"({"jsonrpc":"2.0","id":"p1","result":{}})"
+          "\n"
+          R"({"jsonrpc":"2.0","id":"r1","error":{"code":-32601,"message":"agentry: mcp::client: this client does not offer \"roots/list\""}})");
+}
+
+TEST_CASE("stdio: a hook that throws, decline, and content that is not an object become answers") {
+    mcp::client_options options;
+    options.on_elicit = [](std::string_view, std::string_view) { return mcp::elicitation_reply::accept("[1]"); };
+    options.on_sample = [](std::string_view) -> mcp::sampling_reply { throw std::runtime_error("no model"); };
+    auto c = connect_fake("asks", options);
+    auto r = c->call_tool("ask");
+    REQUIRE(r.has_value());
+    CHECK(r->text.substr(0, r->text.find("\n{\"jsonrpc\":\"2.0\",\"id\":\"p1\"")) ==
+          R"({"jsonrpc":"2.0","id":"e1","error":{"code":-32603,"message":"agentry: mcp::client: the elicitation hook accepted with content that is not a JSON object; return elicitation_reply::accept with the text of a JSON object"}})"
+          "\n"
+          R"({"jsonrpc":"2.0","id":"s1","error":{"code":-32603,"message":"agentry: mcp::client: the sampling hook failed: no model"}})");
+    mcp::client_options declining;
+    declining.on_elicit = [](std::string_view, std::string_view) { return mcp::elicitation_reply::decline(); };
+    declining.on_sample = [](std::string_view) {
+        return mcp::sampling_reply{{}, "m2", "", R"([{"type":"text","text":"a"}])"};
+    };
+    auto d = connect_fake("asks", declining);
+    r = d->call_tool("ask");
+    REQUIRE(r.has_value());
+    CHECK(r->text.substr(0, r->text.find("\n{\"jsonrpc\":\"2.0\",\"id\":\"p1\"")) ==
+          R"({"jsonrpc":"2.0","id":"e1","result":{"action":"decline"}})"
+          "\n"
+          R"({"jsonrpc":"2.0","id":"s1","result":{"role":"assistant","content":[{"type":"text","text":"a"}],"model":"m2"}})");
+}
+
+namespace {
+
+// The example of docs/mcp.md (answering the server's requests), byte for byte.
+std::shared_ptr<agentry::mcp::client> connect_answering(const agentry::mcp::stdio_command& server) {
+    agentry::mcp::client_options options;
+    // elicitation/create: the form's message and requestedSchema (JSON text); the user's answer.
+    options.on_elicit = [](std::string_view message, std::string_view requested_schema) {
+        if (message.empty() || requested_schema.find("password") != std::string_view::npos)
+            return agentry::mcp::elicitation_reply::decline();
+        return agentry::mcp::elicitation_reply::accept(R"({"name":"Ada"})");
+    };
+    // sampling/createMessage: the request's params (JSON text); the assistant's message.
+    options.on_sample = [](std::string_view) {
+        return agentry::mcp::sampling_reply{.text = "Hello", .model = "local-model"};
+    };
+    auto c = agentry::mcp::client::connect(server, options);
+    return c ? *c : nullptr;
+}
+
+std::string read_file(const std::string& path) {
+    std::ifstream in(path, std::ios::binary);
+    std::ostringstream text;
+    text << in.rdbuf();
+    return text.str();
+}
+
+} // namespace
+
+TEST_CASE("docs/mcp.md: the example of answering the server's requests is in this file, and answers") {
+    const std::string doc = read_file(AGENTRY_TEST_SOURCE_DIR "/docs/mcp.md");
+    const std::string source = read_file(AGENTRY_TEST_SOURCE_DIR "/tests/mcp/client.cpp");
+    const std::size_t section = doc.find("**Requests of the server.**");
+    REQUIRE(section != std::string::npos);
+    const std::size_t start = doc.find("```cpp\n", section) + 7;
+    const std::size_t end = doc.find("```", start);
+    REQUIRE(end != std::string::npos);
+    const std::string block = doc.substr(start, end - start);
+    CHECK(block.starts_with("std::shared_ptr<agentry::mcp::client> connect_answering("));
+    CHECK(source.find(block) != std::string::npos);
+    auto c = connect_answering(fake("asks"));
+    REQUIRE(c != nullptr);
+    auto r = c->call_tool("ask");
+    REQUIRE(r.has_value());
+    CHECK(r->text.substr(0, r->text.find("\n{\"jsonrpc\":\"2.0\",\"id\":\"p1\"")) ==
+          R"({"jsonrpc":"2.0","id":"e1","result":{"action":"accept","content":{"name":"Ada"}}})"
+          "\n"
+          R"({"jsonrpc":"2.0","id":"s1","result":{"role":"assistant","content":{"type":"text","text":"Hello"},"model":"local-model","stopReason":"endTurn"}})");
 }
 
 TEST_CASE("stdio: a program that cannot be started") {
@@ -582,6 +702,104 @@ TEST_CASE("http: an SSE stream that ends without the response, and an error stat
     REQUIRE_FALSE(r.has_value());
     CHECK(r.error().message == "agentry: mcp::client: sse: ping: the server sent something that is not a JSON-RPC "
                                "message (invalid JSON at byte 0: unexpected character): \"not json\"");
+}
+
+TEST_CASE("http: a request of the server on the event stream is answered by a POST of its own") {
+    const std::string init =
+        R"({"jsonrpc":"2.0","id":1,"result":{"protocolVersion":"2025-11-25","capabilities":{},"serverInfo":{"name":"sse","version":"1"}}})";
+    const std::string events =
+        R"(data: {"jsonrpc":"2.0","id":"e1","method":"elicitation/create","params":{"message":"Name?","requestedSchema":{"type":"object"}}})"
+        "\n\n"
+        R"(data: {"jsonrpc":"2.0","id":2,"result":{"content":[{"type":"text","text":"done"}]}})"
+        "\n\n";
+    scripted_http server({
+        json_response(init, "Mcp-Session-Id: s9\r\n"),
+        "HTTP/1.1 202 Accepted\r\nContent-Length: 0\r\n\r\n",
+        "HTTP/1.1 405 Method Not Allowed\r\nContent-Length: 0\r\n\r\n",
+        "HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\n\r\n" + events,
+        "HTTP/1.1 202 Accepted\r\nContent-Length: 0\r\n\r\n",
+        "HTTP/1.1 200 OK\r\nContent-Length: 0\r\n\r\n",
+    });
+    mcp::client_options options;
+    options.on_elicit = [](std::string_view, std::string_view) { return mcp::elicitation_reply::cancel(); };
+    auto c = mcp::client::connect(mcp::http_url{server.url()}, options);
+    REQUIRE_MESSAGE(c.has_value(), (c ? std::string() : c.error().message));
+    auto r = (*c)->call_tool("form");
+    REQUIRE_MESSAGE(r.has_value(), (r ? std::string() : r.error().message));
+    CHECK(r->text == "done");
+    (*c)->close();
+    server.thread.join();
+    server.thread = std::thread([] {});
+    REQUIRE(server.requests.size() == 6);
+    CHECK(contains(server.requests[0], R"("capabilities":{"elicitation":{}})"));
+    CHECK(server.requests[2].rfind("GET /mcp HTTP/1.1\r\n", 0) == 0);
+    CHECK(contains(server.requests[2], "Mcp-Session-Id: s9\r\n"));
+    CHECK(contains(server.requests[2], "Accept: text/event-stream\r\n"));
+    CHECK_FALSE(contains(server.requests[2], "Last-Event-ID"));
+    CHECK(contains(server.requests[3], R"("method":"tools/call")"));
+    CHECK(server.requests[4].rfind("POST /mcp HTTP/1.1\r\n", 0) == 0);
+    CHECK(contains(server.requests[4], "\r\n\r\n" R"({"jsonrpc":"2.0","id":"e1","result":{"action":"cancel"}})"));
+    CHECK(server.requests[5].rfind("DELETE /mcp HTTP/1.1\r\n", 0) == 0);
+}
+
+TEST_CASE("http: a stream that ends after an event id is resumed by GET with Last-Event-ID after its retry time") {
+    const std::string init =
+        R"({"jsonrpc":"2.0","id":1,"result":{"protocolVersion":"2025-11-25","capabilities":{},"serverInfo":{"name":"sse","version":"1"}}})";
+    const std::string sse = "HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\n\r\n";
+    scripted_http server({
+        json_response(init),
+        "HTTP/1.1 202 Accepted\r\nContent-Length: 0\r\n\r\n",
+        sse + "id: a1\nretry: 5\ndata: \n\n",
+        sse + "id: a2\ndata: \n\n",
+        sse + "id: a3\n" R"(data: {"jsonrpc":"2.0","id":2,"result":{}})" "\n\n",
+        sse + "id: b1\nretry: 1\ndata: \n\n",
+        "HTTP/1.1 405 Method Not Allowed\r\nContent-Length: 0\r\n\r\n",
+        sse + "id: c1\nretry: 1\ndata: \n\n",
+        sse + "id: c2\ndata: \n\n",
+        sse + "id: c3\ndata: \n\n",
+        sse + "id: c4\ndata: \n\n",
+        sse + "id: c5\ndata: \n\n",
+        sse + "id: c6\ndata: \n\n",
+    });
+    auto c = mcp::client::connect(mcp::http_url{server.url()});
+    REQUIRE(c.has_value());
+    auto r = (*c)->ping();
+    CHECK_MESSAGE(r.has_value(), (r ? std::string() : r.error().message));
+    r = (*c)->ping();
+    REQUIRE_FALSE(r.has_value());
+    CHECK(r.error().message == "agentry: mcp::client: sse: ping: the event stream ended without the response, and "
+                               "resuming it (GET with Last-Event-ID) was answered HTTP 405 Method Not Allowed");
+    r = (*c)->ping();
+    REQUIRE_FALSE(r.has_value());
+    CHECK(r.error().message == "agentry: mcp::client: sse: ping: the event stream ended without the response, 5 "
+                               "times after resuming it with Last-Event-ID");
+    server.thread.join();
+    server.thread = std::thread([] {});
+    REQUIRE(server.requests.size() == 13);
+    CHECK(server.requests[3].rfind("GET /mcp HTTP/1.1\r\n", 0) == 0);
+    CHECK(contains(server.requests[3], "Accept: text/event-stream\r\nLast-Event-ID: a1\r\n"));
+    CHECK(contains(server.requests[4], "Last-Event-ID: a2\r\n"));
+    CHECK(contains(server.requests[6], "Last-Event-ID: b1\r\n"));
+    CHECK(contains(server.requests[12], "Last-Event-ID: c5\r\n"));
+}
+
+TEST_CASE("sse_parser: id and retry fields, kept at each event's end, an id that is not printable ASCII ignored") {
+    d::sse_parser p(1024);
+    std::vector<std::string> data;
+    const auto on = [&](std::string_view e) {
+        data.emplace_back(e);
+        return true;
+    };
+    CHECK(p.feed("retry: 250\nid: x1\n", on));
+    CHECK(p.last_id().empty());
+    CHECK(p.feed("data: a\n\nretry: soon\nid\n", on));
+    CHECK(p.last_id() == "x1");
+    CHECK(p.retry() == std::chrono::milliseconds(250));
+    CHECK(p.feed("id: x2\n\n", on));
+    CHECK(p.last_id() == "x2");
+    CHECK(p.feed("id: x3\rInjected: 1\n\n", on));
+    CHECK(p.last_id() == "x2");
+    CHECK(data == std::vector<std::string>{"a"});
 }
 
 TEST_CASE("http: an error status names its reason phrase and quotes the start of the body, printable and bounded") {
@@ -1133,6 +1351,18 @@ int emit() {
         (void)(*c)->list_resources();
         (void)(*c)->list_prompts();
         (*c)->close();
+        // The answers to the server's requests, with the capabilities that declare them
+        // (elicitation from 2025-06-18).
+        mcp::client_options asked = options;
+        if (v >= "2025-06-18")
+            asked.on_elicit = [](std::string_view, std::string_view) {
+                return mcp::elicitation_reply::accept(R"({"name":"Ada"})");
+            };
+        asked.on_sample = [](std::string_view) { return mcp::sampling_reply{.text = "Hi", .model = "m"}; };
+        auto a = mcp::client::connect(fake("asks", {"FAKE_VERSION=" + v}), asked);
+        if (!a) return std::fprintf(stderr, "%s\n", a.error().message.c_str()), 1;
+        (void)(*a)->call_tool("ask");
+        (*a)->close();
         for (const std::string& s : sent) std::printf("%s %s\n", v.c_str(), s.c_str());
     }
     return 0;

@@ -11,6 +11,9 @@
 //   version       answers initialize with protocol version 1999-01-01
 //   env           a good server whose tools/call answers "unset", or "set:" and the value of
 //                 the variable named by the argument "name" in its environment
+//   asks          a good server whose tools/call "ask" sends elicitation/create, sampling/createMessage,
+//                 ping and roots/list to the client, and answers the client's four answers,
+//                 one a line; initialize answers with the client's capabilities as instructions
 // FAKE_VERSION, when set, is the version a good server answers initialize with.
 #ifndef AGENTRY_TESTS_MCP_CLIENT_FAKE_HPP
 #define AGENTRY_TESTS_MCP_CLIENT_FAKE_HPP
@@ -84,8 +87,12 @@ inline int fake_server(std::string_view mode) {
             std::string version = string_at(params, "protocolVersion");
             if (const char* v = std::getenv("FAKE_VERSION")) version = v;
             if (mode == "version") version = "1999-01-01";
+            std::string instructions;
+            if (const json::value* caps = params.find("capabilities")) json::write(instructions, json::value(json::to_text(*caps)));
+            else instructions = R"("")";
             reply(R"({"protocolVersion":")" + version +
-                  R"(","capabilities":{"tools":{},"resources":{},"prompts":{}},"serverInfo":{"name":"fake","version":"1"}})");
+                  R"(","capabilities":{"tools":{},"resources":{},"prompts":{}},"serverInfo":{"name":"fake","version":"1"},"instructions":)" +
+                  instructions + "}");
             if (mode == "stubborn")
                 for (int i = 0; i != 600; ++i) std::this_thread::sleep_for(std::chrono::milliseconds(100));
             continue;
@@ -101,6 +108,18 @@ inline int fake_server(std::string_view mode) {
             continue;
         }
         if (mode == "die" && method == "tools/call") return 3;
+        if (mode == "asks" && method == "tools/call") {
+            out << R"({"jsonrpc":"2.0","id":"e1","method":"elicitation/create","params":{"message":"Your name?","requestedSchema":{"type":"object","properties":{"name":{"type":"string"}}}}})"
+                << "\n"
+                << R"({"jsonrpc":"2.0","id":"s1","method":"sampling/createMessage","params":{"messages":[{"role":"user","content":{"type":"text","text":"Hi"}}],"maxTokens":5}})"
+                << "\n"
+                << R"({"jsonrpc":"2.0","id":"p1","method":"ping"})" << "\n"
+                << R"({"jsonrpc":"2.0","id":"r1","method":"roots/list"})" << std::endl;
+            std::string answers;
+            for (int i = 0; i != 4 && std::getline(std::cin, line); ++i) answers += (i ? "\n" : "") + line;
+            text(answers);
+            continue;
+        }
         if (mode == "env" && method == "tools/call") {
             const json::value* args = params.find("arguments");
             const char* value = std::getenv((args ? string_at(*args, "name") : std::string()).c_str());

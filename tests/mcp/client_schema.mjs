@@ -2,7 +2,8 @@
 // Every message mcp::client sends, in a session of each protocol version against the fake
 // server (`agentry_mcp_client --emit`), and in its sessions with server-everything when that is
 // installed (`--everything`), validated with ajv against the negotiated version's schema: as a
-// JSON-RPC message, and as the request or notification type of its method.
+// JSON-RPC message, and as the request or notification type of its method; the answers to the
+// fake server's elicitation/create and sampling/createMessage as their result types.
 
 import assert from "node:assert/strict";
 import { execFileSync, spawnSync } from "node:child_process";
@@ -23,6 +24,9 @@ const TYPES = {
     "resources/list": "ListResourcesRequest",
     "prompts/list": "ListPromptsRequest",
 };
+
+// The ids of the fake server's requests (client_fake.hpp, mode asks) and their result types.
+const ANSWERS = { e1: "ElicitResult", s1: "CreateMessageResult" };
 
 const lines = execFileSync(program, ["--emit"], { encoding: "utf8" }).split("\n").filter((l) => l !== "");
 const seen = new Map(VERSIONS.map((v) => [v, new Set()]));
@@ -48,7 +52,13 @@ for (const line of [...lines, ...peer]) {
     if (envelope) problems.push(`${line}\n  not a JSONRPCMessage of ${version}: ${envelope}`);
     const type = TYPES[message.method];
     if (!type) {
-        if (message.method === undefined) continue;  // the client's answer to a server request: checked above
+        // The client's answer to a server request: checked above, and a result by its type.
+        const answered = ANSWERS[message.id];
+        if (message.method === undefined && message.result !== undefined && answered) {
+            const errors = schemaErrors(version, answered, message.result);
+            if (errors) problems.push(`${line}\n  not a ${answered} of ${version}: ${errors}`);
+        }
+        if (message.method === undefined) continue;
         problems.push(`${line}\n  a message of no expected method`);
         continue;
     }

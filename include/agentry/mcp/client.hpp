@@ -11,6 +11,12 @@
 //   auto tools = (*c)->list_tools();                      // every page
 //   auto r = (*c)->call_tool("add", R"({"a":2,"b":3})");  // r->text == "5"
 //
+// The server's requests are answered on the thread that reads them (stdio: the reader thread;
+// HTTP: the thread whose request's event stream carries them): ping, and elicitation/create and
+// sampling/createMessage through client_options::on_elicit and on_sample (client_requests.hpp).
+// A hook must not wait for a request of the same client; the time it takes counts towards the
+// timeout of the request whose stream carried it (HTTP).
+//
 // connect() initializes the session: it offers the newest protocol version (2025-11-25) and
 // accepts any of 2024-11-05, 2025-03-26, 2025-06-18, 2025-11-25 in the answer; another version
 // ends the connection with an error. Every request has a timeout (client_options::timeout, or
@@ -26,6 +32,7 @@
 #include <agentry/detail/chrono.hpp>
 #include <agentry/detail/text.hpp>
 #include <agentry/json/value.hpp>
+#include <agentry/mcp/client_requests.hpp>
 #include <agentry/mcp/detail/client_channel.hpp>
 #include <agentry/mcp/detail/client_http.hpp>
 #include <agentry/mcp/detail/client_stdio.hpp>
@@ -124,6 +131,12 @@ struct client_options {
     std::function<void(std::string_view method, std::string_view params)> on_notification{};
     /// Every message the client sends, as sent (for traces and tests).
     std::function<void(std::string_view message)> on_send{};
+    /// When set, answers the server's elicitation/create in form mode, and initialize declares
+    /// the `elicitation` capability. Without it the request is answered -32601.
+    elicitation_hook on_elicit{};
+    /// When set, answers the server's sampling/createMessage, and initialize declares the
+    /// `sampling` capability. Without it the request is answered -32601.
+    sampling_hook on_sample{};
 };
 
 /// A notifications/progress of a running request.
@@ -197,7 +210,7 @@ public:
         try {
             c->channel_ = std::make_unique<detail::stdio_channel>(command.argv, *env, options.max_message_size,
                                                                   options.grace, c->notification_handler(),
-                                                                  options.on_send);
+                                                                  c->request_handler(), options.on_send);
         } catch (const detail::stdio_channel::spawn_failed& e) {
             return fail(failure_kind::not_found, "agentry: mcp::client: " + e.message);
         }
@@ -224,12 +237,17 @@ public:
         auto c = std::make_shared<client>(private_tag{}, options);
         auto channel = std::make_unique<detail::http_channel>(
             std::move(*target), endpoint.headers, options.max_message_size, options.grace, c->notification_handler(),
-            options.on_send,
+            c->request_handler(), options.on_send,
             detail::tls_settings{endpoint.tls_ca_file, endpoint.tls_ca_pem, !endpoint.insecure_skip_tls_verify});
         if (const std::string& e = channel->setup_error(); !e.empty())
             return fail(failure_kind::invalid_input, "agentry: mcp::client: \"" + endpoint.url + "\": " + e);
+        detail::http_channel* http = channel.get();
         c->channel_ = std::move(channel);
-        return initialize(std::move(c), options.label.empty() ? endpoint.url : options.label);
+        auto r = initialize(std::move(c), options.label.empty() ? endpoint.url : options.label);
+        // The server's requests not tied to one of ours come on the GET stream.
+        if (r && (options.on_elicit || options.on_sample))
+            http->listen(detail::client_clock::now() + options.timeout);
+        return r;
     }
 
     client(private_tag, client_options options) : options_(std::move(options)) {}
@@ -357,6 +375,12 @@ public:
     }
 
 private:
+    detail::request_handler request_handler() {
+        return [elicit = options_.on_elicit, sample = options_.on_sample](const json::value& request) {
+            return detail::answer_server_request(request, elicit, sample);
+        };
+    }
+
     detail::notification_handler notification_handler() {
         return [hook = options_.on_notification](std::string_view method, const json::value& params) {
             if (hook) hook(method, json::to_text(params));
@@ -375,8 +399,11 @@ private:
     // The initialize exchange; the failure that ended the connection, if any.
     std::optional<failure> initialize(std::string label) {
         label_ = std::move(label);
+        std::string capabilities;
+        if (options_.on_elicit) capabilities += R"("elicitation":{})";
+        if (options_.on_sample) capabilities += std::string(capabilities.empty() ? "" : ",") + R"("sampling":{})";
         std::string params = R"({"protocolVersion":")" + std::string(client_protocol_version) +
-                             R"(","capabilities":{},"clientInfo":{"name":)";
+                             R"(","capabilities":{)" + capabilities + R"(},"clientInfo":{"name":)";
         detail::write_string(params, options_.name);
         params += R"(,"version":)";
         detail::write_string(params, options_.version);

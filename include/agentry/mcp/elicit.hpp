@@ -39,6 +39,7 @@
 #include <agentry/detail/random_id.hpp>
 #include <agentry/json/reader.hpp>
 #include <agentry/mcp/detail/server_requests.hpp>
+#include <agentry/mcp/elicit_action.hpp>
 #include <agentry/mcp/message.hpp>
 #include <agentry/mcp/ask.hpp>
 #include <agentry/mcp/version.hpp>
@@ -59,13 +60,6 @@
 #include <utility>
 
 namespace agentry::mcp {
-
-/// What the user did with the form.
-enum class elicit_action : unsigned char {
-    accept,   // submitted it: the content is there
-    decline,  // refused explicitly
-    cancel,   // dismissed it without choosing
-};
 
 /// The answer to elicit<T>: the user's action and, when accepted, the content read into T; or,
 /// when there is no usable answer, `error`.

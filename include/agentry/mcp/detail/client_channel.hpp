@@ -3,7 +3,7 @@
 #define AGENTRY_MCP_DETAIL_CLIENT_CHANNEL_HPP
 
 // What mcp::client needs of a transport: send a request and wait for its response (seeing the
-// server's notifications meanwhile), send a notification, close. Every message of the server
+// server's notifications meanwhile, answering its requests), send a notification, close. Every message of the server
 // is read as a json::value, by the rules and limits of the typed reader.
 
 #include <agentry/detail/chrono.hpp>
@@ -44,6 +44,8 @@ struct exchange_result {
 
 /// A message the server sent that is not a response of a request of ours (a notification).
 using notification_handler = std::function<void(std::string_view method, const json::value& params)>;
+/// A request of the server (a message with a method and an id): the response to send, as text.
+using request_handler = std::function<std::string(const json::value& request)>;
 /// Every message the client writes, as sent.
 using send_hook = std::function<void(std::string_view message)>;
 

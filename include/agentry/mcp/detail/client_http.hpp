@@ -6,14 +6,20 @@
 // message. https:// goes through OpenSSL (client_tls.hpp) when AGENTRY_WITH_TLS is defined (in
 // every file that includes this one, or in none); without it https:// is refused. A request is
 // a POST accepting application/json and text/event-stream; a JSON answer is the response, an
-// SSE stream carries the server's notifications and then the response. The session id of the
+// SSE stream carries the server's notifications and requests and then the response. A request
+// of the server is answered by a POST of its own, on the thread reading the stream. A stream
+// that ends before the response, after an event id, is resumed by a GET with Last-Event-ID
+// after the stream's retry time (max_sse_resumptions times at most). The session id of the
 // initialize answer is sent with every later message, the negotiated version as
 // MCP-Protocol-Version, and close() deletes the session.
 
 #include <agentry/detail/text.hpp>
 #include <agentry/mcp/detail/client_channel.hpp>
 
+#include <algorithm>
 #include <cerrno>
+#include <condition_variable>
+#include <chrono>
 #include <cstring>
 #include <fcntl.h>
 #include <memory>
@@ -24,6 +30,7 @@
 #include <optional>
 #include <poll.h>
 #include <sys/socket.h>
+#include <thread>
 #include <unistd.h>
 #include <utility>
 #include <vector>
@@ -34,7 +41,8 @@
 
 namespace agentry::mcp::detail {
 
-/// Splits SSE text into events (the data lines of each, joined with "\n").
+/// Splits SSE text into events (the data lines of each, joined with "\n"), keeping the last
+/// event id and the last retry time the stream gave (for resuming it).
 class sse_parser {
 public:
     explicit sse_parser(std::size_t max_size) noexcept : max_size_(max_size) {}
@@ -51,6 +59,7 @@ public:
             }
             if (!line_.empty() && line_.back() == '\r') line_.pop_back();
             if (line_.empty()) {
+                last_id_ = id_;
                 if (has_data_) {
                     std::string data = std::move(data_);
                     data_.clear();
@@ -64,18 +73,47 @@ public:
                 data_ += value;
                 has_data_ = true;
                 if (data_.size() > max_size_) return false;
-            }  // event:, id:, retry: and comments do not change what a message is
+            } else if (line_.compare(0, 3, "id:") == 0) {
+                std::string_view value = std::string_view(line_).substr(3);
+                if (!value.empty() && value.front() == ' ') value.remove_prefix(1);
+                // Sent back in a header: printable ASCII only.
+                if (value.size() <= max_event_id &&
+                    std::all_of(value.begin(), value.end(), [](char b) { return b >= 0x20 && b <= 0x7E; }))
+                    id_ = value;
+            } else if (line_.compare(0, 6, "retry:") == 0) {
+                std::string_view value = std::string_view(line_).substr(6);
+                if (!value.empty() && value.front() == ' ') value.remove_prefix(1);
+                if (!value.empty() && value.size() <= 9 && value.find_first_not_of("0123456789") == std::string_view::npos)
+                    retry_ = std::chrono::milliseconds(std::stol(std::string(value)));
+            }  // event: and comments do not change what a message is
             line_.clear();
         }
         return true;
     }
+
+    /// The id of the last event dispatched (empty: none), sent back as Last-Event-ID.
+    const std::string& last_id() const noexcept { return last_id_; }
+    /// The last retry time given, if any.
+    std::optional<std::chrono::milliseconds> retry() const noexcept { return retry_; }
+
+    /// The longest event id kept (a longer one, or one with a byte that is not printable ASCII,
+    /// is ignored).
+    static constexpr std::size_t max_event_id = 1024;
 
 private:
     std::size_t max_size_;
     std::string line_;
     std::string data_;
     bool has_data_ = false;
+    std::string id_;
+    std::string last_id_;
+    std::optional<std::chrono::milliseconds> retry_;
 };
+
+/// How a POST's event stream that ends before its response is resumed: GET with Last-Event-ID
+/// after the stream's retry time (this one when it gave none), at most this many times.
+inline constexpr std::chrono::milliseconds default_sse_retry{1000};
+inline constexpr int max_sse_resumptions = 5;
 
 /// The longest reason phrase and body excerpt an HTTP failure's message quotes.
 inline constexpr std::size_t max_reason_excerpt = 60;
@@ -161,10 +199,11 @@ inline bool valid_session_id(std::string_view id) noexcept {
 class http_channel final : public client_channel {
 public:
     http_channel(http_target target, std::vector<std::pair<std::string, std::string>> headers, std::size_t max_size,
-                 std::chrono::milliseconds grace, notification_handler on_notification, send_hook on_send,
-                 [[maybe_unused]] const tls_settings& tls = {})
+                 std::chrono::milliseconds grace, notification_handler on_notification, request_handler on_request,
+                 send_hook on_send, [[maybe_unused]] const tls_settings& tls = {})
         : target_(std::move(target)), headers_(std::move(headers)), max_size_(max_size), grace_(grace),
-          on_notification_(std::move(on_notification)), on_send_(std::move(on_send)) {
+          on_notification_(std::move(on_notification)), on_request_(std::move(on_request)),
+          on_send_(std::move(on_send)) {
 #if defined(AGENTRY_WITH_TLS)
         if (target_.tls) {
             tls_ = std::make_unique<tls_context>(tls, tls_error_);
@@ -181,6 +220,16 @@ public:
     const std::string& setup_error() const noexcept { return tls_error_; }
 
     ~http_channel() override { close(); }
+
+    /// Opens the GET event stream on a thread of its own, on which the server's notifications
+    /// and its requests not tied to a request of the client arrive (answered on that thread).
+    /// Returns once the stream is open or refused (at most until `deadline`). A stream that
+    /// ends is opened again after its retry time, with Last-Event-ID; one refused is not.
+    void listen(client_clock::time_point deadline) {
+        listener_ = std::thread([this] { listen_loop(); });
+        std::unique_lock lock(mutex_);
+        listening_changed_.wait_until(lock, deadline, [this] { return listen_state_ != 0; });
+    }
 
     exchange_result exchange(const std::string& id, const std::string& message, const exchange_wait& wait) override {
         exchange_result out;
@@ -214,16 +263,16 @@ public:
         std::string error;
         if (sse) {
             sse_parser events(max_size_);
-            std::string e = read_body(c, h, wait.deadline, wait.cancel, [&](std::string_view bytes) {
-                const bool fit = events.feed(bytes, [&](std::string_view data) {
-                    if (!error.empty()) return false;
-                    // An event without data (one that only primes a resumable stream) holds no message.
-                    if (data.find_first_not_of(" \t\r\n") == std::string_view::npos) return true;
-                    return !(got = message_in(data, id, wait, out.response, error)) && error.empty();
-                });
-                if (!fit) error = "the server sent an event longer than the limit of " + std::to_string(max_size_) + " bytes";
-                return !got && error.empty();
-            });
+            std::string e = read_events(c, h, events, id, wait, out.response, got, error);
+            // A stream that ended cleanly after an event id is resumed (GET with Last-Event-ID).
+            for (int attempt = 0; !got && error.empty() && e.empty() && !events.last_id().empty(); ++attempt) {
+                if (attempt == max_sse_resumptions) {
+                    e = "the event stream ended without the response, " + std::to_string(attempt) +
+                        " times after resuming it with Last-Event-ID";
+                    break;
+                }
+                e = resume(events, id, wait, out.response, got, error);
+            }
             if (error.empty() && !got) error = e.empty() ? "the event stream ended without the response" : std::move(e);
         } else {
             std::string body;
@@ -262,6 +311,8 @@ public:
     }
 
     void close() noexcept override {
+        stop_listening_.store(true);
+        if (listener_.joinable()) listener_.join();
         std::string session;
         {
             std::lock_guard lock(mutex_);
@@ -321,6 +372,76 @@ private:
         return out;
     }
 
+    void listen_loop() {
+        sse_parser events(max_size_);
+        exchange_wait wait;
+        wait.cancel = &stop_listening_;
+        const auto opened = [this](int state) {
+            std::lock_guard lock(mutex_);
+            if (listen_state_ == 0) listen_state_ = state;
+            listening_changed_.notify_all();
+        };
+        for (bool first = true; !stop_listening_.load(); first = false) {
+            if (!first) {
+                const auto at = client_clock::now() + events.retry().value_or(default_sse_retry);
+                while (client_clock::now() < at && !stop_listening_.load())
+                    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+                if (stop_listening_.load()) break;
+            }
+            connection c;
+            head h;
+            if (!post(c, "GET", {}, wait.deadline, wait.cancel, events.last_id()).empty() ||
+                !read_head(c, h, wait.deadline, wait.cancel).empty() || h.status != 200 ||
+                h.content_type.find("text/event-stream") == std::string::npos)
+                break;  // no stream (405: the server offers none), or a failure: not tried again
+            opened(1);
+            json::value ignored;
+            bool got = false;
+            std::string error;
+            if (!read_events(c, h, events, {}, wait, ignored, got, error).empty() || !error.empty()) break;
+        }
+        opened(2);
+    }
+
+    // Waits the stream's retry time, then GETs the stream from the event after its last id and
+    // reads it: "" when it ended cleanly (or gave the response), else why not.
+    std::string resume(sse_parser& events, const std::string& id, const exchange_wait& wait, json::value& response,
+                       bool& got, std::string& error) {
+        const auto at = client_clock::now() + events.retry().value_or(default_sse_retry);
+        if (at >= wait.deadline) return "timeout";
+        while (client_clock::now() < at) {
+            if (wait.cancel && wait.cancel->load()) return "cancelled";
+            std::this_thread::sleep_for(std::min<client_clock::duration>(at - client_clock::now(),
+                                                                         std::chrono::milliseconds(20)));
+        }
+        connection c;
+        if (std::string e = post(c, "GET", {}, wait.deadline, wait.cancel, events.last_id()); !e.empty()) return e;
+        head h;
+        if (std::string e = read_head(c, h, wait.deadline, wait.cancel); !e.empty()) return e;
+        if (h.status != 200 || h.content_type.find("text/event-stream") == std::string::npos) {
+            const std::string note = h.status == 200 ? " with Content-Type \"" + client_excerpt(h.content_type, 60) + "\"" : "";
+            return "the event stream ended without the response, and resuming it (GET with Last-Event-ID) was "
+                   "answered " + http_failure(h.status, h.reason, note, error_body(c, h, wait.deadline, wait.cancel));
+        }
+        return read_events(c, h, events, id, wait, response, got, error);
+    }
+
+    // Reads an event stream until the response to `id` (then `got`), an error of the stream's
+    // content (in `error`) or its end; returns "" or why reading failed.
+    std::string read_events(connection& c, const head& h, sse_parser& events, const std::string& id,
+                            const exchange_wait& wait, json::value& response, bool& got, std::string& error) {
+        return read_body(c, h, wait.deadline, wait.cancel, [&](std::string_view bytes) {
+            const bool fit = events.feed(bytes, [&](std::string_view data) {
+                if (!error.empty()) return false;
+                // An event without data (one that only primes a resumable stream) holds no message.
+                if (data.find_first_not_of(" \t\r\n") == std::string_view::npos) return true;
+                return !(got = message_in(data, id, wait, response, error)) && error.empty();
+            });
+            if (!fit) error = "the server sent an event longer than the limit of " + std::to_string(max_size_) + " bytes";
+            return !got && error.empty();
+        });
+    }
+
     // One message of the server (the SSE data or the JSON body): true when it is the response
     // to `id`, which is moved into `response`.
     bool message_in(std::string_view text, const std::string& id, const exchange_wait& wait, json::value& response,
@@ -335,7 +456,17 @@ private:
         const json::value* method = m->find("method");
         const json::value* mid = m->find("id");
         if (method && method->is_string()) {
-            if (mid) return false;  // a request of the server on the stream: not offered by this client
+            if (mid) {
+                // A request of the server: answered by a POST of its own, on this thread.
+                if (on_request_) {
+                    const std::string answer = on_request_(*m);
+                    const auto by = std::min(wait.deadline, client_clock::now() + std::chrono::seconds(10));
+                    if (std::string e = notify(answer, by); !e.empty())
+                        error = "sending the answer to the server's " + client_excerpt(method->as_string(), 60) +
+                                " request failed: " + e;
+                }
+                return false;
+            }
             static const json::value none = json::value::object();
             const json::value* params = m->find("params");
             if (method->as_string() == "notifications/progress" && params) {
@@ -430,8 +561,9 @@ private:
         return c.fd >= 0 ? std::string() : error;
     }
 
+    // Sends a request (POST, GET or DELETE); `last_event_id` goes with a GET.
     std::string post(connection& c, std::string_view method, std::string_view body, client_clock::time_point deadline,
-                     const std::atomic<bool>* cancel) {
+                     const std::atomic<bool>* cancel, std::string_view last_event_id = {}) {
         if (std::string e = connect(c, deadline, cancel); !e.empty()) return e;
 #if defined(AGENTRY_WITH_TLS)
         if (tls_) {
@@ -453,6 +585,9 @@ private:
         if (method == "POST") {
             request += "Content-Type: application/json\r\nAccept: application/json, text/event-stream\r\n";
             if (on_send_) on_send_(body);
+        } else if (method == "GET") {
+            request += "Accept: text/event-stream\r\n";
+            if (!last_event_id.empty()) request += "Last-Event-ID: " + std::string(last_event_id) + "\r\n";
         }
         request += "Content-Length: " + std::to_string(body.size()) + "\r\nConnection: close\r\n\r\n";
         request += body;
@@ -569,12 +704,17 @@ private:
     std::size_t max_size_;
     std::chrono::milliseconds grace_;
     notification_handler on_notification_;
+    request_handler on_request_;
     send_hook on_send_;
     std::mutex mutex_;
     std::string session_;
     std::string session_for_delete_;
     std::string version_;
     std::string tls_error_;
+    std::thread listener_;
+    std::atomic<bool> stop_listening_{false};
+    std::condition_variable listening_changed_;
+    int listen_state_ = 0;  // 0: opening, 1: open, 2: ended or refused
 #if defined(AGENTRY_WITH_TLS)
     std::unique_ptr<tls_context> tls_;
 #endif

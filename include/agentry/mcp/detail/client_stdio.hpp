@@ -6,7 +6,7 @@
 // standard input and output are pipes, its standard error is the client's. One thread reads
 // the server's output; anything that is not a JSON-RPC message, or a message over the size
 // limit, breaks the connection (the stdio transport allows nothing else there), and every
-// request waiting fails with the reason.
+// request waiting fails with the reason. The server's requests are answered on that thread.
 
 #include <agentry/mcp/detail/client_channel.hpp>
 #include <agentry/mcp/detail/sigpipe.hpp>
@@ -87,8 +87,10 @@ public:
     /// Starts `argv[0]` (looked up in PATH) with `argv` and exactly the environment `env`
     /// (NAME=VALUE entries, see spawn_environment). Throws spawn_failed.
     stdio_channel(const std::vector<std::string>& argv, const std::vector<std::string>& env, std::size_t max_size,
-                  std::chrono::milliseconds grace, notification_handler on_notification, send_hook on_send)
-        : max_size_(max_size), grace_(grace), on_notification_(std::move(on_notification)), on_send_(std::move(on_send)) {
+                  std::chrono::milliseconds grace, notification_handler on_notification, request_handler on_request,
+                  send_hook on_send)
+        : max_size_(max_size), grace_(grace), on_notification_(std::move(on_notification)),
+          on_request_(std::move(on_request)), on_send_(std::move(on_send)) {
         int in[2];
         int out[2];
         if (::pipe2(in, O_CLOEXEC) != 0) throw spawn_failed{std::string("pipe: ") + std::strerror(errno)};
@@ -326,7 +328,7 @@ private:
         if (method && method->is_string()) {
             const json::value* params = m->find("params");
             static const json::value none = json::value::object();
-            if (id) return answer(*id, method->as_string());
+            if (id) return answer(*m);
             if (method->as_string() == "notifications/progress" && params) progress(*params);
             else if (on_notification_) on_notification_(method->as_string(), params ? *params : none);
             return true;
@@ -341,16 +343,10 @@ private:
         return true;
     }
 
-    // A request of the server: ping is answered, anything else is not offered by this client.
-    bool answer(const json::value& id, const std::string& method) {
-        std::string out;
-        if (method == "ping") {
-            out = R"({"jsonrpc":"2.0","id":)" + json::to_text(id) + R"(,"result":{}})";
-        } else {
-            out = R"({"jsonrpc":"2.0","id":)" + json::to_text(id) + R"(,"error":{"code":-32601,"message":)";
-            write_string(out, "Method not found: this client does not offer \"" + method + "\"");
-            out += "}}";
-        }
+    // A request of the server, answered on this thread by on_request_ (ping when there is none).
+    bool answer(const json::value& request) {
+        std::string out = on_request_ ? on_request_(request)
+                                      : R"({"jsonrpc":"2.0","id":)" + json::to_text(*request.find("id")) + R"(,"result":{}})";
         write(out, client_clock::now() + std::chrono::seconds(1));
         return true;
     }
@@ -376,6 +372,7 @@ private:
     std::size_t max_size_;
     std::chrono::milliseconds grace_;
     notification_handler on_notification_;
+    request_handler on_request_;
     send_hook on_send_;
     std::thread reader_;
     std::atomic<bool> stop_{false};
