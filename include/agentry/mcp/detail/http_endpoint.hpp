@@ -170,7 +170,7 @@ private:
         /// A request other than `initialize` used the session.
         bool confirmed = false;
     };
-    using session_map = std::map<std::string, entry>;
+    using session_map = std::map<std::string, entry, std::less<>>;
 
     static http_reply closing(http_reply reply) {
         reply.close = true;
@@ -259,7 +259,7 @@ private:
     /// The session `id` when it exists and belongs to `who` (nullptr without authorization).
     std::shared_ptr<session> find_session(std::string_view id, const identity* who) {
         std::lock_guard lock(mutex_);
-        const auto it = sessions_.find(std::string(id));
+        const auto it = sessions_.find(id);
         if (it == sessions_.end()) return nullptr;
         const identity* owner = it->second.state->owner();
         if (who && (!owner || owner->subject != who->subject)) return nullptr;
@@ -385,7 +385,7 @@ private:
                         "Bad Request: the Mcp-Session-Id header is missing");
         {
             std::lock_guard lock(mutex_);
-            const auto it = sessions_.find(std::string(id));
+            const auto it = sessions_.find(id);
             const identity* owner = it == sessions_.end() ? nullptr : it->second.state->owner();
             if (it == sessions_.end() || (who && (!owner || owner->subject != who->subject)))
                 return json(http::status::not_found, {}, error_code::session_not_found, "Session not found");
