@@ -38,6 +38,7 @@
 #include <agentry/mcp/http_options.hpp>
 #include <agentry/mcp/server.hpp>
 
+#include <boost/asio/defer.hpp>
 #include <boost/asio/dispatch.hpp>
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/post.hpp>
@@ -52,9 +53,9 @@
 #include <boost/beast/http/error.hpp>
 #include <boost/beast/http/parser.hpp>
 #include <boost/beast/http/read.hpp>
-#include <boost/beast/http/write.hpp>
 
 #include <algorithm>
+#include <array>
 #include <atomic>
 #include <csignal>
 #include <cstddef>
@@ -136,6 +137,8 @@ public:
         beast::error_code ec;
         const auto peer = stream_.socket().remote_endpoint(ec);
         if (!ec) client_ = peer.address().to_string();
+        // An SSE answer is written in parts: none may wait for the acknowledgement of the last.
+        stream_.socket().set_option(asio::ip::tcp::no_delay(true), ec);
         set_.add(this);
     }
     ~http_connection() {
@@ -166,10 +169,25 @@ private:
                                        [self = this->shared_from_this()](beast::error_code ec, std::size_t) {
                                            self->set_.waiting(self.get(), false);
                                            if (ec) return self->fail(ec);
-                                           if (self->parser_->is_done()) return self->answer();
                                            self->body_start_ = std::chrono::steady_clock::now();
-                                           self->read_body();
+                                           self->parse_buffered();
                                        });
+    }
+
+    // What the read buffer holds past the head (often the whole body) is parsed at once; the
+    // rest is read from the socket.
+    void parse_buffered() {
+        beast::error_code ec;
+        while (!parser_->is_done() && buffer_.size() != 0) {
+            const std::size_t used = parser_->put(buffer_.data(), ec);
+            buffer_.consume(used);
+            received_ += used;
+            if (ec == beast::http::error::need_more) break;
+            if (ec) return fail(ec);
+            if (used == 0) break;
+        }
+        if (parser_->is_done()) return answer();
+        read_body();
     }
 
     // The body arrives at min_body_rate or faster, after a grace of header_timeout.
@@ -219,17 +237,18 @@ private:
         return rest.find("\r\n") != std::string_view::npos;
     }
 
-    // The request is answered on another thread of the pool, off this connection's strand, so
-    // that the notifications it writes while a tool runs leave at once on an SSE stream.
+    // The request is answered off this connection's strand, so that the notifications it writes
+    // while a tool runs leave at once on an SSE stream (posted: another thread writes them). The
+    // answer and its writing are deferred: they run next on this thread, not waking another.
     void answer() {
         auto self = this->shared_from_this();
-        asio::post(pool_, [self] {
+        asio::defer(pool_, [self] {
             const message_sink events = [self](std::string_view message) {
                 asio::post(self->stream_.get_executor(),
                            [self, text = std::string(message)]() mutable { self->event(std::move(text)); });
             };
             http_reply reply = self->endpoint_.handle(self->parser_->get(), self->client_, events);
-            asio::post(self->stream_.get_executor(),
+            asio::defer(self->stream_.get_executor(),
                        [self, reply = std::move(reply)]() mutable { self->finish(std::move(reply)); });
         });
     }
@@ -336,18 +355,20 @@ private:
         if (!writing_) flush();
     }
 
+    // The head and the body leave in one write.
     void write(http_reply reply) {
         reply_ = std::move(reply);
         parser_.reset();  // the request is answered: its memory goes
+        head_.clear();
+        append_response_head(head_, reply_.response);
+        const std::array<asio::const_buffer, 2> parts{asio::buffer(head_), asio::buffer(reply_.response.body())};
         stream_.expires_after(options_.write_timeout);
-        beast::http::async_write(stream_, reply_.response,
-                                 [self = this->shared_from_this()](beast::error_code ec, std::size_t) {
-                                     if (!ec && self->lingering_) return self->linger();
-                                     if (ec || self->reply_.close || !self->reply_.response.keep_alive())
-                                         return self->close();
-                                     self->reply_ = {};
-                                     self->read();
-                                 });
+        asio::async_write(stream_, parts, [self = this->shared_from_this()](beast::error_code ec, std::size_t) {
+            if (!ec && self->lingering_) return self->linger();
+            if (ec || self->reply_.close || !self->reply_.response.keep_alive()) return self->close();
+            self->reply_ = {};
+            self->read();
+        });
     }
 
     void linger() {
@@ -388,6 +409,7 @@ private:
     std::size_t received_ = 0;
     std::chrono::steady_clock::time_point body_start_{};
     http_reply reply_;
+    std::string head_;
     bool lingering_ = false;
     std::size_t discarded_ = 0;
     std::string client_;

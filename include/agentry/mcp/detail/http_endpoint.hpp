@@ -53,6 +53,25 @@ struct http_reply {
     std::shared_ptr<session> listen;
 };
 
+/// Appends the status line and header fields of `response` to `out`, as Beast's serializer
+/// writes them, so that the connection sends them and the body in one write.
+inline void append_response_head(std::string& out, const http_response& response) {
+    out += "HTTP/1.1 ";
+    out[out.size() - 4] = static_cast<char>('0' + response.version() / 10);
+    out[out.size() - 2] = static_cast<char>('0' + response.version() % 10);
+    out += std::to_string(response.result_int());
+    out += ' ';
+    out += response.reason();
+    out += "\r\n";
+    for (const auto& field : response) {
+        out += field.name_string();
+        out += ": ";
+        out += field.value();
+        out += "\r\n";
+    }
+    out += "\r\n";
+}
+
 /// An identifier no one can guess: 128 bits from std::random_device, in hex.
 inline std::string new_session_id() { return agentry::detail::random_name(); }
 
