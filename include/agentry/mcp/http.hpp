@@ -49,7 +49,6 @@
 #include <boost/asio/strand.hpp>
 #include <boost/asio/write.hpp>
 #include <boost/beast/core/flat_buffer.hpp>
-#include <boost/beast/core/tcp_stream.hpp>
 #include <boost/beast/http/error.hpp>
 #include <boost/beast/http/parser.hpp>
 #include <boost/beast/http/read.hpp>
@@ -127,7 +126,8 @@ public:
     http_connection(asio::ip::tcp::socket socket, asio::io_context::executor_type pool,
                     http_endpoint<Registry>& endpoint, const http_options& options, std::atomic<std::size_t>& open,
                     connection_set<http_connection>& set)
-        : stream_(std::move(socket)),
+        : socket_(std::move(socket)),
+          deadline_timer_(socket_.get_executor()),
           pool_(pool),
           buffer_(options.max_header_size + read_chunk),
           endpoint_(endpoint),
@@ -135,10 +135,10 @@ public:
           open_(open),
           set_(set) {
         beast::error_code ec;
-        const auto peer = stream_.socket().remote_endpoint(ec);
+        const auto peer = socket_.remote_endpoint(ec);
         if (!ec) client_ = peer.address().to_string();
         // An SSE answer is written in parts: none may wait for the acknowledgement of the last.
-        stream_.socket().set_option(asio::ip::tcp::no_delay(true), ec);
+        socket_.set_option(asio::ip::tcp::no_delay(true), ec);
         set_.add(this);
     }
     ~http_connection() {
@@ -147,16 +147,41 @@ public:
     }
 
     void start() {
-        asio::dispatch(stream_.get_executor(), [self = this->shared_from_this()] { self->read(); });
+        asio::dispatch(socket_.get_executor(), [self = this->shared_from_this()] { self->read(); });
     }
 
     /// Closes the connection to make room for another; callable from any thread.
     void evict() {
-        asio::post(stream_.get_executor(), [self = this->shared_from_this()] { self->close(); });
+        asio::post(socket_.get_executor(), [self = this->shared_from_this()] { self->close(); });
     }
 
 private:
     static constexpr std::size_t read_chunk = 64 * 1024;
+    using clock = std::chrono::steady_clock;
+
+    // The I/O started now must end by `when`, or the connection is closed. The timer is set
+    // again only when `when` comes before the time it waits for: a later deadline is checked
+    // when the timer fires, so that a request costs no timer operation.
+    void expires_at(clock::time_point when) {
+        deadline_ = when;
+        if (waiting_until_ && *waiting_until_ <= when) return;
+        waiting_until_ = when;
+        deadline_timer_.expires_at(when);
+        deadline_timer_.async_wait([weak = this->weak_from_this()](beast::error_code ec) {
+            if (ec) return;
+            if (const auto self = weak.lock()) self->deadline_reached();
+        });
+    }
+    void expires_after(clock::duration d) { expires_at(clock::now() + d); }
+    // The I/O that had a deadline has ended.
+    void no_deadline() noexcept { deadline_ = clock::time_point::max(); }
+
+    void deadline_reached() {
+        waiting_until_.reset();
+        if (closed_ || deadline_ == clock::time_point::max()) return;
+        if (clock::now() >= deadline_) return close();
+        expires_at(deadline_);
+    }
 
     void read() {
         parser_.emplace();
@@ -164,9 +189,10 @@ private:
         parser_->header_limit(static_cast<std::uint32_t>(options_.max_header_size));
         received_ = 0;
         set_.waiting(this, true);
-        stream_.expires_after(options_.header_timeout);
-        beast::http::async_read_header(stream_, buffer_, *parser_,
+        expires_after(options_.header_timeout);
+        beast::http::async_read_header(socket_, buffer_, *parser_,
                                        [self = this->shared_from_this()](beast::error_code ec, std::size_t) {
+                                           self->no_deadline();
                                            self->set_.waiting(self.get(), false);
                                            if (ec) return self->fail(ec);
                                            self->body_start_ = std::chrono::steady_clock::now();
@@ -193,9 +219,10 @@ private:
     // The body arrives at min_body_rate or faster, after a grace of header_timeout.
     void read_body() {
         const std::size_t rate = options_.min_body_rate == 0 ? 1 : options_.min_body_rate;
-        stream_.expires_at(body_start_ + options_.header_timeout + std::chrono::seconds(received_ / rate));
-        beast::http::async_read_some(stream_, buffer_, *parser_,
+        expires_at(body_start_ + options_.header_timeout + std::chrono::seconds(received_ / rate));
+        beast::http::async_read_some(socket_, buffer_, *parser_,
                                      [self = this->shared_from_this()](beast::error_code ec, std::size_t n) {
+                                         self->no_deadline();
                                          self->received_ += n;
                                          if (ec) return self->fail(ec);
                                          if (self->parser_->is_done()) return self->answer();
@@ -210,8 +237,8 @@ private:
             lingering_ = true;
             return write(endpoint_.too_large());
         }
-        if (ec == beast::http::error::end_of_stream || ec == beast::error::timeout ||
-            ec == asio::error::operation_aborted || ec == asio::error::eof || ec == asio::error::connection_reset)
+        if (ec == beast::http::error::end_of_stream || ec == asio::error::operation_aborted || ec == asio::error::eof ||
+            ec == asio::error::connection_reset)
             return close();
         // As after a 413, the rest is read and dropped for a while so the client sees the answer.
         lingering_ = true;
@@ -244,11 +271,11 @@ private:
         auto self = this->shared_from_this();
         asio::defer(pool_, [self] {
             const message_sink events = [self](std::string_view message) {
-                asio::post(self->stream_.get_executor(),
+                asio::post(self->socket_.get_executor(),
                            [self, text = std::string(message)]() mutable { self->event(std::move(text)); });
             };
             http_reply reply = self->endpoint_.handle(self->parser_->get(), self->client_, events);
-            asio::defer(self->stream_.get_executor(),
+            asio::defer(self->socket_.get_executor(),
                        [self, reply = std::move(reply)]() mutable { self->finish(std::move(reply)); });
         });
     }
@@ -298,9 +325,10 @@ private:
         writing_ = true;
         sending_ = std::move(outbox_);
         outbox_.clear();
-        if (!listening_) stream_.expires_after(options_.write_timeout);
-        asio::async_write(stream_.socket(), asio::buffer(sending_),
+        if (!listening_) expires_after(options_.write_timeout);
+        asio::async_write(socket_, asio::buffer(sending_),
                           [self = this->shared_from_this()](beast::error_code ec, std::size_t) {
+                              self->no_deadline();
                               self->writing_ = false;
                               if (ec) return self->close();
                               if (!self->outbox_.empty()) return self->flush();
@@ -320,7 +348,7 @@ private:
         listening_ = true;
         streaming_ = true;
         parser_.reset();
-        stream_.expires_never();
+        no_deadline();
         // The connection closes after this stream: said in the head, so that a client does not
         // send its next request on it.
         outbox_ += stream_head("Connection: close\r\n");
@@ -328,20 +356,20 @@ private:
         state->listen(
             [weak](std::string_view message) {
                 if (const auto self = weak.lock())
-                    asio::post(self->stream_.get_executor(),
+                    asio::post(self->socket_.get_executor(),
                                [self, text = std::string(message)]() mutable { self->event(std::move(text)); });
             },
             [weak] {
-                if (const auto self = weak.lock()) asio::post(self->stream_.get_executor(), [self] { self->end_stream(); });
+                if (const auto self = weak.lock()) asio::post(self->socket_.get_executor(), [self] { self->end_stream(); });
             });
         listener_ = state;
-        timer_.emplace(stream_.get_executor());
+        timer_.emplace(socket_.get_executor());
         timer_->expires_after(options_.stream_timeout);
         timer_->async_wait([self = this->shared_from_this()](beast::error_code ec) {
             if (!ec) self->end_stream();
         });
         // The client sends nothing more; a read ends when it leaves.
-        stream_.socket().async_read_some(asio::buffer(probe_), [self = this->shared_from_this()](beast::error_code, std::size_t) {
+        socket_.async_read_some(asio::buffer(probe_), [self = this->shared_from_this()](beast::error_code, std::size_t) {
             self->close();
         });
         flush();
@@ -362,8 +390,9 @@ private:
         head_.clear();
         append_response_head(head_, reply_.response);
         const std::array<asio::const_buffer, 2> parts{asio::buffer(head_), asio::buffer(reply_.response.body())};
-        stream_.expires_after(options_.write_timeout);
-        asio::async_write(stream_, parts, [self = this->shared_from_this()](beast::error_code ec, std::size_t) {
+        expires_after(options_.write_timeout);
+        asio::async_write(socket_, parts, [self = this->shared_from_this()](beast::error_code ec, std::size_t) {
+            self->no_deadline();
             if (!ec && self->lingering_) return self->linger();
             if (ec || self->reply_.close || !self->reply_.response.keep_alive()) return self->close();
             self->reply_ = {};
@@ -373,15 +402,15 @@ private:
 
     void linger() {
         beast::error_code ignored;
-        stream_.socket().shutdown(asio::ip::tcp::socket::shutdown_send, ignored);
+        socket_.shutdown(asio::ip::tcp::socket::shutdown_send, ignored);
         discard();
     }
 
     void discard() {
         if (discarded_ > 4 * options_.max_message_size) return close();
-        stream_.expires_after(options_.header_timeout);
+        expires_after(options_.header_timeout);
         buffer_.consume(buffer_.size());
-        stream_.async_read_some(buffer_.prepare(read_chunk),
+        socket_.async_read_some(buffer_.prepare(read_chunk),
                                 [self = this->shared_from_this()](beast::error_code ec, std::size_t n) {
                                     if (ec) return self->close();
                                     self->discarded_ += n;
@@ -393,16 +422,20 @@ private:
         if (closed_) return;
         closed_ = true;
         if (timer_) timer_->cancel();
+        deadline_timer_.cancel();
         if (const auto state = listener_.lock()) {
             listener_.reset();
             state->stop_listening();
         }
         beast::error_code ignored;
-        stream_.socket().shutdown(asio::ip::tcp::socket::shutdown_both, ignored);
-        stream_.socket().close(ignored);
+        socket_.shutdown(asio::ip::tcp::socket::shutdown_both, ignored);
+        socket_.close(ignored);
     }
 
-    beast::tcp_stream stream_;
+    asio::ip::tcp::socket socket_;
+    asio::steady_timer deadline_timer_;
+    clock::time_point deadline_ = clock::time_point::max();
+    std::optional<clock::time_point> waiting_until_;  // what deadline_timer_ waits for
     asio::io_context::executor_type pool_;
     beast::flat_buffer buffer_;
     std::optional<beast::http::request_parser<beast::http::string_body>> parser_;
