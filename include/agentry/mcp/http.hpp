@@ -60,6 +60,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <exception>
+#include <iterator>
 #include <memory>
 #include <mutex>
 #include <optional>
@@ -280,13 +281,15 @@ private:
         });
     }
 
-    static std::string chunk(std::string_view event) {
+    // Appends `message` as an SSE event in one chunk of the chunked body.
+    static void append_event(std::string& out, std::string_view message) {
+        static constexpr std::string_view head = "event: message\ndata: ", tail = "\n\n";
         static constexpr char digits[] = "0123456789abcdef";
-        std::string size;
-        for (std::size_t n = event.size(); n != 0; n /= 16) size.insert(size.begin(), digits[n % 16]);
-        return size + "\r\n" + std::string(event) + "\r\n";
+        char size[2 * sizeof(std::size_t)];
+        char* first = std::end(size);
+        for (std::size_t n = head.size() + message.size() + tail.size(); n != 0; n /= 16) *--first = digits[n % 16];
+        out.append(first, std::end(size)).append("\r\n").append(head).append(message).append(tail).append("\r\n");
     }
-    static std::string sse(std::string_view message) { return "event: message\ndata: " + std::string(message) + "\n\n"; }
 
     std::string stream_head(std::string_view extra = {}) const {
         return "HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\nCache-Control: no-cache\r\n"
@@ -301,7 +304,7 @@ private:
             streaming_ = true;
             outbox_ += stream_head();
         }
-        outbox_ += chunk(sse(text));
+        append_event(outbox_, text);
         flush();
     }
 
@@ -312,7 +315,7 @@ private:
             return write(std::move(reply));
         }
         if (reply.drop || closed_) return close();
-        outbox_ += chunk(sse(reply.response.body()));
+        append_event(outbox_, reply.response.body());
         outbox_ += "0\r\n\r\n";
         ending_ = true;
         keep_alive_ = parser_->get().keep_alive();
