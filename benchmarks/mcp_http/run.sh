@@ -13,7 +13,9 @@
 # Environment: DURATION (wrk -d, default 10s), CONNECTIONS (default "1 16 256"), SESSIONS
 # (default 1000), THREADS (agentry's http_options::threads, default 2), BUILD (default
 # /tmp/mcp-http-bench), PORT (the first of three ports, default 18080), NGINX_WORKERS (default
-# auto). Prints the table as markdown; the wrk outputs stay in the printed work folder.
+# auto), SERVERS (default "nginx agentry sdk"; agentry's answer is always checked, as nginx
+# returns its bytes). Prints the tables as markdown; the wrk outputs stay in the printed work
+# folder.
 set -euo pipefail
 here=$(cd -- "$(dirname -- "${BASH_SOURCE[0]}")" && pwd)
 source "$here/../../scripts/deps.sh"
@@ -26,6 +28,7 @@ THREADS=${THREADS:-2}
 BUILD=${BUILD:-/tmp/mcp-http-bench}
 PORT=${PORT:-18080}
 NGINX_WORKERS=${NGINX_WORKERS:-auto}
+SERVERS=${SERVERS:-"nginx agentry sdk"}
 
 apt_need wrk nginx-light curl cmake make g++-12 libboost1.81-dev
 command -v node >/dev/null || apt_need nodejs npm
@@ -194,36 +197,44 @@ done
 cp "$work/agentry-session-json.answer" "$work/nginx-json.answer"
 cp "$work/agentry-session-sse.answer" "$work/nginx-sse.answer"
 
+serves() { [[ " $SERVERS " == *" $1 "* ]]; }
+
 # nginx first, then agentry, then the SDK.
-nginx_conf "$work/nginx-json.answer" "$work/nginx-sse.answer"
 agentry_pid=$server_pid
-start nginx "$nginx_port" nginx -p "$work/nginx" -c "$work/nginx/nginx.conf" -e "$work/nginx/logs/error.log"
-for answers in json sse; do
-    request "nginx-$answers" $answers 2025-11-25 "" ""
-    measure "nginx-$answers" "http://127.0.0.1:$nginx_port/$answers" $answers
-    cmp -s "$work/nginx-$answers.answer" "$work/agentry-session-$answers.answer" ||
-        { echo "nginx does not answer agentry's bytes" >&2; exit 1; }
-done
-stop
+if serves nginx; then
+    nginx_conf "$work/nginx-json.answer" "$work/nginx-sse.answer"
+    start nginx "$nginx_port" nginx -p "$work/nginx" -c "$work/nginx/nginx.conf" -e "$work/nginx/logs/error.log"
+    for answers in json sse; do
+        request "nginx-$answers" $answers 2025-11-25 "" ""
+        measure "nginx-$answers" "http://127.0.0.1:$nginx_port/$answers" $answers
+        cmp -s "$work/nginx-$answers.answer" "$work/agentry-session-$answers.answer" ||
+            { echo "nginx does not answer agentry's bytes" >&2; exit 1; }
+    done
+    stop
+fi
 
 server_pid=$agentry_pid
-for answers in json sse; do
-    measure "agentry-session-$answers" "$agentry_url" $answers
-    measure "agentry-stateless-$answers" "$agentry_url" $answers
-done
+if serves agentry; then
+    for answers in json sse; do
+        measure "agentry-session-$answers" "$agentry_url" $answers
+        measure "agentry-stateless-$answers" "$agentry_url" $answers
+    done
+fi
 stop
 
 sdk_url=http://127.0.0.1:$sdk_port/mcp
-for mode in session stateless; do
-    for answers in json sse; do
-        start "sdk-$mode-$answers" "$sdk_port" node "$here/sdk_server.mjs" "$sdk_port" $mode $answers
-        sid=
-        if [ $mode = session ]; then sid=$(initialize "$sdk_url"); fi
-        request "sdk-$mode-$answers" $answers 2025-11-25 "$sid" ""
-        measure "sdk-$mode-$answers" "$sdk_url" $answers
-        stop
+if serves sdk; then
+    for mode in session stateless; do
+        for answers in json sse; do
+            start "sdk-$mode-$answers" "$sdk_port" node "$here/sdk_server.mjs" "$sdk_port" $mode $answers
+            sid=
+            if [ $mode = session ]; then sid=$(initialize "$sdk_url"); fi
+            request "sdk-$mode-$answers" $answers 2025-11-25 "$sid" ""
+            measure "sdk-$mode-$answers" "$sdk_url" $answers
+            stop
+        done
     done
-done
+fi
 
 # Memory: a fresh process, idle, then with SESSIONS sessions open.
 memory() {
@@ -237,11 +248,12 @@ memory() {
     stop
 }
 : >"$work/memory.tsv"
-memory agentry "$agentry_port" "$BUILD/agentry_mcp_http_bench" "$agentry_port" "$THREADS"
-memory sdk "$sdk_port" node "$here/sdk_server.mjs" "$sdk_port" session json
+if serves agentry; then memory agentry "$agentry_port" "$BUILD/agentry_mcp_http_bench" "$agentry_port" "$THREADS"; fi
+if serves sdk; then memory sdk "$sdk_port" node "$here/sdk_server.mjs" "$sdk_port" session json; fi
 
 # The tables.
 awk -F'\t' '
+    function ratio(a, b, f) { return a > 0 && b > 0 ? sprintf(f, a / b) : "" }
     FNR == NR {rps[$1 "|" $3] = $4; p50[$1 "|" $3] = $5; p99[$1 "|" $3] = $6; bad[$1 "|" $3] = $7;
                if (!($3 in seen)) {seen[$3] = 1; cs[++n] = $3}; next}
     END {
@@ -254,7 +266,7 @@ awk -F'\t' '
                 for (s = 1; s <= 5; s++) {
                     k = servers[s] "-" answers "|" cs[i]
                     if (!(k in rps)) continue
-                    ref = rps["nginx-" answers "|" cs[i]]
+                    ref = rps["nginx-" answers "|" cs[i]] + 0
                     printf "| %s | %s | %s | %d | %.2f | %.2f | %d | %s |\n", answers, cs[i], servers[s], rps[k], p50[k], p99[k], bad[k],
                         (ref > 0 ? sprintf("%.2fx", rps[k] / ref) : "")
                 }
@@ -268,7 +280,8 @@ awk -F'\t' '
                 k = "|" cs[i]
                 as = rps["agentry-session-" answers k]; al = rps["agentry-stateless-" answers k]
                 ng = rps["nginx-" answers k]; ss = rps["sdk-session-" answers k]; sl = rps["sdk-stateless-" answers k]
-                printf "| %s | %s | %.2fx | %.2fx | %.1fx | %.1fx |\n", answers, cs[i], as / ng, al / ng, as / ss, al / sl
+                printf "| %s | %s | %s | %s | %s | %s |\n", answers, cs[i], ratio(as, ng, "%.2fx"), ratio(al, ng, "%.2fx"),
+                    ratio(as, ss, "%.1fx"), ratio(al, sl, "%.1fx")
             }
         }
     }' "$work/results.tsv" /dev/null
