@@ -38,6 +38,7 @@
 #include <agentry/mcp/http_options.hpp>
 #include <agentry/mcp/server.hpp>
 
+#include <boost/asio/defer.hpp>
 #include <boost/asio/dispatch.hpp>
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/post.hpp>
@@ -48,18 +49,18 @@
 #include <boost/asio/strand.hpp>
 #include <boost/asio/write.hpp>
 #include <boost/beast/core/flat_buffer.hpp>
-#include <boost/beast/core/tcp_stream.hpp>
 #include <boost/beast/http/error.hpp>
 #include <boost/beast/http/parser.hpp>
 #include <boost/beast/http/read.hpp>
-#include <boost/beast/http/write.hpp>
 
 #include <algorithm>
+#include <array>
 #include <atomic>
 #include <csignal>
 #include <cstddef>
 #include <cstdint>
 #include <exception>
+#include <iterator>
 #include <memory>
 #include <mutex>
 #include <optional>
@@ -126,7 +127,8 @@ public:
     http_connection(asio::ip::tcp::socket socket, asio::io_context::executor_type pool,
                     http_endpoint<Registry>& endpoint, const http_options& options, std::atomic<std::size_t>& open,
                     connection_set<http_connection>& set)
-        : stream_(std::move(socket)),
+        : socket_(std::move(socket)),
+          deadline_timer_(socket_.get_executor()),
           pool_(pool),
           buffer_(options.max_header_size + read_chunk),
           endpoint_(endpoint),
@@ -134,8 +136,10 @@ public:
           open_(open),
           set_(set) {
         beast::error_code ec;
-        const auto peer = stream_.socket().remote_endpoint(ec);
+        const auto peer = socket_.remote_endpoint(ec);
         if (!ec) client_ = peer.address().to_string();
+        // An SSE answer is written in parts: none may wait for the acknowledgement of the last.
+        socket_.set_option(asio::ip::tcp::no_delay(true), ec);
         set_.add(this);
     }
     ~http_connection() {
@@ -144,16 +148,41 @@ public:
     }
 
     void start() {
-        asio::dispatch(stream_.get_executor(), [self = this->shared_from_this()] { self->read(); });
+        asio::dispatch(socket_.get_executor(), [self = this->shared_from_this()] { self->read(); });
     }
 
     /// Closes the connection to make room for another; callable from any thread.
     void evict() {
-        asio::post(stream_.get_executor(), [self = this->shared_from_this()] { self->close(); });
+        asio::post(socket_.get_executor(), [self = this->shared_from_this()] { self->close(); });
     }
 
 private:
     static constexpr std::size_t read_chunk = 64 * 1024;
+    using clock = std::chrono::steady_clock;
+
+    // The I/O started now must end by `when`, or the connection is closed. The timer is set
+    // again only when `when` comes before the time it waits for: a later deadline is checked
+    // when the timer fires, so that a request costs no timer operation.
+    void expires_at(clock::time_point when) {
+        deadline_ = when;
+        if (waiting_until_ && *waiting_until_ <= when) return;
+        waiting_until_ = when;
+        deadline_timer_.expires_at(when);
+        deadline_timer_.async_wait([weak = this->weak_from_this()](beast::error_code ec) {
+            if (ec) return;
+            if (const auto self = weak.lock()) self->deadline_reached();
+        });
+    }
+    void expires_after(clock::duration d) { expires_at(clock::now() + d); }
+    // The I/O that had a deadline has ended.
+    void no_deadline() noexcept { deadline_ = clock::time_point::max(); }
+
+    void deadline_reached() {
+        waiting_until_.reset();
+        if (closed_ || deadline_ == clock::time_point::max()) return;
+        if (clock::now() >= deadline_) return close();
+        expires_at(deadline_);
+    }
 
     void read() {
         parser_.emplace();
@@ -161,23 +190,40 @@ private:
         parser_->header_limit(static_cast<std::uint32_t>(options_.max_header_size));
         received_ = 0;
         set_.waiting(this, true);
-        stream_.expires_after(options_.header_timeout);
-        beast::http::async_read_header(stream_, buffer_, *parser_,
+        expires_after(options_.header_timeout);
+        beast::http::async_read_header(socket_, buffer_, *parser_,
                                        [self = this->shared_from_this()](beast::error_code ec, std::size_t) {
+                                           self->no_deadline();
                                            self->set_.waiting(self.get(), false);
                                            if (ec) return self->fail(ec);
-                                           if (self->parser_->is_done()) return self->answer();
                                            self->body_start_ = std::chrono::steady_clock::now();
-                                           self->read_body();
+                                           self->parse_buffered();
                                        });
+    }
+
+    // What the read buffer holds past the head (often the whole body) is parsed at once; the
+    // rest is read from the socket.
+    void parse_buffered() {
+        beast::error_code ec;
+        while (!parser_->is_done() && buffer_.size() != 0) {
+            const std::size_t used = parser_->put(buffer_.data(), ec);
+            buffer_.consume(used);
+            received_ += used;
+            if (ec == beast::http::error::need_more) break;
+            if (ec) return fail(ec);
+            if (used == 0) break;
+        }
+        if (parser_->is_done()) return answer();
+        read_body();
     }
 
     // The body arrives at min_body_rate or faster, after a grace of header_timeout.
     void read_body() {
         const std::size_t rate = options_.min_body_rate == 0 ? 1 : options_.min_body_rate;
-        stream_.expires_at(body_start_ + options_.header_timeout + std::chrono::seconds(received_ / rate));
-        beast::http::async_read_some(stream_, buffer_, *parser_,
+        expires_at(body_start_ + options_.header_timeout + std::chrono::seconds(received_ / rate));
+        beast::http::async_read_some(socket_, buffer_, *parser_,
                                      [self = this->shared_from_this()](beast::error_code ec, std::size_t n) {
+                                         self->no_deadline();
                                          self->received_ += n;
                                          if (ec) return self->fail(ec);
                                          if (self->parser_->is_done()) return self->answer();
@@ -192,8 +238,8 @@ private:
             lingering_ = true;
             return write(endpoint_.too_large());
         }
-        if (ec == beast::http::error::end_of_stream || ec == beast::error::timeout ||
-            ec == asio::error::operation_aborted || ec == asio::error::eof || ec == asio::error::connection_reset)
+        if (ec == beast::http::error::end_of_stream || ec == asio::error::operation_aborted || ec == asio::error::eof ||
+            ec == asio::error::connection_reset)
             return close();
         // As after a 413, the rest is read and dropped for a while so the client sees the answer.
         lingering_ = true;
@@ -219,28 +265,31 @@ private:
         return rest.find("\r\n") != std::string_view::npos;
     }
 
-    // The request is answered on another thread of the pool, off this connection's strand, so
-    // that the notifications it writes while a tool runs leave at once on an SSE stream.
+    // The request is answered off this connection's strand, so that the notifications it writes
+    // while a tool runs leave at once on an SSE stream (posted: another thread writes them). The
+    // answer and its writing are deferred: they run next on this thread, not waking another.
     void answer() {
         auto self = this->shared_from_this();
-        asio::post(pool_, [self] {
+        asio::defer(pool_, [self] {
             const message_sink events = [self](std::string_view message) {
-                asio::post(self->stream_.get_executor(),
+                asio::post(self->socket_.get_executor(),
                            [self, text = std::string(message)]() mutable { self->event(std::move(text)); });
             };
             http_reply reply = self->endpoint_.handle(self->parser_->get(), self->client_, events);
-            asio::post(self->stream_.get_executor(),
+            asio::defer(self->socket_.get_executor(),
                        [self, reply = std::move(reply)]() mutable { self->finish(std::move(reply)); });
         });
     }
 
-    static std::string chunk(std::string_view event) {
+    // Appends `message` as an SSE event in one chunk of the chunked body.
+    static void append_event(std::string& out, std::string_view message) {
+        static constexpr std::string_view head = "event: message\ndata: ", tail = "\n\n";
         static constexpr char digits[] = "0123456789abcdef";
-        std::string size;
-        for (std::size_t n = event.size(); n != 0; n /= 16) size.insert(size.begin(), digits[n % 16]);
-        return size + "\r\n" + std::string(event) + "\r\n";
+        char size[2 * sizeof(std::size_t)];
+        char* first = std::end(size);
+        for (std::size_t n = head.size() + message.size() + tail.size(); n != 0; n /= 16) *--first = digits[n % 16];
+        out.append(first, std::end(size)).append("\r\n").append(head).append(message).append(tail).append("\r\n");
     }
-    static std::string sse(std::string_view message) { return "event: message\ndata: " + std::string(message) + "\n\n"; }
 
     std::string stream_head(std::string_view extra = {}) const {
         return "HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\nCache-Control: no-cache\r\n"
@@ -255,7 +304,7 @@ private:
             streaming_ = true;
             outbox_ += stream_head();
         }
-        outbox_ += chunk(sse(text));
+        append_event(outbox_, text);
         flush();
     }
 
@@ -266,7 +315,7 @@ private:
             return write(std::move(reply));
         }
         if (reply.drop || closed_) return close();
-        outbox_ += chunk(sse(reply.response.body()));
+        append_event(outbox_, reply.response.body());
         outbox_ += "0\r\n\r\n";
         ending_ = true;
         keep_alive_ = parser_->get().keep_alive();
@@ -279,9 +328,10 @@ private:
         writing_ = true;
         sending_ = std::move(outbox_);
         outbox_.clear();
-        if (!listening_) stream_.expires_after(options_.write_timeout);
-        asio::async_write(stream_.socket(), asio::buffer(sending_),
+        if (!listening_) expires_after(options_.write_timeout);
+        asio::async_write(socket_, asio::buffer(sending_),
                           [self = this->shared_from_this()](beast::error_code ec, std::size_t) {
+                              self->no_deadline();
                               self->writing_ = false;
                               if (ec) return self->close();
                               if (!self->outbox_.empty()) return self->flush();
@@ -301,7 +351,7 @@ private:
         listening_ = true;
         streaming_ = true;
         parser_.reset();
-        stream_.expires_never();
+        no_deadline();
         // The connection closes after this stream: said in the head, so that a client does not
         // send its next request on it.
         outbox_ += stream_head("Connection: close\r\n");
@@ -309,20 +359,20 @@ private:
         state->listen(
             [weak](std::string_view message) {
                 if (const auto self = weak.lock())
-                    asio::post(self->stream_.get_executor(),
+                    asio::post(self->socket_.get_executor(),
                                [self, text = std::string(message)]() mutable { self->event(std::move(text)); });
             },
             [weak] {
-                if (const auto self = weak.lock()) asio::post(self->stream_.get_executor(), [self] { self->end_stream(); });
+                if (const auto self = weak.lock()) asio::post(self->socket_.get_executor(), [self] { self->end_stream(); });
             });
         listener_ = state;
-        timer_.emplace(stream_.get_executor());
+        timer_.emplace(socket_.get_executor());
         timer_->expires_after(options_.stream_timeout);
         timer_->async_wait([self = this->shared_from_this()](beast::error_code ec) {
             if (!ec) self->end_stream();
         });
         // The client sends nothing more; a read ends when it leaves.
-        stream_.socket().async_read_some(asio::buffer(probe_), [self = this->shared_from_this()](beast::error_code, std::size_t) {
+        socket_.async_read_some(asio::buffer(probe_), [self = this->shared_from_this()](beast::error_code, std::size_t) {
             self->close();
         });
         flush();
@@ -336,31 +386,34 @@ private:
         if (!writing_) flush();
     }
 
+    // The head and the body leave in one write.
     void write(http_reply reply) {
         reply_ = std::move(reply);
         parser_.reset();  // the request is answered: its memory goes
-        stream_.expires_after(options_.write_timeout);
-        beast::http::async_write(stream_, reply_.response,
-                                 [self = this->shared_from_this()](beast::error_code ec, std::size_t) {
-                                     if (!ec && self->lingering_) return self->linger();
-                                     if (ec || self->reply_.close || !self->reply_.response.keep_alive())
-                                         return self->close();
-                                     self->reply_ = {};
-                                     self->read();
-                                 });
+        head_.clear();
+        append_response_head(head_, reply_.response);
+        const std::array<asio::const_buffer, 2> parts{asio::buffer(head_), asio::buffer(reply_.response.body())};
+        expires_after(options_.write_timeout);
+        asio::async_write(socket_, parts, [self = this->shared_from_this()](beast::error_code ec, std::size_t) {
+            self->no_deadline();
+            if (!ec && self->lingering_) return self->linger();
+            if (ec || self->reply_.close || !self->reply_.response.keep_alive()) return self->close();
+            self->reply_ = {};
+            self->read();
+        });
     }
 
     void linger() {
         beast::error_code ignored;
-        stream_.socket().shutdown(asio::ip::tcp::socket::shutdown_send, ignored);
+        socket_.shutdown(asio::ip::tcp::socket::shutdown_send, ignored);
         discard();
     }
 
     void discard() {
         if (discarded_ > 4 * options_.max_message_size) return close();
-        stream_.expires_after(options_.header_timeout);
+        expires_after(options_.header_timeout);
         buffer_.consume(buffer_.size());
-        stream_.async_read_some(buffer_.prepare(read_chunk),
+        socket_.async_read_some(buffer_.prepare(read_chunk),
                                 [self = this->shared_from_this()](beast::error_code ec, std::size_t n) {
                                     if (ec) return self->close();
                                     self->discarded_ += n;
@@ -372,22 +425,27 @@ private:
         if (closed_) return;
         closed_ = true;
         if (timer_) timer_->cancel();
+        deadline_timer_.cancel();
         if (const auto state = listener_.lock()) {
             listener_.reset();
             state->stop_listening();
         }
         beast::error_code ignored;
-        stream_.socket().shutdown(asio::ip::tcp::socket::shutdown_both, ignored);
-        stream_.socket().close(ignored);
+        socket_.shutdown(asio::ip::tcp::socket::shutdown_both, ignored);
+        socket_.close(ignored);
     }
 
-    beast::tcp_stream stream_;
+    asio::ip::tcp::socket socket_;
+    asio::steady_timer deadline_timer_;
+    clock::time_point deadline_ = clock::time_point::max();
+    std::optional<clock::time_point> waiting_until_;  // what deadline_timer_ waits for
     asio::io_context::executor_type pool_;
     beast::flat_buffer buffer_;
     std::optional<beast::http::request_parser<beast::http::string_body>> parser_;
     std::size_t received_ = 0;
     std::chrono::steady_clock::time_point body_start_{};
     http_reply reply_;
+    std::string head_;
     bool lingering_ = false;
     std::size_t discarded_ = 0;
     std::string client_;

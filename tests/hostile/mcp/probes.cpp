@@ -23,6 +23,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <chrono>
 #include <cstdio>
 #include <cstring>
 #include <fstream>
@@ -248,6 +249,43 @@ TEST_CASE("http: a head slower than header_timeout and a body under min_body_rat
     CHECK(send_all(fd, "POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
                        "Content-Length: 900000\r\n\r\n{\"jsonrpc\""));
     CHECK(read_all(fd).empty());
+    ::close(fd);
+}
+
+TEST_CASE("http: a kept-alive connection is cut off header_timeout after its last answer, not its first") {
+    mcp::http_options options;
+    options.header_timeout = std::chrono::seconds(1);
+    running_server s(options);
+    const int fd = connect_to(s.http.port());
+    // One whole response of a kept-alive connection (its head has a Content-Length).
+    const auto answer = [fd] {
+        std::string out;
+        char chunk[4096];
+        for (;;) {
+            const std::size_t end = out.find("\r\n\r\n");
+            if (end != std::string::npos) {
+                const std::size_t length = out.find("Content-Length: ");
+                if (length != std::string::npos && out.size() >= end + 4 + std::stoul(out.substr(length + 16)))
+                    return out;
+            }
+            const ::ssize_t n = ::recv(fd, chunk, sizeof chunk, 0);
+            if (n <= 0) return out;
+            out.append(chunk, std::size_t(n));
+        }
+    };
+    std::string kept = request_text(initialize);
+    kept.erase(kept.find("Connection: close\r\n"), 19);
+    // At 0, 0.6 and 1.2 s: each answered, though the first head's timeout passes at 1 s.
+    for (int i = 0; i != 3; ++i) {
+        if (i != 0) std::this_thread::sleep_for(std::chrono::milliseconds(600));
+        CHECK(send_all(fd, kept));
+        CHECK(status_of(answer()) == 200);
+    }
+    const auto last = std::chrono::steady_clock::now();
+    CHECK(read_all(fd).empty());  // closed, without an answer
+    const auto idle = std::chrono::steady_clock::now() - last;
+    CHECK(idle > std::chrono::milliseconds(800));
+    CHECK(idle < std::chrono::milliseconds(1800));
     ::close(fd);
 }
 

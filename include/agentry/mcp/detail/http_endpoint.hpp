@@ -55,6 +55,25 @@ struct http_reply {
     std::shared_ptr<session> listen;
 };
 
+/// Appends the status line and header fields of `response` to `out`, as Beast's serializer
+/// writes them, so that the connection sends them and the body in one write.
+inline void append_response_head(std::string& out, const http_response& response) {
+    out += "HTTP/1.1 ";
+    out[out.size() - 4] = static_cast<char>('0' + response.version() / 10);
+    out[out.size() - 2] = static_cast<char>('0' + response.version() % 10);
+    out += std::to_string(response.result_int());
+    out += ' ';
+    out += response.reason();
+    out += "\r\n";
+    for (const auto& field : response) {
+        out += field.name_string();
+        out += ": ";
+        out += field.value();
+        out += "\r\n";
+    }
+    out += "\r\n";
+}
+
 /// An identifier no one can guess: 128 bits from std::random_device, in hex.
 inline std::string new_session_id() { return agentry::detail::random_name(); }
 
@@ -172,7 +191,7 @@ private:
         /// A request other than `initialize` used the session.
         bool confirmed = false;
     };
-    using session_map = std::map<std::string, entry>;
+    using session_map = std::map<std::string, entry, std::less<>>;
 
     static http_reply closing(http_reply reply) {
         reply.close = true;
@@ -261,7 +280,7 @@ private:
     /// The session `id` when it exists and belongs to `who` (nullptr without authorization).
     std::shared_ptr<session> find_session(std::string_view id, const identity* who) {
         std::lock_guard lock(mutex_);
-        const auto it = sessions_.find(std::string(id));
+        const auto it = sessions_.find(id);
         if (it == sessions_.end()) return nullptr;
         const identity* owner = it->second.state->owner();
         if (who && (!owner || owner->subject != who->subject)) return nullptr;
@@ -387,7 +406,7 @@ private:
                         "Bad Request: the Mcp-Session-Id header is missing");
         {
             std::lock_guard lock(mutex_);
-            const auto it = sessions_.find(std::string(id));
+            const auto it = sessions_.find(id);
             const identity* owner = it == sessions_.end() ? nullptr : it->second.state->owner();
             if (it == sessions_.end() || (who && (!owner || owner->subject != who->subject)))
                 return json(http::status::not_found, {}, error_code::session_not_found, "Session not found");

@@ -123,6 +123,9 @@ inline request_meta read_meta(std::string_view params) {
     request_meta out;
     meta_params p;
     std::string ignored;
+    // A member named _meta is spelled out, or escaped (with a backslash): without either,
+    // there is none, and the params need not be read.
+    if (params.find("_meta") == std::string_view::npos && params.find('\\') == std::string_view::npos) return out;
     if (params.empty() || !read_params(params, p, ignored) || !p._meta) return out;
     const auto text_of = [](const raw_json& value) -> std::optional<std::string> {
         auto r = json::read<std::string>(value.text());
