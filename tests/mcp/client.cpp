@@ -5,6 +5,8 @@
 // in a session of each protocol version, for client_schema.mjs; with --everything it runs the
 // conformance scenario against @modelcontextprotocol/server-everything.
 #define DOCTEST_CONFIG_IMPLEMENT
+#include "doc_block.hpp"
+
 #include <doctest/doctest.h>
 
 #include "client_fake.hpp"
@@ -341,26 +343,12 @@ std::shared_ptr<agentry::mcp::client> connect_answering(const agentry::mcp::stdi
     return c ? *c : nullptr;
 }
 
-std::string read_file(const std::string& path) {
-    std::ifstream in(path, std::ios::binary);
-    std::ostringstream text;
-    text << in.rdbuf();
-    return text.str();
-}
-
 } // namespace
 
 TEST_CASE("docs/mcp.md: the example of answering the server's requests is in this file, and answers") {
-    const std::string doc = read_file(AGENTRY_TEST_SOURCE_DIR "/docs/mcp.md");
-    const std::string source = read_file(AGENTRY_TEST_SOURCE_DIR "/tests/mcp/client.cpp");
-    const std::size_t section = doc.find("**Requests of the server.**");
-    REQUIRE(section != std::string::npos);
-    const std::size_t start = doc.find("```cpp\n", section) + 7;
-    const std::size_t end = doc.find("```", start);
-    REQUIRE(end != std::string::npos);
-    const std::string block = doc.substr(start, end - start);
+    const std::string block = mcp_test::doc_block("**Requests of the server.**");
     CHECK(block.starts_with("std::shared_ptr<agentry::mcp::client> connect_answering("));
-    CHECK(source.find(block) != std::string::npos);
+    CHECK(mcp_test::in_test_file(block, "client.cpp"));
     auto c = connect_answering(fake("asks"));
     REQUIRE(c != nullptr);
     auto r = c->call_tool("ask");

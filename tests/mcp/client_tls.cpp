@@ -4,6 +4,8 @@
 // --http, or answering scripted HTTP responses. With --bench <calls> it prints the median
 // tools/call round trip over http:// and https:// (benchmarks/RESULTS.md).
 #define DOCTEST_CONFIG_IMPLEMENT
+#include "doc_block.hpp"
+
 #include <doctest/doctest.h>
 
 #include <agentry/mcp/client.hpp>
@@ -438,26 +440,12 @@ std::shared_ptr<agentry::mcp::client> connect_remote(const std::string& token) {
     return *c;
 }
 
-std::string read_file(const std::string& path) {
-    std::ifstream in(path, std::ios::binary);
-    std::ostringstream text;
-    text << in.rdbuf();
-    return text.str();
-}
-
 } // namespace
 
 TEST_CASE("docs/mcp.md: the example of TLS is in this file, and refuses a CA file that is not there") {
-    const std::string doc = read_file(AGENTRY_TEST_SOURCE_DIR "/docs/mcp.md");
-    const std::string self = read_file(AGENTRY_TEST_SOURCE_DIR "/tests/mcp/client_tls.cpp");
-    const std::size_t section = doc.find("**TLS (`https://`).**");
-    REQUIRE(section != std::string::npos);
-    const std::size_t start = doc.find("```cpp\n", section) + 7;
-    const std::size_t end = doc.find("```", start);
-    REQUIRE(end != std::string::npos);
-    const std::string block = doc.substr(start, end - start);
+    const std::string block = mcp_test::doc_block("**TLS (`https://`).**");
     CHECK(block.starts_with("std::shared_ptr<agentry::mcp::client> connect_remote("));
-    CHECK(self.find(block) != std::string::npos);
+    CHECK(mcp_test::in_test_file(block, "client_tls.cpp"));
     CHECK(connect_remote("t") == nullptr);  // /etc/my-company/ca.pem does not load
 }
 

@@ -33,6 +33,8 @@ constexpr agentry::registry tools{
 #include <agentry/mcp/version.hpp>
 #include <agentry/outcome.hpp>
 
+#include "doc_block.hpp"
+
 #include <doctest/doctest.h>
 
 #include <fstream>
@@ -312,28 +314,10 @@ TEST_CASE("json_value_end: strings with brackets, quotes and escapes") {
     CHECK(json_value_end(text, text.find(R"({"b")")) == text.size() - 2);
 }
 
-namespace {
-
-std::string read_file(const std::string& path) {
-    std::ifstream in(path, std::ios::binary);
-    std::ostringstream text;
-    text << in.rdbuf();
-    return text.str();
-}
-
-} // namespace
-
 TEST_CASE("docs/mcp.md: the example of Content is in this file") {
-    const std::string doc = read_file(AGENTRY_TEST_SOURCE_DIR "/docs/mcp.md");
-    const std::string self = read_file(AGENTRY_TEST_SOURCE_DIR "/tests/mcp/content.cpp");
-    const std::size_t section = doc.find("## Content: images, audio and resources");
-    REQUIRE(section != std::string::npos);
-    const std::size_t start = doc.find("```cpp\n", section) + 7;
-    const std::size_t end = doc.find("```", start);
-    REQUIRE(end != std::string::npos);
-    const std::string block = doc.substr(start, end - start);
+    const std::string block = mcp_test::doc_block("## Content: images, audio and resources");
     CHECK(block.starts_with("#include <agentry/agentry.hpp>"));
-    CHECK(self.find(block) != std::string::npos);
+    CHECK(mcp_test::in_test_file(block, "content.cpp"));
 }
 
 TEST_CASE("schema: every content answer is a CallToolResult of the session's version") {
@@ -348,7 +332,7 @@ TEST_CASE("schema: every content answer is a CallToolResult of the session's ver
                                    {"thumb", "{}"},  {"maybe", R"({"ok":true})"}, {"maybe", R"({"ok":false})"},
                                    {"broken", "{}"}};
     for (const std::string_view version : mcp::served_protocol_versions) {
-        const std::string text = read_file(root + std::string(version) + "/schema.json");
+        const std::string text = mcp_test::read_file(root + std::string(version) + "/schema.json");
         if (text.empty()) {
             MESSAGE("skipped: " << root << " is absent (../shared/testdata)");
             return;
