@@ -558,7 +558,7 @@ private:
         const detail::request_scope_guard current(&scope);
         const detail::asking_scope asking{&s.requests(), &out, s.stop_token(m.id),
                                           stateless ? std::string_view{} : std::string_view(version), nullptr,
-                                          stateless ? detail::read_meta_abilities(m.params) : detail::client_abilities{}};
+                                          stateless ? meta.abilities : detail::client_abilities{}};
         const detail::asking_scope_guard asking_current(&asking);
         return answer(row->id, s, m, version, f, meta);
     }

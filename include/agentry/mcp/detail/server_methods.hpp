@@ -109,11 +109,12 @@ bool read_params(std::string_view text, T& out, std::string& error) {
 }
 
 /// What a request's params._meta says: its protocol version (2026-07-28), its progress token
-/// (JSON text, a string or an integer), its log level (2026-07-28).
+/// (JSON text, a string or an integer), its log level and its client's capabilities (2026-07-28).
 struct request_meta {
     std::optional<std::string> version;
     std::string progress_token;
     std::optional<log_level> level;
+    client_abilities abilities{};
 };
 
 inline constexpr std::string_view meta_version_key = "io.modelcontextprotocol/protocolVersion";
@@ -137,6 +138,8 @@ inline request_meta read_meta(std::string_view params) {
         out.progress_token = it->second.text();
     if (const auto it = p._meta->find(std::string(meta_level_key)); it != p._meta->end())
         if (const auto name = text_of(it->second)) out.level = parse_log_level(*name);
+    if (const auto it = p._meta->find("io.modelcontextprotocol/clientCapabilities"); it != p._meta->end())
+        out.abilities = read_client_abilities(R"({"capabilities":)" + std::string(it->second.text()) + "}");
     return out;
 }
 

@@ -233,25 +233,6 @@ inline client_abilities read_client_abilities(std::string_view params) {
     return out;
 }
 
-// A request's params as far as its _meta goes.
-struct meta_members {
-    std::optional<std::map<std::string, raw_json, std::less<>>> _meta;
-};
-
-/// What a stateless (2026-07-28) request's params declare in
-/// _meta["io.modelcontextprotocol/clientCapabilities"].
-inline client_abilities read_meta_abilities(std::string_view params) {
-    json::read_options options;
-    options.max_size = params.size();
-    options.max_depth = 128;
-    options.ignore_unknown_properties = true;
-    const auto r = json::read<meta_members>(params.empty() ? std::string_view("{}") : params, options);
-    if (!r.ok() || !r.value._meta) return {};
-    const auto it = r.value._meta->find("io.modelcontextprotocol/clientCapabilities");
-    if (it == r.value._meta->end()) return {};
-    return read_client_abilities(R"({"capabilities":)" + std::string(it->second.text()) + "}");
-}
-
 /// The failure when the thread serves no request, or one whose transport cannot carry a request
 /// to the client; nothing when it can ask.
 inline std::optional<ask_error> cannot_ask(const asking_scope* scope, std::string_view who) {
