@@ -101,23 +101,6 @@ inline std::string not_asked(std::string_view tool, std::string_view why) {
            "server asks the client's user for by elicitation, but " + std::string(why) + "; the call was not run.";
 }
 
-/// The stateless (2026-07-28) round trip: the answer among the call's `rounds`, or the question
-/// added to them.
-inline call_approval approve_stateless(std::string_view tool, std::string_view question, std::string canonical,
-                                       input_rounds& rounds, const client_abilities& abilities) {
-    if (const auto answer = rounds.answer(approval_input_key)) return decided(tool, *answer, std::move(canonical));
-    if (!abilities.elicitation_form)
-        return refusal(not_asked(tool, "the request's _meta clientCapabilities do not include elicitation (form "
-                                       "mode)"));
-    std::string params = R"({"mode":"form","message":)";
-    json::write(params, question);
-    params += R"(,"requestedSchema":)";
-    params += approval_form;
-    params += '}';
-    rounds.ask(approval_input_key, "elicitation/create", params);
-    return {call_approval::verdict::input_required, {}, tool_status::ok};
-}
-
 /// Decides a call of `tool` (permission `level`) with `arguments`, asking as the request being
 /// served allows.
 inline call_approval approve_call(std::string_view tool, permission level, std::string_view arguments,
@@ -127,23 +110,28 @@ inline call_approval approve_call(std::string_view tool, permission level, std::
         tool_result r = agentry::detail::not_canonical(tool, arguments);
         return refusal(std::move(r.content), r.status);
     }
-    const std::string question = approval_question(tool, level, *canonical);
+    // An answer the client gave in this stateless round decides, whatever the retry declares.
     if (scope && scope->version.empty() && scope->rounds)
-        return approve_stateless(tool, question, std::move(*canonical), *scope->rounds, scope->stateless_abilities);
+        if (const auto given = scope->rounds->answer(approval_input_key)) return decided(tool, *given, std::move(*canonical));
     const std::string who = "the approval of " + std::string(tool);
     if (std::optional<ask_error> e = cannot_ask(scope, who)) return refusal(std::move(e->message) + "; the call was not run.");
-    if (scope->version < "2025-06-18")
-        return refusal(not_asked(tool, "protocol version " + std::string(scope->version) +
+    if (scope->protocol() < "2025-06-18")
+        return refusal(not_asked(tool, "protocol version " + std::string(scope->protocol()) +
                                            " has no elicitation (it is defined from 2025-06-18)"));
-    if (!scope->requests->abilities().elicitation_form)
-        return refusal(not_asked(tool, "the client did not declare the elicitation capability (form mode) in "
-                                       "initialize"));
-    std::string request = scope->version <= "2025-06-18" ? R"({"message":)" : R"({"mode":"form","message":)";
-    json::write(request, question);
+    if (!scope->abilities().elicitation_form)
+        return refusal(not_asked(tool, scope->version.empty()
+                                           ? "the request's _meta clientCapabilities do not include elicitation (form "
+                                             "mode)"
+                                           : "the client did not declare the elicitation capability (form mode) in "
+                                             "initialize"));
+    std::string request = scope->protocol() <= "2025-06-18" ? R"({"message":)" : R"({"mode":"form","message":)";
+    json::write(request, approval_question(tool, level, *canonical));
     request += R"(,"requestedSchema":)";
     request += approval_form;
     request += '}';
-    asked answer = ask(*scope, who, "elicitation/create", request, options.timeout);
+    asked answer = ask(*scope, who, "elicitation/create", request, options.timeout, approval_input_key);
+    if (answer.error && answer.error->kind == ask_failure::input_required)
+        return {call_approval::verdict::input_required, {}, tool_status::ok};
     if (answer.error) return refusal(std::move(answer.error->message) + "; the call was not run.");
     return decided(tool, answer.result, std::move(*canonical));
 }

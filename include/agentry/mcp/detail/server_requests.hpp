@@ -282,15 +282,16 @@ inline json::read_options answer_reading(std::string_view result) noexcept {
 }
 
 /// Sends the request `method` with `params` (a JSON object) to the client of the request
-/// `scope` serves, and waits for its answer at most `timeout`. A request that times out or
+/// `scope` serves, and waits for its answer at most `timeout`. In a stateless call the question
+/// is keyed `round_key`, or "input-<n>" without one. A request that times out or
 /// whose served request is cancelled is cancelled on the client (notifications/cancelled).
 /// Messages start with "agentry: <who>: ".
 inline asked ask(const asking_scope& scope, std::string_view who, std::string_view method, std::string_view params,
-                 std::chrono::milliseconds timeout) {
+                 std::chrono::milliseconds timeout, std::string_view round_key = {}) {
     const std::string head = "agentry: " + std::string(who) + ": ";
     asked out;
     if (scope.version.empty() && scope.rounds) {
-        const std::string key = scope.rounds->next_key();
+        const std::string key = round_key.empty() ? scope.rounds->next_key() : std::string(round_key);
         if (const auto answer = scope.rounds->answer(key)) {
             out.result = std::string(*answer);
             return out;
