@@ -167,6 +167,16 @@ TEST_CASE("base64: decoding undoes encoding, and refuses what is not padded base
     CHECK_FALSE(decode_base64("Zm9-")); // the URL-safe alphabet
 }
 
+TEST_CASE("base64url: the URL alphabet and no padding (RFC 4648 section 5)") {
+    using mcp::detail::base64url;
+    CHECK(base64url("") == "");
+    CHECK(base64url("f") == "Zg");
+    CHECK(base64url("fo") == "Zm8");
+    CHECK(base64url("foo") == "Zm9v");
+    CHECK(base64url("\xfb\xff\xbf") == "-_-_");
+    CHECK(base64url("\xfb\xff") == "-_8");
+}
+
 TEST_CASE("base64: the RFC 4648 test vectors, every byte value, the size") {
     using mcp::detail::base64;
     CHECK(base64("") == "");
