@@ -8,6 +8,10 @@
 //                                        form with the requestedSchema's defaults
 //   sse-retry                            call test_reconnection, whose event stream ends before
 //                                        its response (the client resumes it)
+//   auth/...                             authorize with OAuth when the server asks (the
+//                                        authorization server approves without a user: its
+//                                        redirect is followed), list the tools, call test-tool;
+//                                        credentials come in MCP_CONFORMANCE_CONTEXT (JSON)
 //   conformance_client URL
 #include <agentry/json/value.hpp>
 #include <agentry/mcp/client.hpp>
@@ -32,12 +36,43 @@ mcp::elicitation_reply accept_defaults(std::string_view, std::string_view schema
     return mcp::elicitation_reply::accept(json::to_text(content));
 }
 
+// The OAuth settings of an auth/ scenario, from its context where it gives one.
+mcp::oauth oauth_for(std::string_view scenario) {
+    const char* text = std::getenv("MCP_CONFORMANCE_CONTEXT");
+    const json::parsed context = json::parse(text ? text : "{}");
+    const auto at = [&](std::string_view key) {
+        const json::value* v = context.value.find(key);
+        return v ? v->as_string() : std::string();
+    };
+    mcp::oauth o;
+    o.client_name = "agentry-conformance-client";
+    o.redirect_uri = "http://localhost:3000/callback";
+    o.authorize = [](const std::string& authorization_url) { return mcp::authorization_redirect(authorization_url); };
+    o.client_metadata_url = "https://conformance-test.local/client-metadata.json";
+    o.client_id = at("client_id");
+    o.client_secret = at("client_secret");
+    if (scenario.starts_with("auth/client-credentials-")) {
+        o.grant = mcp::oauth_grant::client_credentials;
+        o.private_key_pem = at("private_key_pem");
+        if (const std::string alg = at("signing_algorithm"); !alg.empty()) o.signing_algorithm = alg;
+    } else if (scenario == "auth/cross-app-access-complete-flow") {
+        o.grant = mcp::oauth_grant::id_jag;
+        o.idp_token_endpoint = at("idp_token_endpoint");
+        o.idp_id_token = at("idp_id_token");
+        o.idp_client_id = at("idp_client_id");
+    }
+    return o;
+}
+
 int run(std::string_view scenario, const std::string& url) {
     mcp::client_options options;
     options.name = "agentry-conformance-client";
     // Only where asked: a client with a hook also opens the GET event stream.
     if (scenario == "elicitation-sep1034-client-defaults") options.on_elicit = accept_defaults;
-    auto client = mcp::client::connect(mcp::http_url{url}, options);
+    mcp::http_url endpoint{url};
+    const bool auth = scenario.starts_with("auth/");
+    if (auth) endpoint.oauth = oauth_for(scenario);
+    auto client = mcp::client::connect(endpoint, options);
     if (!client) {
         std::fprintf(stderr, "%s\n", client.error().message.c_str());
         return 1;
@@ -56,6 +91,8 @@ int run(std::string_view scenario, const std::string& url) {
         tool = "test_client_elicitation_defaults";
     } else if (scenario == "sse-retry") {
         tool = "test_reconnection";
+    } else if (auth && !scenario.starts_with("auth/client-credentials-")) {
+        tool = "test-tool";
     }
     if (!tool.empty()) {
         auto r = (*client)->call_tool(tool, arguments);

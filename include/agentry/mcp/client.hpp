@@ -36,7 +36,9 @@
 #include <agentry/mcp/detail/client_channel.hpp>
 #include <agentry/mcp/detail/client_http.hpp>
 #include <agentry/mcp/detail/client_stdio.hpp>
+#include <agentry/mcp/detail/oauth_flow.hpp>
 #include <agentry/mcp/limits.hpp>
+#include <agentry/mcp/oauth.hpp>
 #include <agentry/outcome.hpp>
 #include <agentry/provider/detail/redact.hpp>
 #include <agentry/transport/detail/url.hpp>
@@ -102,7 +104,21 @@ struct http_url {
     /// INSECURE: true accepts any certificate for any name, so anyone on the network path can
     /// read and change the session. For tests against a server whose CA cannot be given.
     bool insecure_skip_tls_verify = false;
+    /// Authorize with OAuth 2.1 when the server asks (oauth.hpp); its token replaces an
+    /// Authorization header of `headers`.
+    std::optional<mcp::oauth> oauth{};
 };
+
+/// For an oauth::authorize of an authorization server that approves without a user (tests, a
+/// server that trusts the client already): requests `authorization_url` and returns the URL it
+/// redirects to, or "" when it does not redirect.
+inline std::string authorization_redirect(const std::string& authorization_url, const http_url& trust = {}) {
+    const detail::fetched r = detail::http_fetch(
+        "GET", authorization_url, {}, {},
+        detail::tls_settings{trust.tls_ca_file, trust.tls_ca_pem, !trust.insecure_skip_tls_verify}, 64 * 1024,
+        detail::client_clock::now() + std::chrono::seconds(30));
+    return r.status >= 300 && r.status < 400 ? r.location : std::string();
+}
 
 /// The versions the client accepts in the initialize answer, oldest first, and the one it offers.
 inline constexpr std::array<std::string_view, 4> client_protocol_versions{"2024-11-05", "2025-03-26", "2025-06-18",
@@ -223,7 +239,15 @@ public:
         std::optional<detail::http_target> target = detail::parse_http_url(endpoint.url, why);
         if (!target) return fail(failure_kind::invalid_input, "agentry: mcp::client: \"" + endpoint.url + "\": " + why);
         const bool exposed = !target->tls || endpoint.insecure_skip_tls_verify;
-        if (exposed && !endpoint.allow_plain_http_credentials && !agentry::detail::is_loopback_host(target->host))
+        if (exposed && !endpoint.allow_plain_http_credentials && !agentry::detail::is_loopback_host(target->host)) {
+            if (endpoint.oauth)
+                return fail(failure_kind::permission,
+                            "agentry: mcp::client: refusing OAuth over " +
+                                std::string(target->tls ? "https:// without certificate verification" : "plain http://") +
+                                " to '" + agentry::detail::printable(target->host, 100) +
+                                "', which is not a loopback address: its tokens could be read on the way; reach the "
+                                "server through https:// with verification, or set "
+                                "http_url::allow_plain_http_credentials = true if the network path is trusted");
             for (const auto& [name, value] : endpoint.headers)
                 if (!value.empty() && agentry::detail::is_credential_name(name, agentry::detail::credential_headers))
                     return fail(failure_kind::permission,
@@ -234,11 +258,24 @@ public:
                                     "', which is not a loopback address; reach the server through https:// with "
                                     "verification, or set http_url::allow_plain_http_credentials = true if the "
                                     "network path is trusted");
+        }
+        const detail::tls_settings tls{endpoint.tls_ca_file, endpoint.tls_ca_pem, !endpoint.insecure_skip_tls_verify};
+        std::shared_ptr<detail::http_authorizer> auth;
+        if (endpoint.oauth) {
+            const std::chrono::milliseconds wait = endpoint.oauth->timeout;
+            const std::size_t most = endpoint.oauth->max_answer_size;
+            auth = std::make_shared<detail::oauth_flow>(
+                *endpoint.oauth, endpoint.url, endpoint.allow_plain_http_credentials,
+                [tls, wait, most](std::string_view method, const std::string& url, const detail::header_list& headers,
+                                  std::string_view body) {
+                    return detail::http_fetch(method, url, headers, body, tls, most, detail::client_clock::now() + wait);
+                });
+        }
         auto c = std::make_shared<client>(private_tag{}, options);
-        auto channel = std::make_unique<detail::http_channel>(
-            std::move(*target), endpoint.headers, options.max_message_size, options.grace, c->notification_handler(),
-            c->request_handler(), options.on_send,
-            detail::tls_settings{endpoint.tls_ca_file, endpoint.tls_ca_pem, !endpoint.insecure_skip_tls_verify});
+        auto channel = std::make_unique<detail::http_channel>(std::move(*target), endpoint.headers,
+                                                              options.max_message_size, options.grace,
+                                                              c->notification_handler(), c->request_handler(),
+                                                              options.on_send, tls, std::move(auth));
         if (const std::string& e = channel->setup_error(); !e.empty())
             return fail(failure_kind::invalid_input, "agentry: mcp::client: \"" + endpoint.url + "\": " + e);
         detail::http_channel* http = channel.get();

@@ -2,8 +2,7 @@
 # SPDX-License-Identifier: BSL-1.0
 # Runs the MCP conformance suite's client scenarios against a client program, which the suite
 # starts with its server's URL as last argument, with the expected failures of EXPECTED. Runs
-# the scenarios named, else every scenario the client supports (the auth/ scenarios need OAuth,
-# which mcp::client does not have, so they are not run).
+# the scenarios named, else every client scenario the suite lists.
 # Usage: run_client.sh CLIENT_PROGRAM EXPECTED [SCENARIO...]
 # Exits 77 (skipped) when the suite or Node 22 is not installed in this folder (npm ci here;
 # scripts/conformance.sh does it).
@@ -20,7 +19,9 @@ if [ ! -x "$node" ] || [ ! -f "$suite" ]; then
     exit 77
 fi
 scenarios=("$@")
-[ ${#scenarios[@]} -gt 0 ] || scenarios=(initialize tools_call elicitation-sep1034-client-defaults sse-retry)
+if [ ${#scenarios[@]} -eq 0 ]; then
+    mapfile -t scenarios < <("$node" "$suite" list | sed -n '/^Client scenarios/,$ s/^  - \([^ ]*\).*/\1/p')
+fi
 work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
 cd "$work"

@@ -57,6 +57,32 @@ struct tls_settings {
     bool verify = true;
 };
 
+/// The answer to one HTTP request outside the MCP session (metadata, registration, tokens).
+struct fetched {
+    int status = 0;  // 0 when no answer came (see error)
+    std::string reason;
+    std::string content_type;  // lower case
+    std::string location;
+    std::string www_authenticate;
+    std::string body;
+    std::string error;  // why the request or its answer failed, "" when it did not
+};
+
+/// What the HTTP transport asks of an authorization (oauth_flow.hpp): the Authorization value
+/// to send, and a new one after a 401 or 403 Bearer challenge.
+class http_authorizer {
+public:
+    virtual ~http_authorizer() = default;
+    /// The Authorization header value ("" for none) and its generation (new value, new number).
+    virtual std::pair<std::string, unsigned> credential() = 0;
+    /// The server refused a request sent with credential `generation` with `status` and this
+    /// WWW-Authenticate value: true when a new credential is ready (send again), else false
+    /// with `why`.
+    virtual bool challenge(int status, std::string_view www_authenticate, unsigned generation, std::string& why) = 0;
+    /// How many challenges one request may answer before it fails.
+    virtual int max_attempts() const noexcept = 0;
+};
+
 class client_channel {
 public:
     virtual ~client_channel() = default;

@@ -200,10 +200,11 @@ class http_channel final : public client_channel {
 public:
     http_channel(http_target target, std::vector<std::pair<std::string, std::string>> headers, std::size_t max_size,
                  std::chrono::milliseconds grace, notification_handler on_notification, request_handler on_request,
-                 send_hook on_send, [[maybe_unused]] const tls_settings& tls = {})
+                 send_hook on_send, [[maybe_unused]] const tls_settings& tls = {},
+                 std::shared_ptr<http_authorizer> auth = nullptr)
         : target_(std::move(target)), headers_(std::move(headers)), max_size_(max_size), grace_(grace),
           on_notification_(std::move(on_notification)), on_request_(std::move(on_request)),
-          on_send_(std::move(on_send)) {
+          on_send_(std::move(on_send)), auth_(std::move(auth)) {
 #if defined(AGENTRY_WITH_TLS)
         if (target_.tls) {
             tls_ = std::make_unique<tls_context>(tls, tls_error_);
@@ -234,10 +235,9 @@ public:
     exchange_result exchange(const std::string& id, const std::string& message, const exchange_wait& wait) override {
         exchange_result out;
         connection c;
-        if (std::string e = post(c, "POST", message, wait.deadline, wait.cancel); !e.empty())
-            return finish(out, c, std::move(e));
         head h;
-        if (std::string e = read_head(c, h, wait.deadline, wait.cancel); !e.empty()) return finish(out, c, std::move(e));
+        if (std::string e = open(c, h, "POST", message, wait.deadline, wait.cancel); !e.empty())
+            return finish(out, c, std::move(e));
         if (!h.session.empty()) {
             std::unique_lock lock(mutex_);
             if (session_.empty()) {
@@ -297,9 +297,8 @@ public:
 
     std::string notify(const std::string& message, client_clock::time_point deadline) override {
         connection c;
-        if (std::string e = post(c, "POST", message, deadline, nullptr); !e.empty()) return e;
         head h;
-        if (std::string e = read_head(c, h, deadline, nullptr); !e.empty()) return e;
+        if (std::string e = open(c, h, "POST", message, deadline, nullptr); !e.empty()) return e;
         if (h.status != 202 && h.status != 200)
             return http_failure(h.status, h.reason, {}, error_body(c, h, deadline, nullptr));
         return {};
@@ -323,10 +322,8 @@ public:
         try {
             connection c;
             const auto deadline = client_clock::now() + grace_;
-            if (post(c, "DELETE", {}, deadline, nullptr).empty()) {
-                head h;
-                read_head(c, h, deadline, nullptr);
-            }
+            head h;
+            open(c, h, "DELETE", {}, deadline, nullptr);
         } catch (...) {
         }
     }
@@ -336,6 +333,36 @@ public:
         return session_;
     }
 
+    /// One request to the target outside the MCP session (no session, version or configured
+    /// headers; `headers` instead), its whole answer read, at most `max_body` bytes of body.
+    fetched fetch(std::string_view method, const std::vector<std::pair<std::string, std::string>>& headers,
+                  std::string_view body, std::size_t max_body, client_clock::time_point deadline) {
+        fetched out;
+        connection c;
+        std::string head_text;
+        for (const auto& [name, value] : headers) head_text += name + ": " + value + "\r\n";
+        head h;
+        if (std::string e = send(c, method, head_text, body, deadline, nullptr); !e.empty()) out.error = std::move(e);
+        else if (std::string e2 = read_head(c, h, deadline, nullptr); !e2.empty()) out.error = std::move(e2);
+        if (!out.error.empty()) {
+            if (out.error == "timeout") out.error = "no answer in time";
+            return out;
+        }
+        out.status = h.status;
+        out.reason = std::move(h.reason);
+        out.content_type = std::move(h.content_type);
+        out.location = std::move(h.location);
+        out.www_authenticate = std::move(h.www_authenticate);
+        if (method == "HEAD" || h.status == 204 || h.status == 304 || (h.status >= 300 && h.status < 400)) return out;
+        std::string e = read_body(c, h, deadline, nullptr, [&](std::string_view bytes) {
+            out.body += bytes;
+            return out.body.size() <= max_body;
+        });
+        if (out.body.size() > max_body) out.error = "the answer is longer than " + std::to_string(max_body) + " bytes";
+        else if (!e.empty()) out.error = e == "timeout" ? "no answer in time" : std::move(e);
+        return out;
+    }
+
 private:
     struct connection {
         int fd = -1;
@@ -343,11 +370,18 @@ private:
 #if defined(AGENTRY_WITH_TLS)
         std::unique_ptr<tls_stream> tls;  // https://
 #endif
+        unsigned credential = 0;  // the generation of the Authorization sent
         connection() = default;
         connection(const connection&) = delete;
         connection& operator=(const connection&) = delete;
-        ~connection() {
+        ~connection() { reset(); }
+        void reset() noexcept {
+#if defined(AGENTRY_WITH_TLS)
+            tls.reset();
+#endif
             if (fd >= 0) ::close(fd);
+            fd = -1;
+            buffer.clear();
         }
     };
 
@@ -356,6 +390,8 @@ private:
         std::string reason;
         std::string content_type;
         std::string session;
+        std::string location;
+        std::string www_authenticate;
         long long length = -1;
         bool chunked = false;
     };
@@ -390,8 +426,7 @@ private:
             }
             connection c;
             head h;
-            if (!post(c, "GET", {}, wait.deadline, wait.cancel, events.last_id()).empty() ||
-                !read_head(c, h, wait.deadline, wait.cancel).empty() || h.status != 200 ||
+            if (!open(c, h, "GET", {}, wait.deadline, wait.cancel, events.last_id()).empty() || h.status != 200 ||
                 h.content_type.find("text/event-stream") == std::string::npos)
                 break;  // no stream (405: the server offers none), or a failure: not tried again
             opened(1);
@@ -415,9 +450,8 @@ private:
                                                                          std::chrono::milliseconds(20)));
         }
         connection c;
-        if (std::string e = post(c, "GET", {}, wait.deadline, wait.cancel, events.last_id()); !e.empty()) return e;
         head h;
-        if (std::string e = read_head(c, h, wait.deadline, wait.cancel); !e.empty()) return e;
+        if (std::string e = open(c, h, "GET", {}, wait.deadline, wait.cancel, events.last_id()); !e.empty()) return e;
         if (h.status != 200 || h.content_type.find("text/event-stream") == std::string::npos) {
             const std::string note = h.status == 200 ? " with Content-Type \"" + client_excerpt(h.content_type, 60) + "\"" : "";
             return "the event stream ended without the response, and resuming it (GET with Last-Event-ID) was "
@@ -561,9 +595,61 @@ private:
         return c.fd >= 0 ? std::string() : error;
     }
 
-    // Sends a request (POST, GET or DELETE); `last_event_id` goes with a GET.
+    // Sends a request of the session and reads the head of its answer. A 401 or 403 with a
+    // Bearer challenge, with an authorizer, is authorized and sent again, at most the
+    // authorizer's max_attempts() times.
+    std::string open(connection& c, head& h, std::string_view method, std::string_view body,
+                     client_clock::time_point deadline, const std::atomic<bool>* cancel,
+                     std::string_view last_event_id = {}) {
+        for (int attempt = 0;; ++attempt) {
+            c.reset();
+            h = head{};
+            if (std::string e = post(c, method, body, deadline, cancel, last_event_id); !e.empty()) return e;
+            if (std::string e = read_head(c, h, deadline, cancel); !e.empty()) return e;
+            if (!auth_ || (h.status != 401 && h.status != 403) ||
+                !agentry::detail::equal_ignoring_case(std::string_view(h.www_authenticate).substr(0, 6), "bearer"))
+                return {};
+            if (attempt == auth_->max_attempts())
+                return http_failure(h.status, h.reason,
+                                    " after " + std::to_string(attempt) + " authorization" + (attempt == 1 ? "" : "s") +
+                                        " for this request (" + client_excerpt(h.www_authenticate, 200) + ")",
+                                    {});
+            std::string why;
+            if (!auth_->challenge(h.status, h.www_authenticate, c.credential, why))
+                return http_failure(h.status, h.reason, ", and authorizing failed: " + why, {});
+        }
+    }
+
+    // Sends a request of the session (POST, GET or DELETE); `last_event_id` goes with a GET.
     std::string post(connection& c, std::string_view method, std::string_view body, client_clock::time_point deadline,
                      const std::atomic<bool>* cancel, std::string_view last_event_id = {}) {
+        std::string request;
+        {
+            std::lock_guard lock(mutex_);
+            const std::string& session = method == "DELETE" ? session_for_delete_ : session_;
+            if (!session.empty()) request += "Mcp-Session-Id: " + session + "\r\n";
+            if (!version_.empty()) request += "MCP-Protocol-Version: " + version_ + "\r\n";
+        }
+        for (const auto& [name, value] : headers_)
+            if (!auth_ || !agentry::detail::equal_ignoring_case(name, "authorization")) request += name + ": " + value + "\r\n";
+        if (auth_) {
+            auto [value, generation] = auth_->credential();
+            c.credential = generation;
+            if (!value.empty()) request += "Authorization: " + value + "\r\n";
+        }
+        if (method == "POST") {
+            request += "Content-Type: application/json\r\nAccept: application/json, text/event-stream\r\n";
+            if (on_send_) on_send_(body);
+        } else if (method == "GET") {
+            request += "Accept: text/event-stream\r\n";
+            if (!last_event_id.empty()) request += "Last-Event-ID: " + std::string(last_event_id) + "\r\n";
+        }
+        return send(c, method, request, body, deadline, cancel);
+    }
+
+    // Connects and sends `method` to the target's path with the header lines `headers`.
+    std::string send(connection& c, std::string_view method, std::string_view headers, std::string_view body,
+                     client_clock::time_point deadline, const std::atomic<bool>* cancel) {
         if (std::string e = connect(c, deadline, cancel); !e.empty()) return e;
 #if defined(AGENTRY_WITH_TLS)
         if (tls_) {
@@ -575,20 +661,7 @@ private:
 #endif
         std::string request(method);
         request += ' ' + target_.path + " HTTP/1.1\r\nHost: " + target_.host_header + "\r\n";
-        {
-            std::lock_guard lock(mutex_);
-            const std::string& session = method == "DELETE" ? session_for_delete_ : session_;
-            if (!session.empty()) request += "Mcp-Session-Id: " + session + "\r\n";
-            if (!version_.empty()) request += "MCP-Protocol-Version: " + version_ + "\r\n";
-        }
-        for (const auto& [name, value] : headers_) request += name + ": " + value + "\r\n";
-        if (method == "POST") {
-            request += "Content-Type: application/json\r\nAccept: application/json, text/event-stream\r\n";
-            if (on_send_) on_send_(body);
-        } else if (method == "GET") {
-            request += "Accept: text/event-stream\r\n";
-            if (!last_event_id.empty()) request += "Last-Event-ID: " + std::string(last_event_id) + "\r\n";
-        }
+        request += headers;
         request += "Content-Length: " + std::to_string(body.size()) + "\r\nConnection: close\r\n\r\n";
         request += body;
 #if defined(AGENTRY_WITH_TLS)
@@ -644,6 +717,8 @@ private:
             const std::string_view value = trim(line.substr(colon + 1));
             if (name == "content-type") h.content_type = lower(value);
             else if (name == "mcp-session-id") h.session = std::string(value);
+            else if (name == "location") h.location = std::string(value);
+            else if (name == "www-authenticate") h.www_authenticate = std::string(value);
             else if (name == "content-length") h.length = std::atoll(std::string(value).c_str());
             else if (name == "transfer-encoding") h.chunked = lower(value).find("chunked") != std::string::npos;
         }
@@ -706,6 +781,7 @@ private:
     notification_handler on_notification_;
     request_handler on_request_;
     send_hook on_send_;
+    std::shared_ptr<http_authorizer> auth_;
     std::mutex mutex_;
     std::string session_;
     std::string session_for_delete_;
@@ -719,6 +795,26 @@ private:
     std::unique_ptr<tls_context> tls_;
 #endif
 };
+
+/// One request to `url` outside any session (http_channel::fetch), with the certificate rules of
+/// `tls`.
+inline fetched http_fetch(std::string_view method, const std::string& url,
+                          const std::vector<std::pair<std::string, std::string>>& headers, std::string_view body,
+                          const tls_settings& tls, std::size_t max_body, client_clock::time_point deadline) {
+    fetched out;
+    std::string why;
+    std::optional<http_target> target = parse_http_url(url, why);
+    if (!target) {
+        out.error = "\"" + client_excerpt(url, 200) + "\": " + why;
+        return out;
+    }
+    http_channel channel(std::move(*target), {}, max_body, std::chrono::milliseconds(0), {}, {}, {}, tls);
+    if (!channel.setup_error().empty()) {
+        out.error = channel.setup_error();
+        return out;
+    }
+    return channel.fetch(method, headers, body, max_body, deadline);
+}
 
 } // namespace agentry::mcp::detail
 
