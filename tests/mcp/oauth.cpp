@@ -6,12 +6,14 @@
 #include <agentry/mcp/client.hpp>
 #include <agentry/mcp/http.hpp>
 
+#include "doc_block.hpp"
 #include "tools.hpp"
 
 #include <doctest/doctest.h>
 
 #include <arpa/inet.h>
 #include <atomic>
+#include <cstdio>
 #include <functional>
 #include <map>
 #include <mutex>
@@ -430,6 +432,23 @@ TEST_CASE("oauth flow: client credentials with a secret, and an ID-JAG exchanged
 
 namespace {
 
+// The example of docs/mcp.md (OAuth 2.1), byte for byte.
+std::shared_ptr<agentry::mcp::client> connect_as_user(const std::string& url,
+                                                      std::function<std::string(const std::string&)> browser) {
+    agentry::mcp::http_url server{url};
+    server.oauth = agentry::mcp::oauth{
+        .redirect_uri = "http://127.0.0.1:8765/callback",
+        .authorize = std::move(browser),  // shows the URL; returns the redirect_uri it came back to
+        .client_metadata_url = "https://app.example.com/oauth/client.json",
+    };
+    auto c = agentry::mcp::client::connect(server);
+    if (!c) {
+        std::fprintf(stderr, "%s\n", c.error().message.c_str());  // why authorizing failed, if it did
+        return nullptr;
+    }
+    return *c;
+}
+
 // An HTTP server on 127.0.0.1 answering each connection's request with `answer(request)` (a
 // whole HTTP response); it stops at the end of the scope, or after 1,000 connections, or when
 // none came for 30 s.
@@ -580,6 +599,11 @@ TEST_CASE("oauth end to end: agentry's server with bearer tokens, a scripted aut
                                                 "/token", "/authorize", "/token", "/authorize", "/token", "/authorize",
                                                 "/token"});
     }
+    // The example of docs/mcp.md, with a browser that approves at once.
+    CHECK(mcp_test::in_test_file(mcp_test::doc_block("### OAuth 2.1"), "oauth.cpp"));
+    auto user = connect_as_user(resource, [](const std::string& url) { return mcp::authorization_redirect(url); });
+    REQUIRE(user);
+    CHECK(user->call_tool("add", R"({"a":1,"b":1})")->text == "2");
     http.stop();
     serving.join();
 }
