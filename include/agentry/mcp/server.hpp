@@ -74,10 +74,13 @@
 #include <agentry/mcp/detail/completion_answer.hpp>
 #include <agentry/mcp/detail/server_methods.hpp>
 #include <agentry/mcp/detail/server_requests.hpp>
+#include <agentry/mcp/detail/tool_listing.hpp>
 #include <agentry/mcp/ceiling.hpp>
 #include <agentry/mcp/content.hpp>
 #include <agentry/mcp/detail/content_result.hpp>
+#include <agentry/mcp/detail/call_scope_for.hpp>
 #include <agentry/mcp/detail/resource_answer.hpp>
+#include <agentry/mcp/detail/runtime_tools.hpp>
 #include <agentry/mcp/detail/served_policies.hpp>
 #include <agentry/mcp/detail/subscribers.hpp>
 #include <agentry/mcp/detail/tool_table.hpp>
@@ -118,6 +121,10 @@ struct server_info {
     std::string_view title{};
     /// How to use the server, for the model (optional).
     std::string_view instructions{};
+    /// Tools may be added and removed while the server runs (server::add_tools, remove_tool):
+    /// `initialize` then says tools.listChanged, and each change sends
+    /// notifications/tools/list_changed to the sessions that can receive it.
+    bool tool_list_changes = false;
 };
 
 /// A server's per-session context factory: `make` builds the context<T> object the registry's
@@ -148,13 +155,6 @@ struct implementation {
     std::string name;
     std::string version;
     std::optional<std::string> title;
-};
-struct tool_hints {
-    std::optional<std::string> title;
-    std::optional<bool> readOnlyHint;
-    std::optional<bool> destructiveHint;
-    std::optional<bool> idempotentHint;
-    std::optional<bool> openWorldHint;
 };
 
 /// Instantiated for an mcp::annotations<Tool> whose Tool the registry lacks; Tool is spelled
@@ -219,68 +219,6 @@ consteval bool within_ceiling() {
     }
 }
 
-/// The members a tools/list entry gains from its annotations, each after a comma.
-struct annotation_text {
-    std::string title;         // ,"title":...
-    std::string hints;         // ,"annotations":{...}
-    std::string titled_hints;  // ,"annotations":{"title":...,...}: 2025-03-26 has no tool title
-};
-
-/// The hints derived from a tool's policy: read-only, else destructive or not and idempotent
-/// or not; nothing for a tool without a policy.
-inline tool_hints policy_hints(bool policied, const tool_policy& p) {
-    tool_hints h;
-    if (!policied) return h;
-    h.readOnlyHint = p.level == permission::read_only;
-    if (p.level != permission::read_only) {
-        h.destructiveHint = p.level == permission::destructive;
-        h.idempotentHint = p.idempotent;
-    }
-    return h;
-}
-
-inline annotation_text annotation_members(std::string_view title, tool_hints hints) {
-    annotation_text out;
-    if (!title.empty()) {
-        out.title = ",\"title\":";
-        json::write(out.title, title);
-    }
-    if (hints.readOnlyHint || hints.destructiveHint || hints.idempotentHint || hints.openWorldHint) {
-        out.hints = ",\"annotations\":";
-        json::write(out.hints, hints, {.omit_empty_optionals = true});
-    }
-    if (!title.empty()) hints.title = std::string(title);
-    if (hints.title || !out.hints.empty()) {
-        out.titled_hints = ",\"annotations\":";
-        json::write(out.titled_hints, hints, {.omit_empty_optionals = true});
-    }
-    return out;
-}
-
-/// The index of a served `version` in served_protocol_versions; the latest negotiated one's
-/// for another.
-constexpr std::size_t version_index(std::string_view version) noexcept {
-    for (std::size_t i = 0; i != served_protocol_versions.size(); ++i)
-        if (served_protocol_versions[i] == version) return i;
-    return protocol_versions.size() - 1;
-}
-
-constexpr bool served_version(std::string_view version) noexcept {
-    for (std::string_view v : served_protocol_versions)
-        if (v == version) return true;
-    return false;
-}
-
-/// Inserts 2026-07-28's result members before the closing brace of the object `body`.
-inline std::string complete_result(std::string body, bool cacheable, bool is_private) {
-    body.pop_back();
-    if (body.size() > 1) body += ',';
-    body += R"("resultType":"complete")";
-    if (cacheable) body += is_private ? R"(,"cacheScope":"private","ttlMs":0)" : R"(,"cacheScope":"public","ttlMs":0)";
-    body += '}';
-    return body;
-}
-
 } // namespace detail
 
 /// Dialect is the schema dialect of tools/list: dialect::mcp, or
@@ -302,7 +240,8 @@ public:
           name_(info.name),
           version_(info.version),
           title_(info.title),
-          instructions_(info.instructions) {
+          instructions_(info.instructions),
+          changes_(info.tool_list_changes) {
         static_assert(((is_annotations<Extras> || is_resource<Extras> || is_prompt<Extras> || is_ceiling<Extras> ||
                         is_session_context<Extras>) &&
                        ...),
@@ -344,9 +283,47 @@ public:
     const Registry& tools() const noexcept { return tools_; }
 
     /// The result of tools/list for `version` (the latest negotiated by default): {"tools":[...]}
-    /// with what that version defines of each tool (see features_of).
-    std::string_view tools_list(std::string_view version = latest_protocol_version) const noexcept {
-        return tools_lists_[detail::version_index(version)];
+    /// with what that version defines of each tool (see features_of), the tools added at run
+    /// time last.
+    std::string tools_list(std::string_view version = latest_protocol_version) const {
+        const std::size_t v = detail::version_index(version);
+        const std::shared_ptr<const detail::runtime_list> added = runtime_->snapshot();
+        if (added->empty()) return tools_lists_[v];
+        std::string out = tools_lists_[v];
+        out.resize(out.size() - 2);  // "]}"
+        detail::runtime_tools::append_listed(out, *added, v, table::size == 0);
+        out += "]}";
+        return out;
+    }
+
+    /// Adds the tools of `source` (an mcp::toolset, or any dynamic_tool_source) to those served,
+    /// all or none: their definitions in the MCP dialect, calls checked against their
+    /// inputSchema, their policies applied (approval, the ceiling, rate limit, retries, timeout).
+    /// Needs server_info::tool_list_changes. Sessions are told (tools/list_changed). Callable
+    /// from any thread while the server runs.
+    outcome<void> add_tools(const dynamic_tool_source& source) {
+        if (!changes_)
+            return fail(failure_kind::invalid_input,
+                        "agentry: mcp::server::add_tools: the server was built without "
+                        "server_info::tool_list_changes, so its clients were told its tools never change; set it");
+        dynamic_tools_target target;
+        target.kind = dialect_kind::mcp;
+        target.rules = Dialect::rules;
+        target.max_permission = ceiling_;
+        const std::string why = runtime_->add(source, target, [](std::string_view name) {
+            return Registry::find(name) != Registry::size();
+        });
+        if (!why.empty()) return fail(failure_kind::invalid_input, "agentry: mcp::server::add_tools: " + why);
+        notify_tools_changed();
+        return {};
+    }
+
+    /// Stops serving the tool `name` added by add_tools (a call in progress ends as it would);
+    /// sessions are told. False when no such tool was added.
+    bool remove_tool(std::string_view name) {
+        if (!runtime_->remove(name)) return false;
+        notify_tools_changed();
+        return true;
     }
 
     /// Answers one message of at most `max_size` bytes: the JSON text to send back, or an
@@ -391,7 +368,8 @@ public:
     /// (2026-07-28, which has no resources/subscribe).
     std::string capabilities(std::string_view version = latest_protocol_version) const {
         const protocol_features f = features_of(version);
-        std::string out = R"({"tools":{"listChanged":false},"logging":{})";
+        std::string out = changes_ ? R"({"tools":{"listChanged":true},"logging":{})"
+                                   : R"({"tools":{"listChanged":false},"logging":{})";
         if (!resources_.empty())
             out += f.stateless ? R"(,"resources":{"listChanged":false})"
                                : R"(,"resources":{"subscribe":true,"listChanged":false})";
@@ -420,6 +398,17 @@ public:
     }
 
 private:
+    // notifications/tools/list_changed to each session listening (sessions join at initialize
+    // when tools may change).
+    void notify_tools_changed() const noexcept {
+        try {
+            subscribers_->each([](const session& s) {
+                s.post(R"({"jsonrpc":"2.0","method":"notifications/tools/list_changed"})");
+            });
+        } catch (...) {
+        }
+    }
+
     template <fixed_string Tool>
     void add(const annotations<Tool>& a, std::array<detail::annotation_text, table::size>& extra,
              std::array<bool, table::size>& annotated) {
@@ -443,7 +432,9 @@ private:
         prompts_.push_back(detail::make_entry(p));
     }
     template <permission Level>
-    void add(const ceiling_t<Level>&, auto&, auto&) {}
+    void add(const ceiling_t<Level>&, auto&, auto&) {
+        ceiling_ = Level;
+    }
     template <class F>
     void add(const session_context_t<F>& factory, auto&, auto&) {
         if constexpr (!std::is_void_v<context_type>) {
@@ -654,6 +645,7 @@ private:
         if (!s.initialize(version))
             return error(m.id, error_code::invalid_request, "Invalid Request: the session is already initialized");
         s.requests().declare(detail::read_client_abilities(m.params));
+        if (changes_) s.join(subscribers_);
         detail::implementation info{name_, version_, std::nullopt};
         if (!title_.empty() && features_of(version).titles) info.title = title_;
         std::string body = R"({"protocolVersion":)";
@@ -795,19 +787,46 @@ private:
         if (!detail::read_params(m.params, p, problem)) return error(m.id, error_code::invalid_params, problem);
         const std::string_view arguments = p.arguments ? std::string_view(p.arguments->text()) : "{}";
         const std::size_t index = Registry::find(p.name);
-        const bool known = index != Registry::size();
-        detail::prepared_call prepared(p.name, known, known && table::policied[index] ? &table::policies[index] : nullptr,
-                                       arguments, m.params);
+        const std::shared_ptr<const detail::runtime_tool> added =
+            index == Registry::size() ? runtime_->find(p.name) : nullptr;
+        const bool known = index != Registry::size() || added;
+        const tool_policy* policy = added ? (added->tool.policy ? &*added->tool.policy : nullptr)
+                                    : known && table::policied[index] ? &table::policies[index]
+                                                                      : nullptr;
+        detail::prepared_call prepared(p.name, known, policy, arguments, m.params);
         std::string failure;
-        const tool_result r =
-            prepared.held() ? prepared.refused() : invoke(s, m, p.name, index, prepared.arguments(), f, meta, failure);
+        const tool_result r = prepared.held() ? prepared.refused()
+                              : added ? call_added(s, m, *added, prepared.arguments(), f, meta)
+                                      : invoke(s, m, p.name, index, prepared.arguments(), f, meta, failure);
         if (const std::optional<std::string> asked = prepared.input_required()) return result(m.id, *asked);
         if (!failure.empty()) return error(m.id, error_code::internal_error, failure);
-        if (index == Registry::size()) return error(m.id, error_code::invalid_params, r.content);
+        const std::size_t cap = tools_.options().max_result_size;
+        if (added) return done(detail::tool_call_result(r, p.name, version, false, false, cap), false);
+        if (index == Registry::size()) return error(m.id, error_code::invalid_params, unknown_text(p.name, r.content));
         return done(detail::tool_call_result(r, p.name, version, table::content_results[index],
-                                             f.structured_content && table::structured[index],
-                                             tools_.options().max_result_size),
+                                             f.structured_content && table::structured[index], cap),
                     false);
+    }
+
+    // A call of a tool added at run time (detail/runtime_tools.hpp), with the scope of invoke.
+    tool_result call_added(session& s, const received& m, const detail::runtime_tool& t, std::string_view arguments,
+                           const protocol_features& f, const detail::request_meta& meta) const {
+        double last = 0;
+        bool reported = false;
+        return runtime_->call(t, arguments, detail::call_scope_for(s, m.id, f, meta, last, reported), json::read_options{},
+                              tools_.options().max_result_size);
+    }
+
+    // The unknown-tool text with the names of the tools added at run time as well.
+    std::string unknown_text(std::string_view name, std::string text) const {
+        const std::shared_ptr<const detail::runtime_list> added = runtime_->snapshot();
+        if (added->empty()) return text;
+        std::vector<std::string> names(Registry::names.begin(), Registry::names.end());
+        for (const auto& t : *added) names.push_back(t->tool.name);
+        tool_result out;
+        out.status = tool_status::unknown_tool;
+        agentry::detail::name_unknown_tool(out, name, names);
+        return out.content;
     }
 
     // Calls the tool with the request's stop token (signalled by notifications/cancelled), a
@@ -815,30 +834,9 @@ private:
     // the session's context. `failure` is set when the context cannot be made.
     tool_result invoke(session& s, const received& m, std::string_view name, std::size_t index, std::string_view arguments,
                        const protocol_features& f, const detail::request_meta& meta, std::string& failure) const {
-        const message_sink* out = detail::current_request_ ? detail::current_request_->out : nullptr;
         double last = 0;
         bool reported = false;
-        call_scope scope{s.stop_token(m.id), {}};
-        if (!meta.progress_token.empty() && out && *out)
-            scope.on_progress = [&](const progress_update& u) {
-                if (reported && !(u.progress > last)) return;  // progress must increase
-                reported = true;
-                last = u.progress;
-                std::string note = R"({"jsonrpc":"2.0","method":"notifications/progress","params":{"progressToken":)";
-                note += meta.progress_token;
-                note += R"(,"progress":)";
-                json::write(note, u.progress);
-                if (u.total) {
-                    note += R"(,"total":)";
-                    json::write(note, *u.total);
-                }
-                if (f.progress_message && !u.message.empty()) {
-                    note += R"(,"message":)";
-                    json::write(note, u.message);
-                }
-                note += "}}";
-                (*out)(note);
-            };
+        const call_scope scope = detail::call_scope_for(s, m.id, f, meta, last, reported);
         // An index of size(), an unknown name, is answered naming the closest tool.
         if constexpr (std::is_void_v<context_type>) {
             (void)failure;
@@ -882,6 +880,9 @@ private:
     std::vector<detail::resource_entry> resources_;
     std::vector<detail::prompt_entry> prompts_;
     std::function<std::shared_ptr<void>(const identity*)> make_context_;
+    bool changes_ = false;
+    permission ceiling_ = permission::destructive;
+    std::shared_ptr<detail::runtime_tools> runtime_ = std::make_shared<detail::runtime_tools>();
     std::shared_ptr<detail::subscriber_list> subscribers_ = std::make_shared<detail::subscriber_list>();
 };
 

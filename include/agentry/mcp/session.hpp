@@ -84,23 +84,27 @@ public:
     /// Subscribes to updates of the resource `uri` and joins `list` (the server's sessions with
     /// subscriptions). False, and nothing changes, when the session holds `limit` other URIs.
     bool subscribe(std::string_view uri, const std::shared_ptr<detail::subscriber_list>& list, std::size_t limit) {
-        std::shared_ptr<detail::subscriber_list> left;
-        bool join = false;
         {
             std::lock_guard lock(mutex_);
             if (subscriptions_.find(uri) == subscriptions_.end()) {
                 if (subscriptions_.size() >= limit) return false;
                 subscriptions_.emplace(uri);
             }
-            if (subscribers_ != list) {
-                left = std::exchange(subscribers_, list);
-                join = true;
-            }
+        }
+        join(list);
+        return true;
+    }
+    /// Joins `list` (the server's sessions that hear of changes: resource updates, list changes).
+    void join(const std::shared_ptr<detail::subscriber_list>& list) {
+        std::shared_ptr<detail::subscriber_list> left;
+        {
+            std::lock_guard lock(mutex_);
+            if (subscribers_ == list) return;
+            left = std::exchange(subscribers_, list);
         }
         // Outside the lock: notifying takes the list's lock, then the session's.
         if (left) left->remove(this);
-        if (join) list->add(this);
-        return true;
+        list->add(this);
     }
     /// Ends the subscription to `uri`, if there is one.
     void unsubscribe(std::string_view uri) {

@@ -32,6 +32,7 @@
 #include <agentry/json/value.hpp>
 #include <agentry/loop/dynamic_tools.hpp>
 #include <agentry/mcp/client.hpp>
+#include <agentry/mcp/detail/argument_check.hpp>
 #include <agentry/mcp/detail/tool_schema.hpp>
 #include <agentry/policy/tool_policy.hpp>
 #include <agentry/stop_token.hpp>
@@ -154,38 +155,6 @@ inline json::parsed reread(std::string_view text) {
     options.max_size = static_cast<std::size_t>(-1);
     options.max_depth = max_message_depth;
     return json::parse(text, options);
-}
-
-/// The first pattern of `schema` (a "pattern" string, a key of "patternProperties") that
-/// `checker` could not compile, or null.
-inline const json::schema_checker::compiled_pattern* broken_pattern(const json::schema_checker& checker,
-                                                                    const json::value& schema) {
-    for (const json::member& m : schema.members()) {
-        const json::schema_checker::compiled_pattern* p = nullptr;
-        if (m.key == "pattern" && m.value.is_string()) p = checker.find_pattern(m.value.as_string());
-        if (p && !p->compiled) return p;
-        if (m.key == "patternProperties" && m.value.is_object())
-            for (const json::member& k : m.value.members())
-                if (const auto* q = checker.find_pattern(k.key); q && !q->compiled) return q;
-        if (const auto* q = broken_pattern(checker, m.value)) return q;
-    }
-    for (const json::value& item : schema.items())
-        if (const auto* q = broken_pattern(checker, item)) return q;
-    return nullptr;
-}
-
-/// The errors joined for the model: "/a: ...; /b: ...".
-inline std::string join_read_errors(const std::vector<json::read_error>& errors) {
-    std::string text;
-    for (const json::read_error& e : errors) text += (text.empty() ? "" : "; ") + e.to_string();
-    return text;
-}
-
-inline tool_result mcp_tool_result(tool_status status, std::string content) {
-    tool_result out;
-    out.status = status;
-    out.content = std::move(content);
-    return out;
 }
 
 /// The policy of `tool` by `options`: policy_for's answer, else `policy` with, from a trusted
