@@ -15,6 +15,7 @@
 #include <agentry/json/schema_check.hpp>
 #include <agentry/json/value.hpp>
 #include <agentry/mcp/client.hpp>
+#include <agentry/mcp/server.hpp>
 #include <agentry/mcp/toolset.hpp>
 #include <agentry/provider/anthropic.hpp>
 #include <agentry/provider/gemini.hpp>
@@ -28,6 +29,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <functional>
 #include <mutex>
 #include <netinet/in.h>
 #include <optional>
@@ -446,6 +448,52 @@ TEST_CASE("stdio: examples/mcp_server") {
     REQUIRE(invalid.has_value());
     CHECK(invalid->is_error);
     CHECK(contains(invalid->text, "is not one of"));
+}
+
+namespace {
+
+// The gateway of docs/mcp.md (Tools added at run time): the block as it is there, then the
+// gateway's session calling examples/mcp_server's tools through it.
+const agentry::registry gateway_tools{agentry::tool<"ping_gateway", "Answers pong">(+[] { return std::string("pong"); })};
+
+void run_gateway(const agentry::outcome<std::shared_ptr<mcp::client>>& weather_client,
+                 const std::function<void(agentry::mcp::server<std::remove_const_t<decltype(gateway_tools)>>&)>& use) {
+    const auto& tools = gateway_tools;
+    const auto fail = [](const std::string& message) { FAIL(message); };
+    // The block, at the margin as in the docs.
+agentry::mcp::server gateway{tools, {.name = "gateway", .version = "1", .tool_list_changes = true}};
+agentry::mcp::toolset upstream;
+upstream.add(*weather_client, {.prefix = "weather_", .prefixing = agentry::mcp::prefix_mode::always});
+if (auto added = gateway.add_tools(upstream); !added) return fail(added.error().message);
+    use(gateway);
+}
+
+} // namespace
+
+TEST_CASE("gateway: a server serving its registry and another server's tools, added at run time") {
+    CHECK(mcp_test::in_test_file(mcp_test::doc_block("## Tools added at run time"), "client.cpp"));
+    auto weather = mcp::client::connect(mcp::stdio_command{{AGENTRY_TEST_MCP_SERVER}});
+    REQUIRE(weather.has_value());
+    run_gateway(weather, [](auto& gateway) {
+        mcp::session s;
+        REQUIRE(contains(gateway.handle(s, R"({"jsonrpc":"2.0","id":0,"method":"initialize","params":{)"
+                                           R"("protocolVersion":"2025-11-25","capabilities":{},)"
+                                           R"("clientInfo":{"name":"t","version":"1"}}})"),
+                         R"("tools":{"listChanged":true})"));
+        const std::string listed = gateway.tools_list();
+        CHECK(contains(listed, R"({"name":"ping_gateway",)"));
+        CHECK(contains(listed, R"({"name":"weather_add",)"));
+        CHECK(contains(listed, R"({"name":"weather_get_weather",)"));
+        CHECK(gateway.handle(s, R"({"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"weather_add",)"
+                                R"("arguments":{"a":2,"b":40}}})") ==
+              R"({"jsonrpc":"2.0","id":1,"result":{"content":[{"type":"text","text":"42"}],"isError":false}})");
+        // The upstream's schema is checked at the gateway: the call never reaches it.
+        CHECK(contains(gateway.handle(s, R"({"jsonrpc":"2.0","id":2,"method":"tools/call","params":{)"
+                                         R"("name":"weather_get_weather","arguments":{"city":"Paris","unit":"kelvin"}}})"),
+                       R"(weather_get_weather: invalid arguments: /unit: )"));
+        CHECK(gateway.remove_tool("weather_add"));
+        CHECK(!contains(gateway.tools_list(), "weather_add"));
+    });
 }
 
 namespace {
