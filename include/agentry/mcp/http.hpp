@@ -309,7 +309,7 @@ private:
     }
 
     void finish(http_reply reply) {
-        if (reply.listen) return listen(std::move(reply.listen));
+        if (reply.listen) return listen(std::move(reply.listen), std::move(reply.first_event));
         if (!streaming_) {
             if (reply.drop) return close();
             return write(std::move(reply));
@@ -345,9 +345,9 @@ private:
                           });
     }
 
-    // GET: the session's server-initiated messages, until the session ends, the client leaves,
-    // or stream_timeout passes.
-    void listen(std::shared_ptr<session> state) {
+    // GET (and subscriptions/listen): the session's server-initiated messages, after `first`,
+    // until the session ends, the client leaves, or stream_timeout passes.
+    void listen(std::shared_ptr<session> state, std::string first = {}) {
         listening_ = true;
         streaming_ = true;
         parser_.reset();
@@ -355,6 +355,7 @@ private:
         // The connection closes after this stream: said in the head, so that a client does not
         // send its next request on it.
         outbox_ += stream_head("Connection: close\r\n");
+        if (!first.empty()) append_event(outbox_, first);
         std::weak_ptr<http_connection> weak = this->shared_from_this();
         state->listen(
             [weak](std::string_view message) {

@@ -3,7 +3,7 @@
 #define AGENTRY_MCP_LIMITS_HPP
 
 // The bounds of one MCP message, which the server and the client both apply, and of the
-// resource subscriptions a server keeps for a session.
+// resource subscriptions a server keeps for a session or a stdio connection.
 
 #include <cstddef>
 
@@ -20,6 +20,10 @@ inline constexpr std::size_t max_session_subscriptions = 1024;
 
 /// The longest URI a session may subscribe to, in bytes.
 inline constexpr std::size_t max_subscription_uri_size = 2048;
+
+/// The most subscriptions/listen streams one stdio connection may hold open (over HTTP, each
+/// stream is a connection of its own, bounded as connections are).
+inline constexpr std::size_t max_stdio_subscriptions = 64;
 
 } // namespace agentry::mcp
 

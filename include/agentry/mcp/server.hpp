@@ -74,6 +74,7 @@
 #include <agentry/mcp/detail/completion_answer.hpp>
 #include <agentry/mcp/detail/server_methods.hpp>
 #include <agentry/mcp/detail/server_requests.hpp>
+#include <agentry/mcp/detail/subscription.hpp>
 #include <agentry/mcp/detail/tool_listing.hpp>
 #include <agentry/mcp/ceiling.hpp>
 #include <agentry/mcp/content.hpp>
@@ -397,13 +398,31 @@ public:
         return sent;
     }
 
+    /// For transports: the subscription a 2026-07-28 subscriptions/listen request `m` opens
+    /// (detail/subscription.hpp), with in `first` the acknowledgement to send before anything
+    /// else; or null, with in `refusal` the error response to send instead.
+    std::shared_ptr<session> open_subscription(const received& m, std::string& first, std::string& refusal) const {
+        const detail::request_meta meta = detail::read_meta(m.params);
+        std::string problem;
+        if (!meta.version || *meta.version != stateless_protocol_version) {
+            refusal = error(m.id, error_code::method_not_found,
+                            "Method not found: subscriptions/listen is a request of the stateless revision 2026-07-28; "
+                            "name it in the request's _meta");
+            return nullptr;
+        }
+        auto sub = detail::open_subscription(m, changes_, resources_, subscribers_, first, problem);
+        if (!sub) refusal = error(m.id, error_code::invalid_params, problem);
+        return sub;
+    }
+
 private:
     // notifications/tools/list_changed to each session listening (sessions join at initialize
     // when tools may change).
     void notify_tools_changed() const noexcept {
         try {
             subscribers_->each([](const session& s) {
-                s.post(R"({"jsonrpc":"2.0","method":"notifications/tools/list_changed"})");
+                if (s.hears_of(session::tools_changes))
+                    s.post(R"({"jsonrpc":"2.0","method":"notifications/tools/list_changed"})");
             });
         } catch (...) {
         }
@@ -562,6 +581,7 @@ private:
         case detail::method_needs::prompts: return !prompts_.empty();
         case detail::method_needs::subscriptions: return !stateless && !resources_.empty();
         case detail::method_needs::completions: return completes();
+        case detail::method_needs::stateless: return stateless;
         }
         return false;
     }
@@ -618,6 +638,10 @@ private:
         case detail::method::resources_unsubscribe:
             return subscribe(s, m, method == detail::method::resources_subscribe, done);
         case detail::method::complete: return complete(m, done);
+        case detail::method::listen:
+            return error(m.id, error_code::method_not_found,
+                         "Method not found: subscriptions/listen needs a transport that keeps its stream open "
+                         "(serve_stdio, http_server)");
         case detail::method::discover:
         case detail::method::initialize: break;
         }
@@ -680,29 +704,8 @@ private:
     // template.
     template <class Done>
     std::string subscribe(session& s, const received& m, bool on, const Done& done) const {
-        detail::subscribe_params p;
-        std::string problem;
-        if (!detail::read_params(m.params, p, problem)) return error(m.id, error_code::invalid_params, problem);
-        if (p.uri.size() > max_subscription_uri_size)
-            return error(m.id, error_code::invalid_params,
-                         "Invalid params: /uri: longer than " + std::to_string(max_subscription_uri_size) + " bytes");
-        bool known = false;
-        std::string variables;
-        for (const detail::resource_entry& r : resources_)
-            known = known || (r.templated ? detail::match_uri_template(r.uri, p.uri, variables) : r.uri == p.uri);
-        if (!known) {
-            std::string message = "Invalid params: /uri: no resource or resource template matches ";
-            json::write(message, std::string_view(p.uri).substr(0, 200));
-            return error(m.id, error_code::invalid_params, message);
-        }
-        if (!on) {
-            s.unsubscribe(p.uri);
-        } else if (!s.subscribe(p.uri, subscribers_, max_session_subscriptions)) {
-            return error(m.id, error_code::invalid_params,
-                         "Invalid params: the session holds " + std::to_string(max_session_subscriptions) +
-                             " subscriptions, the most it may; unsubscribe from one first");
-        }
-        return done("{}", false);
+        std::string problem = detail::toggle_subscription(s, m.params, on, resources_, subscribers_);
+        return problem.empty() ? done("{}", false) : error(m.id, error_code::invalid_params, problem);
     }
 
     // completion/complete (detail/completion_answer.hpp).

@@ -192,12 +192,40 @@ public:
         }
         if (end) end();
     }
-    /// Sends `message` to the listener; false when there is none.
+    /// Sends `message` to the listener; false when there is none. A subscription's messages
+    /// carry its id in params._meta.
     bool post(std::string_view message) const {
         std::lock_guard lock(listener_mutex_);
         if (!sink_) return false;
-        sink_(message);
+        if (subscription_.empty()) {
+            sink_(message);
+            return true;
+        }
+        std::string tagged(message);
+        const std::string meta = R"("_meta":{"io.modelcontextprotocol/subscriptionId":)" + subscription_ + '}';
+        if (const std::size_t at = tagged.find(R"("params":{)"); at != std::string::npos) {
+            const std::size_t open = at + 10;
+            tagged.insert(open, tagged[open] == '}' ? meta : meta + ',');
+        } else if (!tagged.empty()) {
+            tagged.insert(tagged.size() - 1, R"(,"params":{)" + meta + '}');
+        }
+        sink_(tagged);
         return true;
+    }
+
+    /// What a session hears of the server's changes (notify_tools_changed): every kind for a
+    /// session, what its filter asks for a subscription (subscriptions/listen).
+    enum hears : unsigned { tools_changes = 1 };
+    /// Makes this session the subscription `id` (JSON text) of subscriptions/listen, hearing
+    /// `what` (hears bits); its messages then carry the id.
+    void make_subscription(std::string id, unsigned what) {
+        std::lock_guard lock(listener_mutex_);
+        subscription_ = std::move(id);
+        hears_ = what;
+    }
+    bool hears_of(unsigned what) const {
+        std::lock_guard lock(listener_mutex_);
+        return (hears_ & what) == what;
     }
 
     /// The requests the server sent to this session's client and waits on (mcp::elicit,
@@ -231,6 +259,8 @@ private:
     mutable std::mutex listener_mutex_;
     message_sink sink_;
     std::function<void()> end_;
+    std::string subscription_;  // its id, JSON text; empty: not a subscription
+    unsigned hears_ = ~0u;
     detail::server_requests requests_;
 };
 

@@ -185,8 +185,28 @@ int serve(const server<Registry>& srv, std::istream& in, std::ostream& out, cons
     };
     const message_sink notifications = [&](std::string_view line) { write_line(line); };
     s.listen(notifications, {});
+    // subscriptions/listen (2026-07-28): each subscription writes on the output, after its
+    // acknowledgement, until the input ends.
+    std::vector<std::shared_ptr<session>> subscriptions;
     received m;
     while (queue.pop(m)) {
+        if (m.kind == message_kind::request && m.method == "subscriptions/listen") {
+            s.finish(m.id);
+            std::string first;
+            std::string refusal;
+            std::shared_ptr<session> sub;
+            if (subscriptions.size() == max_stdio_subscriptions)
+                refusal = R"({"jsonrpc":"2.0","id":)" + m.id +
+                          R"(,"error":{"code":-32600,"message":"Invalid Request: )" +
+                          std::to_string(max_stdio_subscriptions) + R"( subscriptions are open, the most a connection may hold"}})";
+            else sub = srv.open_subscription(m, first, refusal);
+            if (!write_line(sub ? first : refusal)) break;
+            if (sub) {
+                sub->listen(notifications, {});
+                subscriptions.push_back(std::move(sub));
+            }
+            continue;
+        }
         const std::string answer = srv.handle(s, std::move(m), notifications, options.max_message_size);
         if (answer.empty()) continue;
         if (!write_line(answer)) {
@@ -197,6 +217,7 @@ int serve(const server<Registry>& srv, std::istream& in, std::ostream& out, cons
         }
     }
     reader.join();
+    for (const std::shared_ptr<session>& sub : subscriptions) sub->stop_listening();
     s.stop_listening();
     detail::log_line(options.log, "end of input");
     return status;

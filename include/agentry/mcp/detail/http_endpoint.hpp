@@ -53,6 +53,8 @@ struct http_reply {
     /// A GET stream for this session: the connection answers with an event stream and sends the
     /// session's server-initiated messages on it (session::listen).
     std::shared_ptr<session> listen;
+    /// With `listen`: the event sent first (a subscription's acknowledgement).
+    std::string first_event;
 };
 
 /// Appends the status line and header fields of `response` to `out`, as Beast's serializer
@@ -399,6 +401,24 @@ private:
         return reply;
     }
 
+    // subscriptions/listen (2026-07-28): the acknowledgement, then the subscription's
+    // notifications, on an event stream kept open as the GET stream is.
+    http_reply subscription(const received& m, bool streams) {
+        if (!streams)
+            return json(http::status::not_acceptable, m.id, error_code::invalid_request,
+                        "Not Acceptable: subscriptions/listen answers with an event stream over HTTP/1.1; accept "
+                        "text/event-stream");
+        std::string first;
+        std::string refusal;
+        std::shared_ptr<session> sub = server_.open_subscription(m, first, refusal);
+        if (!sub) return json_body(http::status::ok, std::move(refusal));
+        http_reply reply;
+        reply.response.result(http::status::ok);
+        reply.listen = std::move(sub);
+        reply.first_event = std::move(first);
+        return reply;
+    }
+
     http_reply remove(const http_request& request, const identity* who) {
         const std::string_view id = request["Mcp-Session-Id"];
         if (id.empty())
@@ -455,6 +475,7 @@ private:
             };
             if (const auto problem = standard_header_problem(header("Mcp-Method"), header("Mcp-Name"), m.method, m.params))
                 return json(http::status::bad_request, m.id, error_code::header_mismatch, *problem);
+            if (m.kind == message_kind::request && m.method == "subscriptions/listen") return subscription(m, streams(request));
         }
         if (stateless) {
             state = std::make_shared<session>(who ? std::make_shared<const identity>(*who) : nullptr);

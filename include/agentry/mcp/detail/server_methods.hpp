@@ -147,9 +147,10 @@ inline request_meta read_meta(std::string_view params) {
 /// and what it needs decides whether this server, in this mode, knows it.
 enum class method { discover, initialize, ping, set_level, tools_list, tools_call, resources_list,
                     resource_templates_list, resources_read, prompts_list, prompts_get, resources_subscribe,
-                    resources_unsubscribe, complete };
-// subscriptions: resources and a session (not stateless); completions: a completer.
-enum class method_needs { nothing, session, resources, prompts, subscriptions, completions };
+                    resources_unsubscribe, complete, listen };
+// subscriptions: resources and a session (not stateless); completions: a completer; stateless:
+// a 2026-07-28 request.
+enum class method_needs { nothing, session, resources, prompts, subscriptions, completions, stateless };
 
 struct method_row {
     std::string_view name;
@@ -172,6 +173,7 @@ inline constexpr method_row method_table[] = {
     {"resources/subscribe", method::resources_subscribe, method_needs::subscriptions},
     {"resources/unsubscribe", method::resources_unsubscribe, method_needs::subscriptions},
     {"completion/complete", method::complete, method_needs::completions},
+    {"subscriptions/listen", method::listen, method_needs::stateless},
 };
 
 constexpr const method_row* find_method(std::string_view name) noexcept {
