@@ -618,7 +618,8 @@ TEST_CASE("sample with tools over stdio: tools from a registry, tool uses back, 
           R"({"type":"tool_use","id":"u1","name":"get_weather","input":{"city":"Paris"}},)"
           R"({"type":"tool_use","id":"u2","name":"get_weather","input":{}}]},)"
           R"({"role":"user","content":[{"type":"tool_result","toolUseId":"u1","content":[{"type":"text","text":"rain"}]},)"
-          R"({"type":"tool_result","toolUseId":"u2","content":[{"type":"text","text":"missing required property "city""}],"isError":true}]}],)"
+          R"({"type":"tool_result","toolUseId":"u2","content":[{"type":"text","text":"get_weather: invalid arguments: /city: )"
+          R"(missing required property. Fix the arguments and call get_weather again."}],"isError":true}]}],)"
           R"("maxTokens":100,)" +
               std::string(trip_tools) + "}}");
     CHECK(lines[3] == text_result("2", "endTurn: Take an umbrella."));
