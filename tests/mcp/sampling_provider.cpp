@@ -8,12 +8,14 @@
 #include <agentry/mcp/sample.hpp>
 #include <agentry/mcp/sampling_provider.hpp>
 #include <agentry/mcp/server.hpp>
+#include <agentry/provider/openai.hpp>
 #include <agentry/provider/scripted.hpp>
 #include <agentry/registry.hpp>
 #include <agentry/tool.hpp>
 
 #include <doctest/doctest.h>
 
+#include <memory>
 #include <string>
 #include <string_view>
 #include <thread>
@@ -72,16 +74,17 @@ TEST_CASE("answer_sampling_with: tools in the provider's dialect, tool calls as 
         choices.push_back(r.tool_choice.kind);
         if (r.messages.back().role == agentry::role::tool)
             return agentry::scripted_model::answer("It is " + r.messages.back().text + ".");
-        return agentry::scripted_model::calls({{"c1", "get_weather", R"({"city":"Paris"})", {}}});
+        // A strict dialect's null for the optional "unit" is left out of the tool use.
+        return agentry::scripted_model::calls({{"c1", "get_weather", R"({"city":"Paris","unit":null})", {}}});
     }};
     const mcp::sampling_hook hook = mcp::answer_sampling_with(model, agentry::scripted_transport{});
     const std::string tools =
-        R"("tools":[{"name":"get_weather","description":"Weather","inputSchema":{"type":"object","properties":{"city":{"type":"string"}},"required":["city"]}}],"toolChoice":{"mode":"required"})";
+        R"("tools":[{"name":"get_weather","description":"Weather","inputSchema":{"type":"object","properties":{"city":{"type":"string"},"unit":{"type":"string"}},"required":["city"]}}],"toolChoice":{"mode":"required"})";
     CHECK(answer(hook, R"({"messages":[{"role":"user","content":{"type":"text","text":"Paris?"}}],"maxTokens":10,)" + tools + "}") ==
           R"({"jsonrpc":"2.0","id":4,"result":{"role":"assistant","content":[{"type":"tool_use","id":"c1","name":"get_weather","input":{"city":"Paris"}}],"model":"agentry","stopReason":"toolUse"}})");
     REQUIRE(tools_seen.size() == 1);
     CHECK(tools_seen[0] ==
-          R"([{"name":"get_weather","description":"Weather","parameters":{"type":"object","properties":{"city":{"type":"string"}},"required":["city"]}}])");
+          R"([{"name":"get_weather","description":"Weather","parameters":{"type":"object","properties":{"city":{"type":"string"},"unit":{"type":"string"}},"required":["city"]}}])");
     CHECK(choices[0] == agentry::tool_choice_kind::required);
     CHECK(answer(hook, R"({"messages":[{"role":"user","content":{"type":"text","text":"Paris?"}},)"
                        R"({"role":"assistant","content":[{"type":"tool_use","id":"c1","name":"get_weather","input":{"city":"Paris"}}]},)"
@@ -99,6 +102,57 @@ TEST_CASE("answer_sampling_with: tools in the provider's dialect, tool calls as 
     CHECK(conversation[2].tool_name == "get_weather");
     CHECK(conversation[2].text == "rainy");
     CHECK(!conversation[2].is_error);
+}
+
+namespace {
+
+// A transport answering every request with `reply`, keeping the bodies it was sent.
+struct canned_transport {
+    std::shared_ptr<std::vector<std::string>> bodies = std::make_shared<std::vector<std::string>>();
+    std::string reply;
+    agentry::transport_result send(const agentry::http_request& request) const {
+        bodies->push_back(request.body);
+        agentry::transport_result r;
+        r.response.status = 200;
+        r.response.body = reply;
+        return r;
+    }
+    agentry::transport_result stream(const agentry::http_request& request, agentry::stream_handlers&) const {
+        return send(request);
+    }
+};
+
+} // namespace
+
+TEST_CASE("answer_sampling_with an OpenAI provider: strict tools, the hint as model, nulls of optional arguments dropped") {
+    canned_transport transport;
+    transport.reply =
+        R"({"id":"c","object":"chat.completion","model":"small-model","choices":[{"index":0,"message":{"role":"assistant","content":null,)"
+        R"("tool_calls":[{"id":"call_9","type":"function","function":{"name":"get_weather","arguments":"{\"city\":\"Paris\",\"unit\":null}"}}]},)"
+        R"("finish_reason":"tool_calls"}],"usage":{"prompt_tokens":3,"completion_tokens":4}})";
+    const auto bodies = transport.bodies;
+    mcp::sampling_provider_options options;
+    options.model_from_hints = true;
+    const mcp::sampling_hook hook =
+        mcp::answer_sampling_with(agentry::openai{.model = "gpt-default", .api_key = "k"}, transport, options);
+    CHECK(answer(hook, R"({"messages":[{"role":"user","content":{"type":"text","text":"Paris?"}}],"maxTokens":10,)"
+                       R"("modelPreferences":{"hints":[{"name":"small-model"}]},)"
+                       R"("tools":[{"name":"get_weather","inputSchema":{"type":"object","properties":{"city":{"type":"string"},"unit":{"type":"string"}},"required":["city"]}}],)"
+                       R"("toolChoice":{"mode":"required"}})") ==
+          R"({"jsonrpc":"2.0","id":4,"result":{"role":"assistant","content":[{"type":"tool_use","id":"call_9","name":"get_weather","input":{"city":"Paris"}}],"model":"small-model","stopReason":"toolUse"}})");
+    REQUIRE(bodies->size() == 1);
+    const std::string& body = bodies->front();
+    CHECK(body.find(R"("model":"small-model")") != std::string::npos);
+    CHECK(body.find(R"("tool_choice":"required")") != std::string::npos);
+    CHECK(body.find(R"({"type":"function","function":{"name":"get_weather","description":"",)") != std::string::npos);
+    CHECK(body.find(R"("strict":true)") != std::string::npos);
+    CHECK(body.find(R"("max_completion_tokens":10)") != std::string::npos);
+    // Without model_from_hints, the provider's model.
+    const mcp::sampling_hook fixed = mcp::answer_sampling_with(agentry::openai{.model = "gpt-default", .api_key = "k"}, transport);
+    CHECK(answer(fixed, R"({"messages":[{"role":"user","content":{"type":"text","text":"Hi"}}],"maxTokens":10,"modelPreferences":{"hints":[{"name":"small-model"}]}})")
+              .find(R"("model":"gpt-default")") != std::string::npos);
+    REQUIRE(bodies->size() == 2);
+    CHECK(bodies->back().find(R"("model":"gpt-default")") != std::string::npos);
 }
 
 TEST_CASE("answer_sampling_with: refusals, a provider error, the approval") {

@@ -70,6 +70,8 @@ struct sampling_turn {
     std::optional<double> temperature;
     /// The first modelPreferences hint; empty without one.
     std::string hint;
+    /// Each offered tool's inputSchema as the server wrote it, by name.
+    std::vector<std::pair<std::string, json::value>> schemas;
 };
 
 inline const json::value* member_of(const json::value& v, std::string_view key) {
@@ -188,6 +190,7 @@ inline std::optional<sampling_reply> read_sampling_turn(const json::value& param
         if (!converted) return sampling_refusal("the tool \"" + name + "\"'s inputSchema, " + why);
         if (!definitions.empty()) definitions += ',';
         definitions += dynamic_definition(kind, name, string_member(t, "description"), *converted);
+        turn.schemas.emplace_back(name, *schema);
     }
     turn.tools = kind == dialect_kind::gemini ? R"([{"functionDeclarations":[)" + definitions + "]}]"
                                               : "[" + definitions + "]";
@@ -199,8 +202,10 @@ inline std::optional<sampling_reply> read_sampling_turn(const json::value& param
     return std::nullopt;
 }
 
-/// The CreateMessageResult of a provider's turn, as a sampling_reply.
-inline sampling_reply sampling_result(const agentry::turn_result& turn, std::string model) {
+/// The CreateMessageResult of a provider's turn, as a sampling_reply. A tool call's arguments
+/// lose the nulls a strict dialect sends for the optional properties of the tool's schema.
+inline sampling_reply sampling_result(const agentry::turn_result& turn, std::string model,
+                                      const std::vector<std::pair<std::string, json::value>>& schemas = {}) {
     if (!turn.ok())
         return sampling_reply::fail(-32603, "agentry: mcp::answer_sampling_with: the provider failed: " +
                                                 agentry::detail::printable(turn.error.message, 500));
@@ -223,7 +228,10 @@ inline sampling_reply sampling_result(const agentry::turn_result& turn, std::str
         content += '}';
     }
     for (const agentry::tool_call& call : c.reply.tool_calls) {
-        const json::parsed input = json::parse(call.arguments.empty() ? std::string_view("{}") : call.arguments);
+        json::parsed input = json::parse(call.arguments.empty() ? std::string_view("{}") : call.arguments);
+        if (input.ok() && input.value.is_object())
+            for (const auto& [name, schema] : schemas)
+                if (name == call.name) drop_null_optionals(input.value, schema);
         if (!input.ok() || !input.value.is_object())
             return sampling_reply::fail(-32603, "agentry: mcp::answer_sampling_with: the model's arguments for the tool \"" +
                                                     agentry::detail::printable(call.name, 100) +
@@ -292,7 +300,7 @@ sampling_hook answer_sampling_with(P p, T transport, sampling_provider_options o
             std::lock_guard lock(s.mutex);
             result = agentry::complete(provider, s.transport, request);
         }
-        return detail::sampling_result(result, std::move(model));
+        return detail::sampling_result(result, std::move(model), turn.schemas);
     };
 }
 
