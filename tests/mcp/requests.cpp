@@ -15,6 +15,8 @@
 
 #include <doctest/doctest.h>
 
+#include "doc_block.hpp"
+
 #include <chrono>
 #include <condition_variable>
 #include <deque>
@@ -234,8 +236,34 @@ std::string plan_trip(const std::string& city) {
     return "too many rounds";
 }
 
+std::string get_weather(const std::string& city) { return city == "Paris" ? "rain" : "sun"; }
+
+// The example of docs/mcp.md (sampling with tools), byte for byte.
+constexpr agentry::registry weather{
+    agentry::tool<"get_weather", "Current weather for a city", "city">(get_weather)};
+
+std::string pack_for(const std::string& city) {
+    agentry::mcp::sampling_request request;
+    request.messages = {{agentry::mcp::role::user, "Pack for " + city}};
+    request.tools = agentry::mcp::sampling_tools(weather);
+    for (int round = 0; round != 3; ++round) {
+        const agentry::mcp::sample_result r = agentry::mcp::sample(request);
+        if (r.error) return r.error->message;
+        if (r.tool_uses.empty()) return r.text;
+        request.messages.push_back(agentry::mcp::sampling_message::assistant(r));
+        std::vector<agentry::mcp::sampling_tool_result> results;
+        for (const auto& use : r.tool_uses) {
+            const agentry::tool_result done = weather.call(use.name, use.input);
+            results.push_back({use.id, done.content, !done.ok()});
+        }
+        request.messages.push_back(agentry::mcp::sampling_message::results(std::move(results)));
+    }
+    return "no answer";
+}
+
 constexpr agentry::registry tools{
     agentry::tool<"signup", "Asks the user to sign up">(ask_signup),
+    agentry::tool<"pack_for", "The example of docs/mcp.md", "city">(pack_for),
     agentry::tool<"plan_trip", "Asks the client's model, which may use tools", "city">(plan_trip),
     agentry::tool<"signup_quick", "Asks the user to sign up, waiting 100 ms">(ask_signup_quickly),
     agentry::tool<"choose", "Asks the user to choose">(ask_choices),
@@ -643,6 +671,22 @@ TEST_CASE("sample with tools: refused without capabilities.sampling.tools, befor
     REQUIRE(lines.size() == 4);
     CHECK(lines[2] == text_result("2", "agentry: mcp::sample: the client's model answered with tool_use content; "
                                        "mcp::sample takes text"));
+}
+
+TEST_CASE("docs/mcp.md: the example of sampling with tools is in this file, and sends what it shows") {
+    const std::string block = mcp_test::doc_block("**Sampling with tools (2025-11-25).**");
+    CHECK(block.starts_with("constexpr agentry::registry weather{"));
+    CHECK(mcp_test::in_test_file(block, "requests.cpp"));
+    const auto lines = converse({initialize_line("2025-11-25", R"({"sampling":{"tools":{}}})"),
+                                 call_line("2", "pack_for", R"({"city":"Paris"})")},
+                                trip_client);
+    REQUIRE(lines.size() == 5);
+    const std::string doc = mcp_test::read_file(AGENTRY_TEST_SOURCE_DIR "/docs/mcp.md");
+    const std::size_t shown = doc.find("```json\n", doc.find("**Sampling with tools (2025-11-25).**")) + 8;
+    CHECK(doc.substr(shown, doc.find('\n', shown) - shown) == lines[1]);
+    CHECK(lines[2].find(R"({"role":"user","content":[{"type":"tool_result","toolUseId":"u1","content":[{"type":"text","text":"rain"}]},)") !=
+          std::string::npos);
+    CHECK(lines[3] == text_result("2", "Take an umbrella."));
 }
 
 TEST_CASE("sample with tools: a bad input_schema is refused before anything is sent") {

@@ -15,6 +15,9 @@
 
 #include <doctest/doctest.h>
 
+#include "doc_block.hpp"
+
+#include <functional>
 #include <memory>
 #include <string>
 #include <string_view>
@@ -153,6 +156,42 @@ TEST_CASE("answer_sampling_with an OpenAI provider: strict tools, the hint as mo
               .find(R"("model":"gpt-default")") != std::string::npos);
     REQUIRE(bodies->size() == 2);
     CHECK(bodies->back().find(R"("model":"gpt-default")") != std::string::npos);
+}
+
+namespace {
+
+// The example of docs/mcp.md (answering sampling with a provider), byte for byte.
+template <agentry::transport T>
+agentry::mcp::client_options answering_with_a_model(T transport, std::function<bool(std::string_view)> ask_the_user) {
+    agentry::mcp::client_options options;
+    agentry::mcp::sampling_provider_options sampling;
+    sampling.approve = std::move(ask_the_user);  // a person reviews each request first
+    options.on_sample = agentry::mcp::answer_sampling_with(agentry::openai{.model = "gpt-4o-mini"},
+                                                           std::move(transport), sampling);
+    options.sampling_tools = true;  // the server may offer the model tools
+    return options;
+}
+
+} // namespace
+
+TEST_CASE("docs/mcp.md: the example of answering sampling with a provider is in this file, and answers") {
+    const std::string block = mcp_test::doc_block("**Answering sampling with a provider.**");
+    CHECK(block.starts_with("template <agentry::transport T>"));
+    CHECK(mcp_test::in_test_file(block, "sampling_provider.cpp"));
+    canned_transport transport;
+    transport.reply =
+        R"({"id":"c","object":"chat.completion","model":"gpt-4o-mini","choices":[{"index":0,"message":{"role":"assistant","content":"Hello."},)"
+        R"("finish_reason":"stop"}],"usage":{"prompt_tokens":3,"completion_tokens":4}})";
+    bool allow = true;
+    const mcp::client_options options = answering_with_a_model(transport, [&](std::string_view) { return allow; });
+    CHECK(options.sampling_tools);
+    const std::string params = R"({"messages":[{"role":"user","content":{"type":"text","text":"Hi"}}],"maxTokens":10})";
+    CHECK(answer(options.on_sample, params) ==
+          R"({"jsonrpc":"2.0","id":4,"result":{"role":"assistant","content":{"type":"text","text":"Hello."},"model":"gpt-4o-mini","stopReason":"endTurn"}})");
+    allow = false;
+    CHECK(answer(options.on_sample, params) ==
+          R"({"jsonrpc":"2.0","id":4,"error":{"code":-1,"message":"User rejected sampling request"}})");
+    CHECK(transport.bodies->size() == 1);
 }
 
 TEST_CASE("answer_sampling_with: refusals, a provider error, the approval") {
