@@ -194,6 +194,26 @@ TEST_CASE("docs/mcp.md: the example of answering sampling with a provider is in 
     CHECK(transport.bodies->size() == 1);
 }
 
+TEST_CASE("answer_sampling_with: the tools payload of the Gemini and Anthropic dialects") {
+    const agentry::json::parsed params = agentry::json::parse(
+        R"({"messages":[],"tools":[{"name":"now","description":"The time","inputSchema":{"type":"object","properties":{}}},)"
+        R"({"name":"get_weather","inputSchema":{"type":"object","properties":{"city":{"type":"string"}},"required":["city"]}}]})");
+    mcp::detail::sampling_turn gemini;
+    CHECK_FALSE(mcp::detail::read_sampling_turn(params.value, agentry::dialect::gemini::kind, agentry::dialect::gemini::rules, gemini));
+    CHECK(gemini.tools ==
+          R"([{"functionDeclarations":[{"name":"now","description":"The time"},)"
+          R"({"name":"get_weather","description":"","parameters":{"type":"OBJECT","properties":{"city":{"type":"STRING"}},"required":["city"]}}]}])");
+    mcp::detail::sampling_turn anthropic;
+    CHECK_FALSE(mcp::detail::read_sampling_turn(params.value, agentry::dialect::anthropic::kind, agentry::dialect::anthropic::rules, anthropic));
+    CHECK(anthropic.tools.starts_with(R"([{"name":"now","description":"The time","input_schema":{"type":"object")"));
+    const auto bad = mcp::detail::read_sampling_turn(agentry::json::parse(R"({"messages":[],"tools":[{"name":"no spaces","inputSchema":{}}]})").value,
+                                                     agentry::dialect::gemini::kind, agentry::dialect::gemini::rules, gemini);
+    REQUIRE(bad.has_value());
+    REQUIRE(bad->error.has_value());
+    CHECK(bad->error->code == -32602);
+    CHECK(bad->error->message == "agentry: mcp::answer_sampling_with: the tool name \"no spaces\" is not valid in the gemini dialect");
+}
+
 TEST_CASE("answer_sampling_with: refusals, a provider error, the approval") {
     agentry::scripted_model failing{std::vector<agentry::completion>{}};
     const mcp::sampling_hook hook = mcp::answer_sampling_with(failing, agentry::scripted_transport{});
