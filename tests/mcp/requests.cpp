@@ -15,6 +15,8 @@
 
 #include <doctest/doctest.h>
 
+#include "doc_block.hpp"
+
 #include <chrono>
 #include <condition_variable>
 #include <deque>
@@ -203,8 +205,66 @@ std::string summarise(const std::string& text) {
     return r.model + " (" + r.stop_reason + "): " + r.text;
 }
 
+// The tools a sampling request offers the client's model.
+constexpr agentry::registry weather_tools{
+    agentry::tool<"get_weather", "Current weather for a city", "city">(+[](const std::string& city) {
+        return city == "Paris" ? std::string("rain") : std::string("sun");
+    }),
+};
+
+// Samples with weather_tools, runs the tools the model uses with the registry, and samples again
+// with their results: the model's last text, or the failure.
+std::string plan_trip(const std::string& city) {
+    mcp::sampling_request request;
+    request.messages = {{mcp::role::user, "Pack for " + city}};
+    request.max_tokens = 100;
+    request.tools = mcp::sampling_tools(weather_tools);
+    request.tools.push_back({"note", "Writes a note", R"({"type":"object","properties":{"text":{"type":"string"}}})"});
+    request.tool_choice = mcp::sampling_tool_mode::automatic;
+    for (int round = 0; round != 3; ++round) {
+        const mcp::sample_result r = mcp::sample(request);
+        if (r.error) return std::string(mcp::to_string(r.error->kind)) + ": " + r.error->message;
+        if (r.tool_uses.empty()) return r.stop_reason + ": " + r.text;
+        request.messages.push_back(mcp::sampling_message::assistant(r));
+        std::vector<mcp::sampling_tool_result> results;
+        for (const mcp::sampling_tool_use& use : r.tool_uses) {
+            const agentry::tool_result done = weather_tools.call(use.name, use.input);
+            results.push_back({use.id, done.content, !done.ok()});
+        }
+        request.messages.push_back(mcp::sampling_message::results(std::move(results)));
+    }
+    return "too many rounds";
+}
+
+std::string get_weather(const std::string& city) { return city == "Paris" ? "rain" : "sun"; }
+
+// The example of docs/mcp.md (sampling with tools), byte for byte.
+constexpr agentry::registry weather{
+    agentry::tool<"get_weather", "Current weather for a city", "city">(get_weather)};
+
+std::string pack_for(const std::string& city) {
+    agentry::mcp::sampling_request request;
+    request.messages = {{agentry::mcp::role::user, "Pack for " + city}};
+    request.tools = agentry::mcp::sampling_tools(weather);
+    for (int round = 0; round != 3; ++round) {
+        const agentry::mcp::sample_result r = agentry::mcp::sample(request);
+        if (r.error) return r.error->message;
+        if (r.tool_uses.empty()) return r.text;
+        request.messages.push_back(agentry::mcp::sampling_message::assistant(r));
+        std::vector<agentry::mcp::sampling_tool_result> results;
+        for (const auto& use : r.tool_uses) {
+            const agentry::tool_result done = weather.call(use.name, use.input);
+            results.push_back({use.id, done.content, !done.ok()});
+        }
+        request.messages.push_back(agentry::mcp::sampling_message::results(std::move(results)));
+    }
+    return "no answer";
+}
+
 constexpr agentry::registry tools{
     agentry::tool<"signup", "Asks the user to sign up">(ask_signup),
+    agentry::tool<"pack_for", "The example of docs/mcp.md", "city">(pack_for),
+    agentry::tool<"plan_trip", "Asks the client's model, which may use tools", "city">(plan_trip),
     agentry::tool<"signup_quick", "Asks the user to sign up, waiting 100 ms">(ask_signup_quickly),
     agentry::tool<"choose", "Asks the user to choose">(ask_choices),
     agentry::tool<"summarise", "Summarises a text with the client's model", "text">(summarise),
@@ -546,6 +606,102 @@ TEST_CASE("sample over stdio: the request sent, text back, errors") {
     REQUIRE(lines.size() == 4);
     CHECK(lines[1] == R"({"jsonrpc":"2.0","id":1,"method":"sampling/createMessage","params":{"messages":[{"role":"user","content":{"type":"text","text":"Hi"}}],"maxTokens":10}})");
     CHECK(lines[2] == text_result("2", "Hello"));
+}
+
+namespace {
+
+constexpr std::string_view trip_tools =
+    R"("tools":[{"name":"get_weather","description":"Current weather for a city","inputSchema":{"type":"object",)"
+    R"("properties":{"city":{"type":"string"}},"required":["city"],"additionalProperties":false}},)"
+    R"({"name":"note","description":"Writes a note","inputSchema":{"type":"object","properties":{"text":{"type":"string"}}}}],)"
+    R"("toolChoice":{"mode":"auto"})";
+
+// A client whose model uses get_weather for Paris, then answers with the result it was sent.
+std::vector<std::string> trip_client(const std::string& line) {
+    if (line.find("sampling/createMessage") == std::string::npos) return {};
+    const std::size_t at = line.find(R"("id":)") + 5;
+    const std::string id = line.substr(at, line.find(',', at) - at);
+    if (line.find("tool_result") == std::string::npos)
+        return {R"({"jsonrpc":"2.0","id":)" + id +
+                R"(,"result":{"role":"assistant","content":[{"type":"text","text":"Checking."},)"
+                R"({"type":"tool_use","id":"u1","name":"get_weather","input":{"city":"Paris"}},)"
+                R"({"type":"tool_use","id":"u2","name":"get_weather","input":{}}],"model":"m-2","stopReason":"toolUse"}})"};
+    return {R"({"jsonrpc":"2.0","id":)" + id +
+            R"(,"result":{"role":"assistant","content":{"type":"text","text":"Take an umbrella."},"model":"m-2","stopReason":"endTurn"}})"};
+}
+
+} // namespace
+
+TEST_CASE("sample with tools over stdio: tools from a registry, tool uses back, tool results sent") {
+    const std::string call = call_line("2", "plan_trip", R"({"city":"Paris"})");
+    const auto lines = converse({initialize_line("2025-11-25", R"({"sampling":{"tools":{}}})"), call}, trip_client);
+    REQUIRE(lines.size() == 5);
+    CHECK(lines[1] == R"({"jsonrpc":"2.0","id":1,"method":"sampling/createMessage","params":{"messages":[)"
+                      R"({"role":"user","content":{"type":"text","text":"Pack for Paris"}}],"maxTokens":100,)" +
+                          std::string(trip_tools) + "}}");
+    CHECK(lines[2] ==
+          R"({"jsonrpc":"2.0","id":2,"method":"sampling/createMessage","params":{"messages":[)"
+          R"({"role":"user","content":{"type":"text","text":"Pack for Paris"}},)"
+          R"({"role":"assistant","content":[{"type":"text","text":"Checking."},)"
+          R"({"type":"tool_use","id":"u1","name":"get_weather","input":{"city":"Paris"}},)"
+          R"({"type":"tool_use","id":"u2","name":"get_weather","input":{}}]},)"
+          R"({"role":"user","content":[{"type":"tool_result","toolUseId":"u1","content":[{"type":"text","text":"rain"}]},)"
+          R"({"type":"tool_result","toolUseId":"u2","content":[{"type":"text","text":"get_weather: invalid arguments: /city: )"
+          R"(missing required property. Fix the arguments and call get_weather again."}],"isError":true}]}],)"
+          R"("maxTokens":100,)" +
+              std::string(trip_tools) + "}}");
+    CHECK(lines[3] == text_result("2", "endTurn: Take an umbrella."));
+}
+
+TEST_CASE("sample with tools: refused without capabilities.sampling.tools, before 2025-11-25, and with a bad schema") {
+    const std::string call = call_line("2", "plan_trip", R"({"city":"Paris"})");
+    auto lines = converse({initialize_line("2025-11-25", R"({"sampling":{}})"), call}, trip_client);
+    REQUIRE(lines.size() == 3);
+    CHECK(lines[1] == text_result("2", "no_capability: agentry: mcp::sample: the request offers the tool \"get_weather\", "
+                                       "but the client does not support sampling with tools (it did not declare "
+                                       "capabilities.sampling.tools in initialize); send the request without tools"));
+    lines = converse({initialize_line("2025-06-18", R"({"sampling":{"tools":{}}})"), call}, trip_client);
+    REQUIRE(lines.size() == 3);
+    CHECK(lines[1] == text_result("2", "no_capability: agentry: mcp::sample: the request offers the tool \"get_weather\", "
+                                       "but the client does not support sampling with tools: the session's protocol "
+                                       "version 2025-06-18 predates it (2025-11-25); send the request without tools"));
+    // A tool use the request offered no tools for is not text.
+    lines = converse({initialize_line("2025-11-25", R"({"sampling":{"tools":{}}})"), call_line("2", "ask_short", R"({"prompt":"Hi"})")},
+                     answering(R"({"role":"assistant","content":[{"type":"tool_use","id":"u","name":"x","input":{}}],"model":"m"})"));
+    REQUIRE(lines.size() == 4);
+    CHECK(lines[2] == text_result("2", "agentry: mcp::sample: the client's model answered with tool_use content; "
+                                       "mcp::sample takes text"));
+}
+
+TEST_CASE("docs/mcp.md: the example of sampling with tools is in this file, and sends what it shows") {
+    const std::string block = mcp_test::doc_block("**Sampling with tools (2025-11-25).**");
+    CHECK(block.starts_with("constexpr agentry::registry weather{"));
+    CHECK(mcp_test::in_test_file(block, "requests.cpp"));
+    const auto lines = converse({initialize_line("2025-11-25", R"({"sampling":{"tools":{}}})"),
+                                 call_line("2", "pack_for", R"({"city":"Paris"})")},
+                                trip_client);
+    REQUIRE(lines.size() == 5);
+    const std::string doc = mcp_test::read_file(AGENTRY_TEST_SOURCE_DIR "/docs/mcp.md");
+    const std::size_t shown = doc.find("```json\n", doc.find("**Sampling with tools (2025-11-25).**")) + 8;
+    CHECK(doc.substr(shown, doc.find('\n', shown) - shown) == lines[1]);
+    CHECK(lines[2].find(R"({"role":"user","content":[{"type":"tool_result","toolUseId":"u1","content":[{"type":"text","text":"rain"}]},)") !=
+          std::string::npos);
+    CHECK(lines[3] == text_result("2", "Take an umbrella."));
+}
+
+TEST_CASE("sample with tools: a bad input_schema is refused before anything is sent") {
+    mcp::sampling_request request;
+    request.messages = {{mcp::role::user, "x"}};
+    request.tools = {{"bad", "", "[1]"}};
+    // Outside a request the scope is checked first.
+    CHECK(mcp::sample(request).error->kind == mcp::ask_failure::outside_request);
+    CHECK(mcp::to_string(mcp::ask_failure::invalid_request) == "invalid_request");
+    const auto tools = mcp::sampling_tools(weather_tools);
+    REQUIRE(tools.size() == 1);
+    CHECK(tools[0].name == "get_weather");
+    CHECK(tools[0].description == "Current weather for a city");
+    CHECK(tools[0].input_schema ==
+          R"({"type":"object","properties":{"city":{"type":"string"}},"required":["city"],"additionalProperties":false})");
 }
 
 namespace {
@@ -926,4 +1082,33 @@ TEST_CASE("elicit_url over stdio: the URL-mode request, the action back, and cli
                                    answering(R"({"action":"decline"})"));
     REQUIRE(declined.size() == 4);
     CHECK(declined[2] == text_result("2", "declined"));
+}
+
+TEST_CASE("sample with tools in a stateless 2026-07-28 tools/call: an input request, then the answers") {
+    mcp::session s;
+    const std::string meta_tools =
+        R"("io.modelcontextprotocol/clientCapabilities":{"sampling":{"tools":{}}})";
+    const auto trip_call = [&](std::string_view more) {
+        return R"({"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"plan_trip","arguments":{"city":"Paris"})" +
+               std::string(more) + R"(,"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28",)" + meta_tools + "}}}";
+    };
+    const std::string first = server.handle(s, trip_call(""));
+    CHECK(first.find(R"("inputRequests":{"input-1":{"method":"sampling/createMessage","params":{"messages":[{"role":"user","content":{"type":"text","text":"Pack for Paris"}}],"maxTokens":100,)" +
+                     std::string(trip_tools) + "}}}") != std::string::npos);
+    const std::string used =
+        R"({"role":"assistant","content":[{"type":"tool_use","id":"u1","name":"get_weather","input":{"city":"Paris"}}],"model":"m","stopReason":"toolUse"})";
+    const std::string second =
+        server.handle(s, trip_call(R"(,"inputResponses":{"input-1":)" + used + R"(},"requestState":")" + state_of(first) + '"'));
+    CHECK(second.find(R"("input-2":{"method":"sampling/createMessage","params":{"messages":[{"role":"user","content":{"type":"text","text":"Pack for Paris"}},)"
+                      R"({"role":"assistant","content":[{"type":"tool_use","id":"u1","name":"get_weather","input":{"city":"Paris"}}]},)"
+                      R"({"role":"user","content":[{"type":"tool_result","toolUseId":"u1","content":[{"type":"text","text":"rain"}]}]}],)") !=
+          std::string::npos);
+    const std::string done = server.handle(
+        s, trip_call(R"(,"inputResponses":{"input-2":{"role":"assistant","content":{"type":"text","text":"Umbrella."},"model":"m"}},"requestState":")" +
+                     state_of(second) + '"'));
+    CHECK(done == R"({"jsonrpc":"2.0","id":7,"result":{"content":[{"type":"text","text":": Umbrella."}],"isError":false,"resultType":"complete"}})");
+    // The request's _meta without sampling.tools: refused.
+    const std::string refused = server.handle(
+        s, R"({"jsonrpc":"2.0","id":8,"method":"tools/call","params":{"name":"plan_trip","arguments":{"city":"Paris"},"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{"sampling":{}}}}})");
+    CHECK(refused.find("capabilities.sampling.tools in the request's _meta clientCapabilities") != std::string::npos);
 }

@@ -8,6 +8,8 @@
 //    cancel; the tool reads each; the request's message and requestedSchema are exact; over
 //    HTTP the client fills in the schema's defaults (form.applyDefaults).
 //  - sampling/createMessage: the client's handler answers with text; the request is exact.
+//    With tools (the client declares sampling.tools): the model's tool_use answer, then the
+//    request with the tool's result, answered with text; both requests exact.
 // Every message the server sends is validated against the negotiated version's schema: its
 // requests as ServerRequest, its notifications as ServerNotification, its results by method.
 // Exit status: 0 passed, 1 failed, 77 skipped.
@@ -48,7 +50,7 @@ const SIGNUP_SCHEMA = {
 function askedClient(elicitation) {
     const client = new clientModule.Client(
         { name: "agentry-test", version: "1.0.0" },
-        { capabilities: { elicitation, sampling: {} } },
+        { capabilities: { elicitation, sampling: { tools: {} } } },
     );
     const asked = { client, elicitations: [], samplings: [], answers: [] };
     client.setRequestHandler(types.ElicitRequestSchema, async (request) => {
@@ -57,7 +59,14 @@ function askedClient(elicitation) {
     });
     client.setRequestHandler(types.CreateMessageRequestSchema, async (request) => {
         asked.samplings.push(request.params);
-        return { role: "assistant", content: { type: "text", text: "A story." }, model: "fake-model", stopReason: "endTurn" };
+        if (request.params.tools === undefined)
+            return { role: "assistant", content: { type: "text", text: "A story." }, model: "fake-model", stopReason: "endTurn" };
+        const last = request.params.messages.at(-1);
+        if (Array.isArray(last.content) && last.content[0].type === "tool_result")
+            return { role: "assistant", content: { type: "text", text: `Take an umbrella: ${last.content[0].content[0].text}.` },
+                     model: "fake-model", stopReason: "endTurn" };
+        return { role: "assistant", content: [{ type: "tool_use", id: "u1", name: "get_weather", input: { city: "Paris" } }],
+                 model: "fake-model", stopReason: "toolUse" };
     });
     return asked;
 }
@@ -91,6 +100,26 @@ async function scenario(asked, defaults) {
     ]);
     assert.equal(asked.samplings[0].systemPrompt, "Be brief.");
     assert.equal(asked.samplings[0].maxTokens, 100);
+
+    assert.equal(await text("forecast", { city: "Paris" }), "fake-model endTurn: Take an umbrella: rain.");
+    assert.equal(asked.samplings.length, 3);
+    const tools = [{
+        name: "get_weather",
+        description: "Current weather for a city",
+        inputSchema: { type: "object", properties: { city: { type: "string" } }, required: ["city"], additionalProperties: false },
+    }];
+    const ask = { role: "user", content: { type: "text", text: "Pack for Paris" } };
+    assert.deepEqual(asked.samplings[1], { messages: [ask], maxTokens: 100, tools, toolChoice: { mode: "auto" } });
+    assert.deepEqual(asked.samplings[2], {
+        messages: [
+            ask,
+            { role: "assistant", content: [{ type: "tool_use", id: "u1", name: "get_weather", input: { city: "Paris" } }] },
+            { role: "user", content: [{ type: "tool_result", toolUseId: "u1", content: [{ type: "text", text: "rain" }] }] },
+        ],
+        maxTokens: 100,
+        tools,
+        toolChoice: { mode: "auto" },
+    });
 }
 
 const RESULT_TYPES = { initialize: "InitializeResult", "tools/call": "CallToolResult" };
@@ -118,7 +147,7 @@ function validate(version, messages, methods) {
         if (errors) problems.push(`${text}\n  not a ${type}: ${errors}`);
     }
     assert.deepEqual(problems, [], problems.join("\n"));
-    assert.equal(requests, 4, "three elicitation/create and one sampling/createMessage");
+    assert.equal(requests, 6, "three elicitation/create and three sampling/createMessage");
     return messages.length;
 }
 

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: BSL-1.0
 // An MCP server whose tools ask the client, for requests.mjs: "signup" elicits a form
-// (mcp::elicit), "summarise" asks the client's model (mcp::sample), "transfer" needs approval,
+// (mcp::elicit), "summarise" asks the client's model (mcp::sample), "forecast" asks it with
+// tools and sends back their results, "transfer" needs approval,
 // which the server asks for by elicitation. stdio by default;
 // Streamable HTTP on 127.0.0.1 with --http <port>.
 #include <agentry/agentry.hpp>
@@ -51,8 +52,35 @@ std::string summarise(const std::string& text) {
     return r.model + ": " + r.text;
 }
 
+constexpr agentry::registry weather{
+    agentry::tool<"get_weather", "Current weather for a city", "city">(+[](const std::string& city) {
+        return city == "Paris" ? std::string("rain") : std::string("sun");
+    }),
+};
+
+// Asks the client's model with weather's tools, runs the tools it uses, and asks again with
+// their results.
+std::string forecast(const std::string& city) {
+    agentry::mcp::sampling_request request;
+    request.messages = {{agentry::mcp::role::user, "Pack for " + city}};
+    request.max_tokens = 100;
+    request.tools = agentry::mcp::sampling_tools(weather);
+    request.tool_choice = agentry::mcp::sampling_tool_mode::automatic;
+    for (int round = 0; round != 3; ++round) {
+        const auto r = agentry::mcp::sample(request);
+        if (r.error) return std::string(agentry::mcp::to_string(r.error->kind)) + ": " + r.error->message;
+        if (r.tool_uses.empty()) return r.model + " " + r.stop_reason + ": " + r.text;
+        request.messages.push_back(agentry::mcp::sampling_message::assistant(r));
+        std::vector<agentry::mcp::sampling_tool_result> results;
+        for (const auto& use : r.tool_uses) results.push_back({use.id, weather.call(use.name, use.input).content, false});
+        request.messages.push_back(agentry::mcp::sampling_message::results(std::move(results)));
+    }
+    return "too many rounds";
+}
+
 constexpr agentry::registry tools{
     agentry::tool<"signup", "Asks the user to sign up">(ask_signup),
+    agentry::tool<"forecast", "Asks the client's model, which may use tools", "city">(forecast),
     agentry::tool<"summarise", "Summarises a text with the client's model", "text">(summarise),
     agentry::with_policy<agentry::tool_policy{.level = agentry::permission::destructive, .needs_approval = true}>(
         agentry::tool<"transfer", "Sends money", "amount", "to">(+[](long long amount, const std::string& to) {

@@ -36,6 +36,7 @@ enum class ask_failure : unsigned char {
     invalid_answer,   // the answer is not the method's result
     invalid_content,  // elicitation: the content the client accepted does not fit the requested type
     input_required,   // a stateless (2026-07-28) call: asked in its InputRequiredResult, the call runs again with the answer
+    invalid_request,  // the request cannot be sent as given (sampling: a tool's input_schema is not a JSON object)
 };
 
 constexpr std::string_view to_string(ask_failure f) noexcept {
@@ -50,6 +51,7 @@ constexpr std::string_view to_string(ask_failure f) noexcept {
     case ask_failure::invalid_answer: return "invalid_answer";
     case ask_failure::invalid_content: return "invalid_content";
     case ask_failure::input_required: return "input_required";
+    case ask_failure::invalid_request: return "invalid_request";
     }
     return "unknown";
 }

@@ -153,6 +153,9 @@ struct client_options {
     /// When set, answers the server's sampling/createMessage, and initialize declares the
     /// `sampling` capability. Without it the request is answered -32601.
     sampling_hook on_sample{};
+    /// With on_sample: initialize declares `capabilities.sampling.tools` too (2025-11-25), so the
+    /// server may offer the model tools (answer_sampling_with in sampling_provider.hpp maps them).
+    bool sampling_tools = false;
 };
 
 /// A notifications/progress of a running request.
@@ -438,7 +441,9 @@ private:
         label_ = std::move(label);
         std::string capabilities;
         if (options_.on_elicit) capabilities += R"("elicitation":{})";
-        if (options_.on_sample) capabilities += std::string(capabilities.empty() ? "" : ",") + R"("sampling":{})";
+        if (options_.on_sample)
+            capabilities += std::string(capabilities.empty() ? "" : ",") +
+                            (options_.sampling_tools ? R"("sampling":{"tools":{}})" : R"("sampling":{})");
         std::string params = R"({"protocolVersion":")" + std::string(client_protocol_version) +
                              R"(","capabilities":{)" + capabilities + R"(},"clientInfo":{"name":)";
         detail::write_string(params, options_.name);

@@ -5,7 +5,8 @@
 // What mcp::client answers to the requests of its server: ping with an empty result;
 // elicitation/create (form mode) and sampling/createMessage through the hooks of
 // client_options (on_elicit, on_sample), declared in initialize only when set; -32601 to
-// anything else. A hook that throws becomes a JSON-RPC error answer (-32603 with its what()).
+// anything else. A hook that throws becomes a JSON-RPC error answer (-32603 with its what());
+// a sampling hook may also answer an error of its own (sampling_reply::fail).
 
 #include <agentry/detail/text.hpp>
 #include <agentry/json/value.hpp>
@@ -15,6 +16,7 @@
 #include <exception>
 #include <functional>
 #include <new>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -35,7 +37,13 @@ struct elicitation_reply {
 /// Asked with the request's `message` and its `requestedSchema` as JSON text.
 using elicitation_hook = std::function<elicitation_reply(std::string_view message, std::string_view requested_schema)>;
 
-/// The assistant message answering sampling/createMessage.
+/// A JSON-RPC error answering a request of the server.
+struct client_rpc_failure {
+    int code = -32603;
+    std::string message{};
+};
+
+/// The assistant message answering sampling/createMessage, or the error answering it.
 struct sampling_reply {
     /// The assistant's text.
     std::string text{};
@@ -46,6 +54,19 @@ struct sampling_reply {
     /// When not empty, the `content` sent instead of `text`: a content block's JSON (from
     /// 2025-11-25 also an array of blocks).
     std::string content{};
+    /// When set, the request is answered with this JSON-RPC error instead (the other members are
+    /// not sent).
+    std::optional<client_rpc_failure> error{};
+
+    /// The answer of a user who rejected the request: the error SDKs send, -1 "User rejected
+    /// sampling request".
+    static sampling_reply rejected() { return fail(-1, "User rejected sampling request"); }
+    /// A JSON-RPC error with `code` and `message`.
+    static sampling_reply fail(int code, std::string message) {
+        sampling_reply r;
+        r.error = client_rpc_failure{code, std::move(message)};
+        return r;
+    }
 };
 
 /// Asked with the request's params (messages, maxTokens, systemPrompt, ...) as JSON text.
@@ -90,6 +111,7 @@ inline std::string elicitation_answer(const json::value& id, const json::value& 
 
 inline std::string sampling_answer(const json::value& id, const json::value& params, const sampling_hook& hook) {
     const sampling_reply reply = hook(json::to_text(params));
+    if (reply.error) return client_rpc_error(id, reply.error->code, reply.error->message);
     std::string content;
     if (reply.content.empty()) {
         content = R"({"type":"text","text":)";

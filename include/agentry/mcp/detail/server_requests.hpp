@@ -48,6 +48,8 @@ struct client_abilities {
     bool elicitation_url = false;
     /// `capabilities.sampling`.
     bool sampling = false;
+    /// `capabilities.sampling.tools` (2025-11-25): tools and toolChoice in sampling/createMessage.
+    bool sampling_tools = false;
 };
 
 /// The client's answer to one request: its result or its error object, JSON text.
@@ -207,6 +209,9 @@ struct elicitation_capability {
     std::optional<raw_json> form;
     std::optional<raw_json> url;
 };
+struct sampling_capability {
+    std::optional<raw_json> tools;
+};
 struct client_capabilities_params {
     std::optional<elicitation_capability> elicitation;
     std::optional<raw_json> sampling;
@@ -230,6 +235,12 @@ inline client_abilities read_client_abilities(std::string_view params) {
     out.elicitation_form = c.elicitation && (c.elicitation->form || !c.elicitation->url);
     out.elicitation_url = c.elicitation && c.elicitation->url;
     out.sampling = c.sampling.has_value();
+    if (c.sampling && c.sampling->text().starts_with('{')) {
+        json::read_options inner = options;
+        inner.max_size = c.sampling->text().size();
+        const auto s = json::read<sampling_capability>(c.sampling->text(), inner);
+        out.sampling_tools = s.ok() && s.value.tools.has_value();
+    }
     return out;
 }
 
