@@ -33,7 +33,7 @@
 //
 // Only what the version defines is sent (features_of in version.hpp): tool annotations from
 // 2025-03-26 (with the tool's title in them in 2025-03-26); titles, outputSchema and
-// structuredContent from 2025-06-18. A tool's annotations are derived from its policy
+// structuredContent from 2025-06-18; icons (icons.hpp) from 2025-11-25. A tool's annotations are derived from its policy
 // (with_policy<tool_policy{...}>): readOnlyHint, destructiveHint, idempotentHint; members of an
 // mcp::annotations for it take precedence.
 //
@@ -79,8 +79,10 @@
 #include <agentry/mcp/detail/content_result.hpp>
 #include <agentry/mcp/detail/resource_answer.hpp>
 #include <agentry/mcp/detail/served_policies.hpp>
+#include <agentry/mcp/detail/server_results.hpp>
 #include <agentry/mcp/detail/subscribers.hpp>
 #include <agentry/mcp/detail/tool_table.hpp>
+#include <agentry/mcp/icons.hpp>
 #include <agentry/mcp/limits.hpp>
 #include <agentry/mcp/logging.hpp>
 #include <agentry/mcp/message.hpp>
@@ -118,6 +120,10 @@ struct server_info {
     std::string_view title{};
     /// How to use the server, for the model (optional).
     std::string_view instructions{};
+    /// `description`, `websiteUrl` (an http(s) URL) and `icons` (icons.hpp): from 2025-11-25.
+    std::string_view description{};
+    std::string_view website_url{};
+    std::vector<icon> icons{};
 };
 
 /// A server's per-session context factory: `make` builds the context<T> object the registry's
@@ -143,20 +149,6 @@ template <class F>
 inline constexpr bool is_session_context<session_context_t<F>> = true;
 
 namespace detail {
-// The results the server builds, written with the JSON writer (members named as on the wire).
-struct implementation {
-    std::string name;
-    std::string version;
-    std::optional<std::string> title;
-};
-struct tool_hints {
-    std::optional<std::string> title;
-    std::optional<bool> readOnlyHint;
-    std::optional<bool> destructiveHint;
-    std::optional<bool> idempotentHint;
-    std::optional<bool> openWorldHint;
-};
-
 /// Instantiated for an mcp::annotations<Tool> whose Tool the registry lacks; Tool is spelled
 /// out in its arguments.
 template <bool Known, char... Tool>
@@ -224,6 +216,7 @@ struct annotation_text {
     std::string title;         // ,"title":...
     std::string hints;         // ,"annotations":{...}
     std::string titled_hints;  // ,"annotations":{"title":...,...}: 2025-03-26 has no tool title
+    std::string icons;         // ,"icons":[...] (icons.hpp)
 };
 
 /// The hints derived from a tool's policy: read-only, else destructive or not and idempotent
@@ -295,14 +288,16 @@ class server {
 
 public:
     /// Serves `tools` (copied), introduced as `info`, with `extras`: mcp::annotations, resources,
-    /// resource templates, prompts, a ceiling, in any order (see above).
+    /// resource templates, prompts, a ceiling, in any order (see above). An icon breaking the
+    /// rules of icons.hpp throws std::invalid_argument.
     template <class... Extras>
     explicit server(Registry tools, const server_info& info = {}, const Extras&... extras)
         : tools_(std::move(tools)),
           name_(info.name),
           version_(info.version),
           title_(info.title),
-          instructions_(info.instructions) {
+          instructions_(info.instructions),
+          info_icons_(detail::implementation_members(info.description, info.website_url, info.icons)) {
         static_assert(((is_annotations<Extras> || is_resource<Extras> || is_prompt<Extras> || is_ceiling<Extras> ||
                         is_session_context<Extras>) &&
                        ...),
@@ -335,6 +330,7 @@ public:
                 list += definition.substr(0, definition.size() - 1 - output);
                 if (f.titles) list += extra[i].title + extra[i].hints;
                 else if (f.tool_annotations) list += extra[i].titled_hints;
+                if (f.icons) list += extra[i].icons;
                 list += '}';
             }
             list += "]}";
@@ -430,6 +426,7 @@ private:
         if (a.idempotent) h.idempotentHint = a.idempotent;
         if (a.open_world) h.openWorldHint = a.open_world;
         extra[i] = detail::annotation_members(a.title, h);
+        extra[i].icons = detail::icon_members(a.icons, detail::icon_owner("tool", Tool.view()));
         annotated[i] = true;
     }
     template <class R>
@@ -662,6 +659,7 @@ private:
         body += capabilities(version);
         body += R"(,"serverInfo":)";
         json::write(body, info, {.omit_empty_optionals = true});
+        if (features_of(version).icons && !info_icons_.empty()) body.insert(body.size() - 1, info_icons_);
         if (!instructions_.empty()) {
             body += R"(,"instructions":)";
             json::write(body, instructions_);
@@ -746,7 +744,7 @@ private:
                 }
                 out += p.arguments[a].required ? R"(,"required":true})" : R"(,"required":false})";
             }
-            out += "]}";
+            out += f.icons ? "]" + p.icons + "}" : "]}";
         }
         out += "]}";
         return out;
@@ -878,6 +876,7 @@ private:
     std::string version_;
     std::string title_;
     std::string instructions_;
+    std::string info_icons_;  // ,"description":...,"icons":[...],"websiteUrl":... (2025-11-25)
     std::array<std::string, served_protocol_versions.size()> tools_lists_;
     std::vector<detail::resource_entry> resources_;
     std::vector<detail::prompt_entry> prompts_;
