@@ -20,7 +20,9 @@
 // them on the server's word. `mime_type`, when given, is an image/ type; `sizes` is a list of
 // "WxH" (such as "48x48") or "any", separated by spaces; `theme` is light, dark, or any (not
 // sent). An icon that breaks a rule makes the server's constructor throw std::invalid_argument
-// saying which icon, of what, and why. With constant data, check at compile time:
+// saying which icon, of what, and why. mcp::client keeps, of what a server lists, the icons that
+// keep these rules, at most max_listed_icons per item (listed_icon). With constant data, check at
+// compile time:
 //   static constexpr agentry::mcp::icon logo{.src = "https://example.com/logo.png"};
 //   static_assert(agentry::mcp::icon_problem(logo).empty());
 
@@ -152,6 +154,21 @@ constexpr std::string_view icon_problem(const icon& i) noexcept {
         return "theme is not icon_theme::any, light or dark";
     return {};
 }
+
+/// An icon a server listed, as mcp::client reads it (client.hpp).
+struct listed_icon {
+    std::string src;
+    /// Empty when the server gave none.
+    std::string mime_type;
+    /// Each "WxH" or "any"; empty when the server gave none (any size).
+    std::vector<std::string> sizes;
+    icon_theme theme = icon_theme::any;
+};
+
+/// The most icons mcp::client keeps for one item (the server, a tool, a resource, a prompt).
+inline constexpr std::size_t max_listed_icons = 8;
+/// The longest `src` mcp::client keeps, in bytes (a data: URI of a small image fits).
+inline constexpr std::size_t max_listed_icon_src_size = 64 * 1024;
 
 namespace detail {
 
