@@ -20,7 +20,8 @@
 // them on the server's word. `mime_type`, when given, is an image/ type; `sizes` is a list of
 // "WxH" (such as "48x48") or "any", separated by spaces; `theme` is light, dark, or any (not
 // sent). An icon that breaks a rule makes the server's constructor throw std::invalid_argument
-// saying which icon, of what, and why. mcp::client keeps, of what a server lists, the icons that
+// saying which icon, of what, and why. The server writes the icons' JSON then, so their strings
+// need to live only until it is built. mcp::client keeps, of what a server lists, the icons that
 // keep these rules, at most max_listed_icons per item (listed_icon). With constant data, check at
 // compile time:
 //   static constexpr agentry::mcp::icon logo{.src = "https://example.com/logo.png"};

@@ -248,6 +248,7 @@ resource_entry make_entry(const resource_t<Uri, Name, F>& r) {
                      std::string(r.info.mime_type.empty() ? default_mime<R>() : r.info.mime_type), false, is_blob<R>,
                      {}, {}};
     e.icons = icon_members(r.info.icons, icon_owner("resource", e.uri));
+    e.info.icons.clear();  // sent as e.icons
     e.read = [f = r.function, uri = e.uri](std::string_view asked, std::string& text) {
         if (asked != uri) return read_status::no_match;
         return run_resource(text, [&] { return resource_text(f()); });
@@ -269,6 +270,7 @@ resource_entry make_entry(const resource_template_t<UriTemplate, Name, F, Comple
                      std::string(r.info.mime_type.empty() ? default_mime<R>() : r.info.mime_type), true, is_blob<R>,
                      {}, make_completions(r.completers)};
     e.icons = icon_members(r.info.icons, icon_owner("resource template", e.uri));
+    e.info.icons.clear();  // sent as e.icons
     e.read = [f = r.function, pattern = e.uri](std::string_view asked, std::string& text) {
         std::string object;
         if (!match_uri_template(pattern, asked, object)) return read_status::no_match;
