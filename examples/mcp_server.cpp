@@ -34,9 +34,13 @@ constexpr agentry::registry tools{
 };
 
 int main(int argc, char** argv) {
-    const agentry::mcp::server server{tools, {.name = "weather", .version = "1.0.0"},
-                                      agentry::mcp::annotations<"get_weather">{.title = "Weather", .read_only = true},
-                                      agentry::mcp::annotations<"add">{.read_only = true, .open_world = false}};
+    const agentry::mcp::server server{
+        tools,
+        {.name = "weather", .version = "1.0.0",
+         .icons = {{.src = "https://example.com/weather.png", .mime_type = "image/png", .sizes = "48x48"}}},
+        agentry::mcp::annotations<"get_weather">{
+            .title = "Weather", .read_only = true, .icons = {{.src = "https://example.com/sun.svg", .sizes = "any"}}},
+        agentry::mcp::annotations<"add">{.read_only = true, .open_world = false}};
     if (argc > 1 && std::string_view(argv[1]) == "--http") {
         const auto port = static_cast<unsigned short>(argc > 2 ? std::atoi(argv[2]) : 8080);
         return agentry::mcp::serve_http(server, {.port = port});

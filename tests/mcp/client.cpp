@@ -1305,7 +1305,7 @@ TEST_CASE("toolset policies: the permission ceiling leaves a tool out or refuses
 TEST_CASE("toolset policies: the policy of a tool from options, policy_for and trusted annotations") {
     const auto level_of = [](const mcp::toolset_options& o, std::string annotations) {
         const std::optional<agentry::tool_policy> p =
-            mcp::detail::policy_of_tool(o, mcp::tool_info{"t", "", "", "{}", std::move(annotations)});
+            mcp::detail::policy_of_tool(o, mcp::tool_info{"t", "", "", "{}", std::move(annotations), {}});
         if (!p) return std::string("none");
         return std::string(agentry::to_string(p->level)) + (p->idempotent ? " idempotent" : "") +
                (p->needs_approval ? " approval" : "");

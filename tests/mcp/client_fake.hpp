@@ -137,6 +137,12 @@ inline int fake_server(std::string_view mode) {
             reply("{}");
         } else if (method == "tools/list") {
             reply(string_at(params, "cursor") == "p2" ? page_two : page_one);
+        } else if (method == "resources/list" && mode == "icons") {
+            reply(R"j({"resources":[{"uri":"test://a","name":"a","icons":[{"src":"javascript:alert(1)"},)j"
+                  R"({"src":"data:image/png;base64,AAAA","theme":"dark"}]}]})");
+        } else if (method == "prompts/list" && mode == "icons") {
+            reply(R"({"prompts":[{"name":"greet","icons":[{"src":"https://a.example/g.png","sizes":["16x16","any"]},)"
+                  R"({"src":"https://a.example/h.png","theme":"dim"}]},{"name":"bare","icons":"none"}]})");
         } else if (method == "resources/list") {
             reply(R"({"resources":[{"uri":"test://a","name":"a","mimeType":"text/plain"}]})");
         } else if (method == "prompts/list") {

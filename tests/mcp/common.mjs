@@ -131,7 +131,12 @@ export const WEATHER_INVALID =
 export async function scenario(client, { McpError, ErrorCode, ListResourcesResultSchema }, version = "2025-11-25") {
     const annotated = version >= "2025-03-26";
     const structured = version >= "2025-06-18";
-    assert.deepEqual(client.getServerVersion(), { name: "weather", version: "1.0.0" });
+    // Icons from 2025-11-25 (an SDK too old to know them drops them).
+    const { icons: serverIcons, ...serverVersion } = client.getServerVersion();
+    assert.deepEqual(serverVersion, { name: "weather", version: "1.0.0" });
+    if (version >= "2025-11-25" && serverIcons !== undefined)
+        assert.deepEqual(serverIcons, [{ src: "https://example.com/weather.png", mimeType: "image/png", sizes: ["48x48"] }]);
+    else assert.equal(serverIcons, undefined);
     assert.deepEqual(client.getServerCapabilities(), { tools: { listChanged: false }, logging: {} });
 
     const { tools } = await client.listTools();

@@ -32,5 +32,7 @@ TEST_CASE("features: each one from the version that introduced it") {
     static_assert(v2025_06.tool_annotations && v2025_06.titles && v2025_06.structured_content);
     constexpr auto v2025_11 = mcp::features_of("2025-11-25");
     static_assert(v2025_11.tool_annotations && v2025_11.titles && v2025_11.structured_content);
+    static_assert(!v2024.icons && !v2025_03.icons && !v2025_06.icons && v2025_11.icons);
+    static_assert(mcp::features_of(mcp::stateless_protocol_version).icons);
     CHECK(mcp::features_of(mcp::latest_protocol_version).structured_content);
 }

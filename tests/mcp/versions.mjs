@@ -90,6 +90,7 @@ async function rawSession(asked) {
     const version = VERSIONS.includes(asked) ? asked : VERSIONS.at(-1);
     const annotated = version >= "2025-03-26";
     const structured = version >= "2025-06-18";
+    const iconic = version >= "2025-11-25";
     const server = startStdio();
     const methods = new Map();
     let id = 0;
@@ -106,7 +107,9 @@ async function rawSession(asked) {
     assert.deepEqual(init.result, {
         protocolVersion: version,
         capabilities: { tools: { listChanged: false }, logging: {} },
-        serverInfo: { name: "weather", version: "1.0.0" },
+        serverInfo: iconic
+            ? { name: "weather", version: "1.0.0", icons: [{ src: "https://example.com/weather.png", mimeType: "image/png", sizes: ["48x48"] }] }
+            : { name: "weather", version: "1.0.0" },
     });
     server.send({ jsonrpc: "2.0", method: "notifications/initialized" });
     assert.deepEqual((await request("ping")).result, {});
@@ -117,7 +120,10 @@ async function rawSession(asked) {
     const expectedKeys = ["name", "description", "inputSchema"];
     if (structured) expectedKeys.push("outputSchema", "title");
     if (annotated) expectedKeys.push("annotations");
+    if (iconic) expectedKeys.push("icons");
     assert.deepEqual(Object.keys(weather), expectedKeys);
+    assert.deepEqual(weather.icons, iconic ? [{ src: "https://example.com/sun.svg", sizes: ["any"] }] : undefined);
+    assert.equal(add.icons, undefined);
     const weatherHints = structured ? { readOnlyHint: true } : { title: "Weather", readOnlyHint: true };
     assert.deepEqual(weather.annotations, annotated ? weatherHints : undefined);
     assert.deepEqual(add.annotations, annotated ? { readOnlyHint: true, openWorldHint: false } : undefined);

@@ -3,7 +3,7 @@
 #define AGENTRY_MCP_ANNOTATIONS_HPP
 
 // agentry::mcp::annotations<"tool">{...}: what an MCP client is told about a tool besides its
-// schemas: a display title and the behaviour hints of MCP's ToolAnnotations.
+// schemas: a display title, the behaviour hints of MCP's ToolAnnotations, and icons (icons.hpp).
 //
 //   agentry::mcp::server server{tools, info,
 //       agentry::mcp::annotations<"get_weather">{.title = "Weather", .read_only = true},
@@ -14,14 +14,16 @@
 // destructive true, idempotent false, open_world true). Hints are hints: clients must not
 // trust them from servers they do not trust.
 
+#include <agentry/mcp/icons.hpp>
 #include <agentry/reflect/fixed_string.hpp>
 
 #include <optional>
 #include <string_view>
+#include <vector>
 
 namespace agentry::mcp {
 
-/// The title and hints of the tool named Tool, as sent in tools/list.
+/// The title, hints and icons of the tool named Tool, as sent in tools/list.
 template <fixed_string Tool>
 struct annotations {
     static constexpr std::string_view tool = Tool.view();
@@ -36,6 +38,8 @@ struct annotations {
     std::optional<bool> idempotent{};
     /// `openWorldHint`: it reaches entities outside a closed domain (the web, other systems).
     std::optional<bool> open_world{};
+    /// The tool's `icons` (sent from 2025-11-25; checked as icons.hpp says).
+    std::vector<icon> icons{};
 };
 
 template <class T>

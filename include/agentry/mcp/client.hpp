@@ -36,6 +36,7 @@
 #include <agentry/mcp/detail/client_channel.hpp>
 #include <agentry/mcp/detail/client_http.hpp>
 #include <agentry/mcp/detail/client_stdio.hpp>
+#include <agentry/mcp/detail/listed_icons.hpp>
 #include <agentry/mcp/detail/oauth_flow.hpp>
 #include <agentry/mcp/limits.hpp>
 #include <agentry/mcp/oauth.hpp>
@@ -183,6 +184,8 @@ struct tool_info {
     std::string input_schema;
     /// JSON text; empty when the server gives none.
     std::string annotations;
+    /// Its `icons` that keep icons.hpp's rules (detail/listed_icons.hpp).
+    std::vector<listed_icon> icons;
 };
 
 /// The result of tools/call.
@@ -201,6 +204,8 @@ struct listed_resource {
     std::string name;
     std::string description;
     std::string mime_type;
+    /// Its `icons` that keep icons.hpp's rules (detail/listed_icons.hpp).
+    std::vector<listed_icon> icons;
 };
 
 struct listed_prompt {
@@ -208,6 +213,8 @@ struct listed_prompt {
     std::string description;
     /// `arguments` as JSON text; empty when absent.
     std::string arguments;
+    /// Its `icons` that keep icons.hpp's rules (detail/listed_icons.hpp).
+    std::vector<listed_icon> icons;
 };
 
 class client {
@@ -300,6 +307,10 @@ public:
     /// The server's `serverInfo.name` and `instructions`.
     const std::string& server_name() const noexcept { return server_name_; }
     const std::string& instructions() const noexcept { return instructions_; }
+    /// The icons of `serverInfo` that keep icons.hpp's rules, and its `websiteUrl` when it is an
+    /// http(s) URL (2025-11-25).
+    const std::vector<listed_icon>& server_icons() const noexcept { return server_icons_; }
+    const std::string& website_url() const noexcept { return website_url_; }
     /// How messages name the server: client_options::label, else its serverInfo.name.
     const std::string& label() const noexcept { return label_; }
     /// Whether the server declared the capability (`tools`, `resources`, `prompts`, ...).
@@ -318,8 +329,9 @@ public:
             if (const json::value* a = t.find("annotations")) info.annotations = json::to_text(*a);
             if (info.title.empty())
                 if (const json::value* a = t.find("annotations")) info.title = detail::string_at(*a, "title");
-            const std::size_t kept = info.name.size() + info.title.size() + info.description.size() +
-                                     info.input_schema.size() + info.annotations.size();
+            std::size_t kept = info.name.size() + info.title.size() + info.description.size() +
+                               info.input_schema.size() + info.annotations.size();
+            info.icons = detail::read_icons(t, kept);
             out.push_back(std::move(info));
             return kept;
         });
@@ -380,9 +392,11 @@ public:
         outcome<void> r = pages("resources/list", "resources", options, [&](const json::value& v) {
             out.push_back({std::string(detail::string_at(v, "uri")), std::string(detail::string_at(v, "name")),
                            std::string(detail::string_at(v, "description")),
-                           std::string(detail::string_at(v, "mimeType"))});
-            const listed_resource& e = out.back();
-            return e.uri.size() + e.name.size() + e.description.size() + e.mime_type.size();
+                           std::string(detail::string_at(v, "mimeType")), {}});
+            listed_resource& e = out.back();
+            std::size_t kept = e.uri.size() + e.name.size() + e.description.size() + e.mime_type.size();
+            e.icons = detail::read_icons(v, kept);
+            return kept;
         });
         if (!r) return std::move(r).error();
         return out;
@@ -394,9 +408,11 @@ public:
         outcome<void> r = pages("prompts/list", "prompts", options, [&](const json::value& v) {
             const json::value* a = v.find("arguments");
             out.push_back({std::string(detail::string_at(v, "name")), std::string(detail::string_at(v, "description")),
-                           a ? json::to_text(*a) : std::string()});
-            const listed_prompt& e = out.back();
-            return e.name.size() + e.description.size() + e.arguments.size();
+                           a ? json::to_text(*a) : std::string(), {}});
+            listed_prompt& e = out.back();
+            std::size_t kept = e.name.size() + e.description.size() + e.arguments.size();
+            e.icons = detail::read_icons(v, kept);
+            return kept;
         });
         if (!r) return std::move(r).error();
         return out;
@@ -455,7 +471,12 @@ private:
             close();
             return std::move(r).error();
         }
-        if (const json::value* info = r->find("serverInfo")) server_name_ = detail::string_at(*info, "name");
+        if (const json::value* info = r->find("serverInfo")) {
+            server_name_ = detail::string_at(*info, "name");
+            std::size_t kept = 0;
+            server_icons_ = detail::read_icons(*info, kept);
+            website_url_ = detail::website_url(detail::string_at(*info, "websiteUrl"));
+        }
         if (options_.label.empty() && !server_name_.empty()) label_ = agentry::detail::printable(server_name_, 100);
         const std::string version(detail::string_at(*r, "protocolVersion"));
         if (std::find(client_protocol_versions.begin(), client_protocol_versions.end(), version) ==
@@ -602,6 +623,8 @@ private:
     std::string version_;
     std::string server_name_;
     std::string instructions_;
+    std::vector<listed_icon> server_icons_;
+    std::string website_url_;
     std::string label_;
     json::value capabilities_ = json::value::object();
 };

@@ -31,12 +31,15 @@
 // takes no parameters. Each message's block is written as in a tools/call result: blocks the
 // session's version lacks (audio before 2025-03-26, resource links before 2025-06-18) as text
 // blocks. Completers of its arguments (completion.hpp) follow the function, or its
-// title: prompt<"review", "...">(review, "Review", mcp::completer<"focus">(focuses)).
+// title: prompt<"review", "...">(review, "Review", mcp::completer<"focus">(focuses)), or its
+// prompt_info, which has icons (icons.hpp): prompt<"review", "...">(review, {.title = "Review",
+// .icons = {{.src = "https://example.com/review.png"}}}).
 
 #include <agentry/json/reader.hpp>
 #include <agentry/json/writer.hpp>
 #include <agentry/mcp/completion.hpp>
 #include <agentry/mcp/content.hpp>
+#include <agentry/mcp/icons.hpp>
 #include <agentry/mcp/resources.hpp>
 #include <agentry/reflect/fields.hpp>
 #include <agentry/reflect/fixed_string.hpp>
@@ -88,6 +91,16 @@ struct prompt_t {
     std::string_view title{};
     /// Completers of its arguments (completion.hpp).
     std::tuple<Completers...> completers{};
+    /// `icons` (icons.hpp; sent from 2025-11-25).
+    std::vector<icon> icons{};
+};
+
+/// What a client is told about a prompt besides its name, description and arguments.
+struct prompt_info {
+    /// Display name (sent from 2025-06-18).
+    std::string_view title{};
+    /// `icons` (icons.hpp; sent from 2025-11-25).
+    std::vector<icon> icons{};
 };
 
 namespace detail {
@@ -150,6 +163,8 @@ struct prompt_entry {
         get;
     /// Completers of its arguments.
     std::vector<completion_entry> completions;
+    /// `,"icons":[...]`, or empty (icons.hpp).
+    std::string icons{};
 };
 
 inline std::vector<prompt_message> as_messages(std::string text) { return {{role::user, std::move(text)}}; }
@@ -167,6 +182,7 @@ prompt_entry make_entry(const prompt_t<Name, Description, F, Completers...>& p) 
     prompt_entry e{std::string(Name.view()), std::string(Description.view()), std::string(p.title),
                    std::vector<prompt_argument>(arguments.begin(), arguments.end()), {},
                    make_completions(p.completers)};
+    e.icons = icon_members(p.icons, icon_owner("prompt", e.name));
     e.get = [f = p.function](std::string_view args, std::vector<prompt_message>& messages, std::string& error,
                              bool& invalid) {
         invalid = false;
@@ -213,6 +229,14 @@ prompt_t<Name, Description, F, Completers...> prompt(F function, std::string_vie
                                                      Completers... completers) {
     static_assert(detail::prompt_completers_fit<F, Completers...>());
     return {std::move(function), title, {std::move(completers)...}};
+}
+
+/// A prompt with a title and icons, with completers of its arguments.
+template <fixed_string Name, fixed_string Description, class F, class... Completers>
+    requires(is_completer<Completers> && ...)
+prompt_t<Name, Description, F, Completers...> prompt(F function, prompt_info info, Completers... completers) {
+    static_assert(detail::prompt_completers_fit<F, Completers...>());
+    return {std::move(function), info.title, {std::move(completers)...}, std::move(info.icons)};
 }
 
 /// A prompt without a title, with completers of its arguments.

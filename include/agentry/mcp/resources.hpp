@@ -28,11 +28,13 @@
 // resources is fixed when the server is built (listChanged: false). Completers of a template's
 // variables (completion.hpp) follow the function, or its resource_info:
 // resource_template<"notes://{id}", "note">(read_note, mcp::completer<"id">(note_ids)).
+// resource_info's `icons` (icons.hpp) are sent from 2025-11-25, with the resource or template.
 
 #include <agentry/json/reader.hpp>
 #include <agentry/json/writer.hpp>
 #include <agentry/mcp/completion.hpp>
 #include <agentry/mcp/content.hpp>
+#include <agentry/mcp/icons.hpp>
 #include <agentry/reflect/fields.hpp>
 #include <agentry/reflect/fixed_string.hpp>
 #include <agentry/reflect/function.hpp>
@@ -59,6 +61,8 @@ struct resource_info {
     std::string_view mime_type{};
     /// Display name (sent from 2025-06-18).
     std::string_view title{};
+    /// `icons` (icons.hpp; sent from 2025-11-25).
+    std::vector<icon> icons{};
 };
 
 template <fixed_string Uri, fixed_string Name, class F>
@@ -196,6 +200,8 @@ struct resource_entry {
     std::function<read_status(std::string_view uri, std::string& text)> read;
     /// Completers of a template's variables.
     std::vector<completion_entry> completions;
+    /// `,"icons":[...]`, or empty (icons.hpp).
+    std::string icons{};
 };
 
 /// Whether a resource function returning R gives binary contents.
@@ -241,6 +247,8 @@ resource_entry make_entry(const resource_t<Uri, Name, F>& r) {
     resource_entry e{std::string(Uri.view()), std::string(Name.view()), r.info,
                      std::string(r.info.mime_type.empty() ? default_mime<R>() : r.info.mime_type), false, is_blob<R>,
                      {}, {}};
+    e.icons = icon_members(r.info.icons, icon_owner("resource", e.uri));
+    e.info.icons.clear();  // sent as e.icons
     e.read = [f = r.function, uri = e.uri](std::string_view asked, std::string& text) {
         if (asked != uri) return read_status::no_match;
         return run_resource(text, [&] { return resource_text(f()); });
@@ -261,6 +269,8 @@ resource_entry make_entry(const resource_template_t<UriTemplate, Name, F, Comple
     resource_entry e{std::string(UriTemplate.view()), std::string(Name.view()), r.info,
                      std::string(r.info.mime_type.empty() ? default_mime<R>() : r.info.mime_type), true, is_blob<R>,
                      {}, make_completions(r.completers)};
+    e.icons = icon_members(r.info.icons, icon_owner("resource template", e.uri));
+    e.info.icons.clear();  // sent as e.icons
     e.read = [f = r.function, pattern = e.uri](std::string_view asked, std::string& text) {
         std::string object;
         if (!match_uri_template(pattern, asked, object)) return read_status::no_match;

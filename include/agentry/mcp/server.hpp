@@ -33,7 +33,7 @@
 //
 // Only what the version defines is sent (features_of in version.hpp): tool annotations from
 // 2025-03-26 (with the tool's title in them in 2025-03-26); titles, outputSchema and
-// structuredContent from 2025-06-18. A tool's annotations are derived from its policy
+// structuredContent from 2025-06-18; icons (icons.hpp) from 2025-11-25. A tool's annotations are derived from its policy
 // (with_policy<tool_policy{...}>): readOnlyHint, destructiveHint, idempotentHint; members of an
 // mcp::annotations for it take precedence.
 //
@@ -83,8 +83,10 @@
 #include <agentry/mcp/detail/resource_answer.hpp>
 #include <agentry/mcp/detail/runtime_tools.hpp>
 #include <agentry/mcp/detail/served_policies.hpp>
+#include <agentry/mcp/detail/server_results.hpp>
 #include <agentry/mcp/detail/subscribers.hpp>
 #include <agentry/mcp/detail/tool_table.hpp>
+#include <agentry/mcp/icons.hpp>
 #include <agentry/mcp/limits.hpp>
 #include <agentry/mcp/logging.hpp>
 #include <agentry/mcp/message.hpp>
@@ -122,6 +124,10 @@ struct server_info {
     std::string_view title{};
     /// How to use the server, for the model (optional).
     std::string_view instructions{};
+    /// `description`, `websiteUrl` (an http(s) URL) and `icons` (icons.hpp): from 2025-11-25.
+    std::string_view description{};
+    std::string_view website_url{};
+    std::vector<icon> icons{};
     /// Tools may be added and removed while the server runs (server::add_tools, remove_tool):
     /// `initialize` then says tools.listChanged, and each change sends
     /// notifications/tools/list_changed to the sessions that can receive it.
@@ -151,13 +157,6 @@ template <class F>
 inline constexpr bool is_session_context<session_context_t<F>> = true;
 
 namespace detail {
-// The results the server builds, written with the JSON writer (members named as on the wire).
-struct implementation {
-    std::string name;
-    std::string version;
-    std::optional<std::string> title;
-};
-
 /// Instantiated for an mcp::annotations<Tool> whose Tool the registry lacks; Tool is spelled
 /// out in its arguments.
 template <bool Known, char... Tool>
@@ -234,7 +233,8 @@ class server {
 
 public:
     /// Serves `tools` (copied), introduced as `info`, with `extras`: mcp::annotations, resources,
-    /// resource templates, prompts, a ceiling, in any order (see above).
+    /// resource templates, prompts, a ceiling, in any order (see above). An icon breaking the
+    /// rules of icons.hpp throws std::invalid_argument.
     template <class... Extras>
     explicit server(Registry tools, const server_info& info = {}, const Extras&... extras)
         : tools_(std::move(tools)),
@@ -242,6 +242,7 @@ public:
           version_(info.version),
           title_(info.title),
           instructions_(info.instructions),
+          info_icons_(detail::implementation_members(info.description, info.website_url, info.icons)),
           changes_(info.tool_list_changes) {
         static_assert(((is_annotations<Extras> || is_resource<Extras> || is_prompt<Extras> || is_ceiling<Extras> ||
                         is_session_context<Extras>) &&
@@ -275,6 +276,7 @@ public:
                 list += definition.substr(0, definition.size() - 1 - output);
                 if (f.titles) list += extra[i].title + extra[i].hints;
                 else if (f.tool_annotations) list += extra[i].titled_hints;
+                if (f.icons) list += extra[i].icons;
                 list += '}';
             }
             list += "]}";
@@ -402,16 +404,9 @@ public:
     /// (detail/subscription.hpp), with in `first` the acknowledgement to send before anything
     /// else; or null, with in `refusal` the error response to send instead.
     std::shared_ptr<session> open_subscription(const received& m, std::string& first, std::string& refusal) const {
-        const detail::request_meta meta = detail::read_meta(m.params);
-        std::string problem;
-        if (!meta.version || *meta.version != stateless_protocol_version) {
-            refusal = error(m.id, error_code::method_not_found,
-                            "Method not found: subscriptions/listen is a request of the stateless revision 2026-07-28; "
-                            "name it in the request's _meta");
-            return nullptr;
-        }
-        auto sub = detail::open_subscription(m, changes_, resources_, subscribers_, first, problem);
-        if (!sub) refusal = error(m.id, error_code::invalid_params, problem);
+        error_code code = error_code::invalid_params;
+        auto sub = detail::open_subscription(m, changes_, resources_, subscribers_, first, code, refusal);
+        if (!sub) refusal = error(m.id, code, refusal);
         return sub;
     }
 
@@ -438,6 +433,7 @@ private:
         if (a.idempotent) h.idempotentHint = a.idempotent;
         if (a.open_world) h.openWorldHint = a.open_world;
         extra[i] = detail::annotation_members(a.title, h);
+        extra[i].icons = detail::icon_members(a.icons, detail::icon_owner("tool", Tool.view()));
         annotated[i] = true;
     }
     template <class R>
@@ -678,6 +674,7 @@ private:
         body += capabilities(version);
         body += R"(,"serverInfo":)";
         json::write(body, info, {.omit_empty_optionals = true});
+        if (features_of(version).icons && !info_icons_.empty()) body.insert(body.size() - 1, info_icons_);
         if (!instructions_.empty()) {
             body += R"(,"instructions":)";
             json::write(body, instructions_);
@@ -741,7 +738,7 @@ private:
                 }
                 out += p.arguments[a].required ? R"(,"required":true})" : R"(,"required":false})";
             }
-            out += "]}";
+            out += f.icons ? "]" + p.icons + "}" : "]}";
         }
         out += "]}";
         return out;
@@ -879,6 +876,7 @@ private:
     std::string version_;
     std::string title_;
     std::string instructions_;
+    std::string info_icons_;  // ,"description":...,"icons":[...],"websiteUrl":... (2025-11-25)
     std::array<std::string, served_protocol_versions.size()> tools_lists_;
     std::vector<detail::resource_entry> resources_;
     std::vector<detail::prompt_entry> prompts_;

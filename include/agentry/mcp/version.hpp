@@ -57,6 +57,9 @@ struct protocol_features {
     bool completions = false;
     /// `logging/setLevel` (before 2026-07-28, which sets the level per request in `_meta`).
     bool set_level = true;
+    /// `icons` of the server, tools, resources, resource templates and prompts, and
+    /// serverInfo's `description` and `websiteUrl`: 2025-11-25.
+    bool icons = false;
     /// `resultType` in every result, `cacheScope` and `ttlMs` in lists; no `initialize`,
     /// `server/discover`: 2026-07-28.
     bool stateless = false;
@@ -72,6 +75,7 @@ constexpr protocol_features features_of(std::string_view version) noexcept {
             .batches = version == "2025-03-26",
             .completions = version >= "2025-03-26",
             .set_level = version < stateless_protocol_version,
+            .icons = version >= "2025-11-25",
             .stateless = version >= stateless_protocol_version};
 }
 

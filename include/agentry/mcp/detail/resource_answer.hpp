@@ -42,6 +42,7 @@ inline std::string list_resources(const std::vector<resource_entry>& resources, 
         }
         out += R"(,"mimeType":)";
         json::write(out, r.mime_type);
+        if (f.icons) out += r.icons;
         out += '}';
     }
     out += "]}";

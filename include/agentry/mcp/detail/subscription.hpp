@@ -68,12 +68,19 @@ inline std::string toggle_subscription(session& s, std::string_view params, bool
     return {};
 }
 
-/// The subscription `m` asks for, and in `first` its acknowledgement; or null, with in
-/// `problem` the invalid-params message to answer.
+/// The subscription `m` asks for, and in `first` its acknowledgement; or null, with in `code`
+/// and `problem` the error to answer.
 inline std::shared_ptr<session> open_subscription(const received& m, bool tools_change,
                                                   const std::vector<resource_entry>& resources,
                                                   const std::shared_ptr<subscriber_list>& listeners, std::string& first,
-                                                  std::string& problem) {
+                                                  error_code& code, std::string& problem) {
+    if (const request_meta meta = read_meta(m.params); !meta.version || *meta.version != stateless_protocol_version) {
+        code = error_code::method_not_found;
+        problem = "Method not found: subscriptions/listen is a request of the stateless revision 2026-07-28; name it "
+                  "in the request's _meta";
+        return nullptr;
+    }
+    code = error_code::invalid_params;
     listen_params p;
     if (!read_params(m.params, p, problem)) return nullptr;
     const listen_filter& asked = p.notifications;

@@ -6,6 +6,7 @@
 // annotations, by version), and the pieces of a result that depend on the version.
 
 #include <agentry/json/writer.hpp>
+#include <agentry/mcp/detail/server_results.hpp>
 #include <agentry/mcp/version.hpp>
 #include <agentry/policy/tool_policy.hpp>
 
@@ -16,19 +17,13 @@
 
 namespace agentry::mcp::detail {
 
-struct tool_hints {
-    std::optional<std::string> title;
-    std::optional<bool> readOnlyHint;
-    std::optional<bool> destructiveHint;
-    std::optional<bool> idempotentHint;
-    std::optional<bool> openWorldHint;
-};
 
 /// The members a tools/list entry gains from its annotations, each after a comma.
 struct annotation_text {
     std::string title;         // ,"title":...
     std::string hints;         // ,"annotations":{...}
     std::string titled_hints;  // ,"annotations":{"title":...,...}: 2025-03-26 has no tool title
+    std::string icons;         // ,"icons":[...] (icons.hpp)
 };
 
 /// The hints derived from a tool's policy: read-only, else destructive or not and idempotent
