@@ -115,6 +115,12 @@ const std::string fffd = "\xEF\xBF\xBD";
 
 } // namespace
 
+TEST_CASE("writer: an empty string_view without data (its pointer null) is an empty string") {
+    std::string out;
+    agentry::json::write(out, std::string_view{});
+    CHECK(out == "\"\"");
+}
+
 TEST_CASE("writer: booleans") {
     CHECK(to_json(true) == "true");
     CHECK(to_json(false) == "false");

@@ -199,7 +199,7 @@ public:
             append_long(data, n);
             return;
         }
-        std::memcpy(buffer_ + used_, data, n);
+        if (n != 0) std::memcpy(buffer_ + used_, data, n);  // an empty string_view may have no data
         used_ += n;
     }
     /// Room for at least n (<= capacity) bytes written straight into the buffer, then commit().
