@@ -8,6 +8,7 @@
 // CMake target agentry::tls). The caller writes the claims (iss, sub, aud, iat, exp, jti).
 
 #include <agentry/mcp/detail/base64.hpp>
+#include <agentry/mcp/detail/client_tls.hpp>
 
 #include <openssl/bio.h>
 #include <openssl/bn.h>
@@ -46,14 +47,8 @@ struct free_with {
 
 /// OpenSSL's queued errors as " (OpenSSL: ...)" ("" when none), and the queue emptied.
 inline std::string openssl_errors() {
-    std::string text;
-    while (const unsigned long e = ERR_get_error()) {
-        char buffer[256];
-        ERR_error_string_n(e, buffer, sizeof buffer);
-        text += text.empty() ? " (OpenSSL: " : "; ";
-        text += buffer;
-    }
-    return text.empty() ? text : text + ")";
+    const std::string text = tls_errors();
+    return text.empty() ? text : " (OpenSSL: " + text + ")";
 }
 
 /// The curve of EC key `key`, by its NIST name where it has one ("P-256"), else OpenSSL's.

@@ -77,7 +77,7 @@ inline std::optional<std::string> query_parameter(std::string_view url, std::str
         std::string out;
         for (std::size_t i = 0; i < s.size(); ++i) {
             if (s[i] == '+') out += ' ';
-            else if (s[i] == '%' && i + 2 < s.size() + 0 && hex(s[i + 1]) >= 0 && hex(s[i + 2]) >= 0) {
+            else if (s[i] == '%' && i + 2 < s.size() && hex(s[i + 1]) >= 0 && hex(s[i + 2]) >= 0) {
                 out += static_cast<char>(hex(s[i + 1]) * 16 + hex(s[i + 2]));
                 i += 2;
             } else out += s[i];
@@ -162,9 +162,7 @@ inline url_origin split_origin(std::string_view url) {
     url_origin out;
     if (p.scheme.empty()) return out;
     const std::size_t start = p.scheme.size() + 3;
-    std::string authority(url.substr(start, p.authority_end - start));
-    for (char& c : authority) c = agentry::detail::ascii_lower(c);
-    out.origin = std::string(p.scheme) + "://" + authority;
+    out.origin = std::string(p.scheme) + "://" + std::string(url.substr(start, p.authority_end - start));
     for (char& c : out.origin) c = agentry::detail::ascii_lower(c);
     std::string_view rest = url.substr(p.authority_end);
     out.path = std::string(rest.substr(0, rest.find_first_of("?#")));

@@ -19,6 +19,7 @@
 #include <agentry/json/value.hpp>
 #include <agentry/loop/dynamic_tools.hpp>
 #include <agentry/mcp/detail/argument_check.hpp>
+#include <agentry/mcp/detail/served_policies.hpp>
 #include <agentry/mcp/detail/tool_listing.hpp>
 #include <agentry/mcp/version.hpp>
 #include <agentry/policy/layers/rate_limit.hpp>
@@ -169,7 +170,7 @@ public:
         invocation.stop = scope.stop;
         if (t.tool.policy) invocation.rules.policy = &*t.tool.policy;
         invocation.rules.limits = t.limits.get();
-        const auto relay = std::make_shared<progress_relay_sink>(scope.on_progress);
+        const auto relay = std::make_shared<progress_relay>(scope.on_progress);
         const call_target target = [tool = t.tool.call, relay](const tool_invocation& c) {
             const call_scope tried{.stop = c.stop, .on_progress = [relay](const progress_update& u) { (*relay)(u); }};
             try {
@@ -190,25 +191,6 @@ public:
     }
 
 private:
-    // Passes progress on until the call is answered (a try abandoned at its timeout may report
-    // later).
-    class progress_relay_sink {
-    public:
-        explicit progress_relay_sink(progress_sink sink) : sink_(std::move(sink)) {}
-        void operator()(const progress_update& u) {
-            std::lock_guard lock(mutex_);
-            if (sink_) sink_(u);
-        }
-        void close() {
-            std::lock_guard lock(mutex_);
-            sink_ = nullptr;
-        }
-
-    private:
-        std::mutex mutex_;
-        progress_sink sink_;
-    };
-
     static tool_result failed(tool_status status, std::string text) { return mcp_tool_result(status, std::move(text)); }
 
     // The entry's listings and checker from the tool's definition: "" or what is wrong.
