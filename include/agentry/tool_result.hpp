@@ -47,6 +47,9 @@ struct tool_result {
     std::vector<std::string> repairs;
     /// The result was cut at the size cap.
     bool truncated = false;
+    /// `content` is a JSON array of MCP content blocks (a tool returning mcp::content, an
+    /// image, ...: mcp/content.hpp), not a result's text.
+    bool content_blocks = false;
     /// For a tool_error from a returned failure (agentry::outcome, std::expected): its kind.
     std::optional<failure_kind> failure;
 

@@ -205,10 +205,24 @@ TEST_CASE("base64: the RFC 4648 test vectors, every byte value, the size") {
     CHECK(out == "xZm9vYmFy");
 }
 
+TEST_CASE("registry: a content result says so (tool_result::content_blocks), through adapters and outcomes") {
+    const std::pair<const char*, const char*> calls[] = {{"chart", R"({"title":"Q3"})"}, {"photo", "{}"}, {"every", "{}"},
+                                                         {"none", "{}"}, {"thumb", "{}"}, {"sized", R"({"n":3})"}};
+    for (const auto& [name, arguments] : calls) CHECK_MESSAGE(all.call(name, arguments).content_blocks, std::string(name));
+    CHECK(all.call("maybe", R"({"ok":true})").content_blocks);
+    const agentry::tool_result failed = all.call("maybe", R"({"ok":false})");
+    CHECK(failed.status == agentry::tool_status::tool_error);
+    CHECK(!failed.content_blocks);
+    CHECK(!all.call("plain", R"({"s":"x"})").content_blocks);
+    CHECK(!all.call("broken", "{}").content_blocks);
+    CHECK(!all.call("photo", "[]").content_blocks);
+}
+
 TEST_CASE("registry: a content result is the MCP content array as JSON text") {
     const agentry::tool_result r = tools.call("chart", R"({"title":"Q3"})");
     CHECK(r.ok());
     CHECK(r.content == chart_blocks);
+    CHECK(r.content_blocks);
     CHECK(all.call("every", "{}").content == every_blocks);
     CHECK(all.call("none", "{}").content == "[]");
     CHECK(tools.call("latest_report", "{}").content ==

@@ -272,6 +272,27 @@ TEST_CASE("reader: in OpenAI strict form, null for an optional member means abse
     CHECK(errors_of<fixtures::weather_query>(R"({"city":null})", strict) == "/city: must not be null; expected a string");
 }
 
+namespace {
+struct grown {
+    int a = 1;
+    int b = 2;
+    std::string c = "three";
+};
+} // namespace
+
+TEST_CASE("reader: with absent_as_default, an absent required member keeps its default, other errors stay") {
+    read_options older;
+    older.absent_as_default = true;
+    const auto r = read<grown>(R"({"a":5})", older);
+    REQUIRE(r.ok());
+    CHECK(r.value.a == 5);
+    CHECK(r.value.b == 2);
+    CHECK(r.value.c == "three");
+    CHECK(errors_of<grown>(R"({"a":5})") == "/b: missing required property | /c: missing required property");
+    CHECK(!read<grown>(R"({"a":"x"})", older).ok());
+    CHECK(!read<grown>(R"({"a":5,"z":1})", older).ok());
+}
+
 TEST_CASE("reader: enum names, with a suggestion when one is close") {
     CHECK(errors_of<fixtures::weather_query>(R"({"city":"a","unit":"kelvin"})") ==
           "/unit: \"kelvin\" is not one of [\"celsius\",\"fahrenheit\"]");

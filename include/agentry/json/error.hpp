@@ -109,6 +109,9 @@ struct read_options {
     /// Skip members an object type does not declare instead of reporting them (for reading
     /// other programs' messages, which grow new members; tool arguments keep this off).
     bool ignore_unknown_properties = false;
+    /// A required member that is absent keeps its default value instead of being reported (for
+    /// reading data an earlier version wrote before the type gained that member).
+    bool absent_as_default = false;
     struct repairs repairs {};
 };
 

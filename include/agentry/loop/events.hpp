@@ -16,7 +16,8 @@
 
 namespace agentry {
 
-/// Callbacks during a run; each may be empty. With on_text set, model turns are streamed.
+/// Callbacks during a run; each may be empty. With on_text or on_tool_arguments set, model
+/// turns are streamed.
 struct agent_events {
     std::function<void(std::string_view text)> on_text;
     std::function<void(const tool_call& call)> on_tool_start;
@@ -25,6 +26,10 @@ struct agent_events {
     std::function<void(std::uint32_t turn, const token_usage& usage)> on_turn_end;
     /// Before a retry of a transient provider error: the error and the delay.
     std::function<void(const provider_error& error, std::chrono::milliseconds delay)> on_retry;
+    /// A piece of a tool call's arguments as the model writes them (stream_events::on_tool_arguments):
+    /// the call's id and the piece, which may not be JSON on its own; the pieces of one call
+    /// joined are the arguments the call is run with.
+    std::function<void(std::string_view id, std::string_view piece)> on_tool_arguments;
 };
 
 } // namespace agentry

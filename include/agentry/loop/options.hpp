@@ -31,7 +31,7 @@ namespace agentry {
 struct agent_options {
     /// The conversation's first message.
     std::string system_prompt{};
-    /// The callbacks of every run; with on_text set, model turns are streamed.
+    /// The callbacks of every run; with on_text or on_tool_arguments set, model turns are streamed.
     agent_events events{};
     /// Decides on the calls of tools whose policy needs approval, before they run (one at a
     /// time, also with parallel tool calls). Without one the run pauses for decisions

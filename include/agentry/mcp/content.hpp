@@ -216,6 +216,7 @@ inline void write_block(std::string& out, const content_block& b) {
 template <class T>
 struct content_adapter {
     using json_type = raw_json;
+    static constexpr bool content_blocks = true;
     static raw_json to_json(const T& value) {
         std::string out = "[";
         if constexpr (std::is_same_v<T, content>) {

@@ -52,24 +52,56 @@ struct message {
     /// role::assistant: the parts of the reply only its provider reads, in their order; absent
     /// when it has none (so that a conversation saved without them reads as it was written).
     std::optional<std::vector<provider_part>> parts;
+    /// role::tool: true when `text` is a JSON array of MCP content blocks (the result of a tool
+    /// returning mcp::content, mcp::image, ...: see mcp/content.hpp), which each provider sends
+    /// in its own shape (Anthropic image blocks, Responses input_image, Gemini inline data) or
+    /// refuses with a provider_error naming the tool; absent: plain text.
+    std::optional<bool> content_blocks;
 
-    static message system(std::string text) { return {agentry::role::system, std::move(text), {}, {}, {}, false, {}}; }
-    static message user(std::string text) { return {agentry::role::user, std::move(text), {}, {}, {}, false, {}}; }
+    static message system(std::string text) { return of(agentry::role::system, std::move(text)); }
+    static message user(std::string text) { return of(agentry::role::user, std::move(text)); }
     static message assistant(std::string text, std::vector<tool_call> calls = {}) {
-        return {agentry::role::assistant, std::move(text), std::move(calls), {}, {}, false, {}};
+        message m = of(agentry::role::assistant, std::move(text));
+        m.tool_calls = std::move(calls);
+        return m;
     }
     static message tool_result(const tool_call& call, std::string content, bool is_error = false) {
-        return {agentry::role::tool, std::move(content), {}, call.id, call.name, is_error, {}};
+        message m = of(agentry::role::tool, std::move(content));
+        m.tool_call_id = call.id;
+        m.tool_name = call.name;
+        m.is_error = is_error;
+        return m;
+    }
+    /// A message of `r` with `text` and nothing else.
+    static message of(agentry::role r, std::string text) {
+        message m;
+        m.role = r;
+        m.text = std::move(text);
+        return m;
     }
 };
 
+/// Tokens of one turn, or summed over turns. Every provider's input_tokens counts the whole
+/// prompt, cached parts included, and output_tokens the whole output, reasoning included; the
+/// other members say how much of those was what, where the provider reports it (0 otherwise).
 struct token_usage {
     std::uint64_t input_tokens = 0;
     std::uint64_t output_tokens = 0;
+    /// Input tokens read from the provider's prompt cache (OpenAI cached_tokens, Anthropic
+    /// cache_read_input_tokens, Gemini cachedContentTokenCount).
+    std::uint64_t cached_input_tokens = 0;
+    /// Input tokens written to the prompt cache (Anthropic cache_creation_input_tokens).
+    std::uint64_t cache_write_tokens = 0;
+    /// Output tokens the model spent reasoning (OpenAI reasoning_tokens, Gemini
+    /// thoughtsTokenCount); Anthropic does not report them apart.
+    std::uint64_t reasoning_tokens = 0;
 
     token_usage& operator+=(const token_usage& other) noexcept {
         input_tokens += other.input_tokens;
         output_tokens += other.output_tokens;
+        cached_input_tokens += other.cached_input_tokens;
+        cache_write_tokens += other.cache_write_tokens;
+        reasoning_tokens += other.reasoning_tokens;
         return *this;
     }
     friend bool operator==(const token_usage&, const token_usage&) = default;
@@ -86,7 +118,7 @@ enum class finish_reason {
 
 /// One model turn.
 struct completion {
-    message reply{agentry::role::assistant, {}, {}, {}, {}, false, {}};
+    message reply = message::assistant({});
     finish_reason finish = finish_reason::stop;
     /// The refusal text, when the provider sends one apart from the content.
     std::string refusal;

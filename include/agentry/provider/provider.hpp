@@ -14,6 +14,11 @@
 //       bool        overflowed() const;                        optional: a line or an event passed
 //                                                              its limit, so complete() stops the
 //                                                              transfer and lets finish() say so
+// and optionally
+//   std::optional<provider_error> P::refuse(const chat_request&) const;
+//                                                              a request this provider cannot take
+//                                                              (say why and what to use instead):
+//                                                              complete() returns it, sending nothing
 
 #include <agentry/detail/chrono.hpp>
 #include <agentry/detail/from_chars.hpp>
@@ -43,6 +48,10 @@ struct stream_events {
     std::function<void(std::string_view text)> on_text;
     /// A tool call's name is known (its arguments may still be arriving).
     std::function<void(std::string_view id, std::string_view name)> on_tool_call;
+    /// A piece of a tool call's arguments (JSON text, possibly incomplete until the call ends),
+    /// after on_tool_call for that id; the pieces of one call joined are its arguments exactly.
+    /// A provider that sends a call's arguments whole gives them as one piece.
+    std::function<void(std::string_view id, std::string_view piece)> on_tool_arguments;
 };
 
 /// What a trace hook sees of one exchange: the request with its credentials redacted, and the
@@ -262,6 +271,8 @@ struct turn_parts {
     turn_result (*parse)(const void* provider, const http_response& response);
     transport_result (*send)(void* transport, const http_request& request);
     transport_result (*stream)(void* transport, const http_request& request, stream_handlers& handlers);
+    /// Null when the provider has no refuse().
+    std::optional<provider_error> (*refuse)(const void* provider, const chat_request& request);
 };
 
 /// The turn complete() describes; `assembler` is null for a request that is not streamed.
@@ -275,7 +286,8 @@ AGENTRY_DECL turn_result turn_thrown() noexcept;
 
 /// One turn over `transport`: the request of `p`, sent whole or streamed (request.stream),
 /// read into a completion or a typed error; `trace`, when set, sees the exchange once it has
-/// ended. Never throws.
+/// ended. Never throws. A request that P::refuse (where P has one) refuses is answered with
+/// that error and nothing is sent.
 ///
 /// Limits: the body may not pass http_request::max_body (the provider's http.limits.max_body), the
 /// transport's own limit aside; a stream stops there. Secrets: a request with credentials for
@@ -286,14 +298,19 @@ AGENTRY_DECL turn_result turn_thrown() noexcept;
 template <provider P, transport T>
 turn_result complete(const P& p, T& transport, const chat_request& request, const stream_events& events = {},
                      const trace_hook& trace = {}) noexcept {
-    const detail::turn_parts parts{
+    detail::turn_parts parts{
         &p,
         &transport,
         [](const void* self, const chat_request& r) { return static_cast<const P*>(self)->request(r); },
         [](const void* self, const http_response& r) { return static_cast<const P*>(self)->parse(r); },
         [](void* self, const http_request& r) { return static_cast<T*>(self)->send(r); },
         [](void* self, const http_request& r, stream_handlers& h) { return static_cast<T*>(self)->stream(r, h); },
+        nullptr,
     };
+    if constexpr (requires {
+                      { p.refuse(request) } -> std::same_as<std::optional<provider_error>>;
+                  })
+        parts.refuse = [](const void* self, const chat_request& r) { return static_cast<const P*>(self)->refuse(r); };
     if (!request.stream) return detail::complete_turn(parts, nullptr, request, trace);
     using assembler_t = typename P::stream;
     try {

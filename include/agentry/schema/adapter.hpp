@@ -24,6 +24,8 @@
 //   error at the value's pointer, with the failure's message.
 // - description: written into the schema of every T, after the field's own description.
 // - docs: field descriptions of an aggregate T, as T::docs would give them (checked alike).
+// - content_blocks: true when to_json writes an MCP content array (mcp/content.hpp does this
+//   for its types), so that the agent sends a result as content (images, ...) not as text.
 //
 // agentry's own support for std::chrono and std::filesystem is written this way
 // (schema/adapters/), as a model to copy. A full specialisation by the user replaces it.

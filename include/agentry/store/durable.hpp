@@ -62,9 +62,10 @@ struct durable_options {
 
 namespace detail {
 
-// json::write writes an absent optional as null.
+// json::write writes an absent optional as null; a member added since the data was written
+// (token_usage::reasoning_tokens, ...) keeps its default.
 inline constexpr json::read_options store_read{
-    .max_size = std::size_t(-1) / 2, .max_depth = 32, .null_as_absent = true};
+    .max_size = std::size_t(-1) / 2, .max_depth = 32, .null_as_absent = true, .absent_as_default = true};
 
 template <class T>
 T read_body(std::string_view body, std::string_view run, std::string_view what) {

@@ -378,6 +378,7 @@ AGENTRY_JSON_COLD void duplicate_member(reader& r) {
 }
 
 AGENTRY_JSON_COLD void missing_members(reader& r, std::uint64_t missing, const std::string_view* names) {
+    if (r.options().absent_as_default) return;  // the members keep the values they were built with
     for (; missing != 0; missing &= missing - 1) {
         const std::string_view name = names[std::countr_zero(missing)];
         r.push_key(name);

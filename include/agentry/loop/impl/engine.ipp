@@ -147,7 +147,8 @@ AGENTRY_DECL std::string engine::save() const {
 
 AGENTRY_DECL bool engine::restore(std::string_view saved) {
     // Older saves may write an absent optional (message::parts) as null.
-    auto r = json::read<std::vector<message>>(saved, {.max_size = std::size_t(-1) / 2, .max_depth = 16, .null_as_absent = true});
+    auto r = json::read<std::vector<message>>(
+        saved, {.max_size = std::size_t(-1) / 2, .max_depth = 16, .null_as_absent = true, .absent_as_default = true});
     if (!r.ok()) return false;
     history_ = std::move(r.value);
     return true;
@@ -286,6 +287,16 @@ AGENTRY_DECL turn_result engine::ask(const chat_request& request, const agent_ev
                 throw;  // the provider abandons the turn
             }
         };
+    if (events.on_tool_arguments)
+        stream.on_tool_arguments = [&](std::string_view id, std::string_view piece) {
+            if (text_failure) return;
+            try {
+                invoke_callback("on_tool_arguments", events.on_tool_arguments, id, piece);
+            } catch (const callback_error& e) {
+                text_failure = e.what();
+                throw;  // the provider abandons the turn
+            }
+        };
     for (std::uint32_t attempt = 0;; ++attempt) {
         turn_result r = deps_.turn(request, stream, trace_);
         if (text_failure) throw callback_error(*text_failure);
@@ -319,7 +330,7 @@ AGENTRY_DECL chat_request engine::request_for(std::span<const message> messages,
     request.tool_choice.kind = choice;
     if (choice != tool_choice_kind::none) request.parallel_tool_calls = config_.parallel_tool_calls;
     if (config_.max_output_tokens != 0) request.max_tokens = config_.max_output_tokens;
-    request.stream = static_cast<bool>(events.on_text);
+    request.stream = events.on_text || events.on_tool_arguments;
     request.cancel = &cancel_;
     request.output = deps_.output;
     return request;
@@ -577,6 +588,7 @@ AGENTRY_DECL bool engine::run_turn_calls(run_result& result, const agent_events&
         }
         auto& [st, tr] = *done.done[i];
         results.push_back(message::tool_result(call, tr.content, !tr.ok()));
+        if (tr.content_blocks && tr.ok() && !tr.truncated) results.back().content_blocks = true;
         result.steps.push_back(std::move(st));
         if (tr.status == tool_status::invalid_arguments) invalid_this_round[call.name] = true;
         else if (tr.ok()) invalid_this_round.try_emplace(call.name, false);

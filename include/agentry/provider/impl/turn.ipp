@@ -24,6 +24,9 @@ namespace agentry::detail {
 AGENTRY_DECL turn_result complete_turn(const turn_parts& parts, const assembler_ref* assembler,
                                        const chat_request& request, const trace_hook& trace) noexcept {
     try {
+        if (parts.refuse != nullptr)
+            if (std::optional<provider_error> refused = parts.refuse(parts.provider, request))
+                return {std::nullopt, std::move(*refused)};
         http_request http = parts.request(parts.provider, request);
         if (request.cancel != nullptr) http.cancel = request.cancel;
         const std::vector<std::string> secrets = secrets_of(http);

@@ -12,6 +12,7 @@
 #include <agentry/json/writer.hpp>
 #include <agentry/outcome.hpp>
 #include <agentry/reflect/types.hpp>
+#include <agentry/schema/adapter.hpp>
 #include <agentry/stop_token.hpp>
 #include <agentry/tool_result.hpp>
 
@@ -133,6 +134,18 @@ failure failure_of(E&& error) {
     else return {failure_kind::permanent, json::to_json(error)};
 }
 
+// Whether a U result is written as an MCP content array: its adapter says so (content_blocks),
+// or maps it to a type whose adapter does.
+template <class U>
+consteval bool writes_content_blocks() noexcept {
+    if constexpr (requires { requires adapter<U>::content_blocks; }) return true;
+    else if constexpr (requires { typename adapter<U>::json_type; }) {
+        using J = std::remove_cvref_t<typename adapter<U>::json_type>;
+        if constexpr (std::is_same_v<J, U>) return false;
+        else return writes_content_blocks<J>();
+    } else return false;
+}
+
 // The content of a successful call. A std::string or std::string_view result is sent as its
 // text, as is (not as a JSON string); any other value as its JSON text. A failed outcome or
 // std::expected is a tool_error carrying the failure's kind.
@@ -157,6 +170,7 @@ void set_content(tool_result& result, V&& value, const call_options& options) {
         result.content.assign(value);
         result.truncated = cut_text(result.content, options.max_result_size);
     } else {
+        if constexpr (writes_content_blocks<U>()) result.content_blocks = true;
         // json::write_reserved, without a function of its own per result type.
         namespace emit = json::detail::emit;
         result.truncated = !emit::write_reserved_erased(result.content, emit::reserve_hint<U>, &value, &emit::put_erased<U>,
