@@ -2,6 +2,7 @@
 // A scripted model server for the agent and provider integration tests, with Node's built-ins
 // only. It speaks four chat APIs, in the formats their documentation gives:
 //   OpenAI Chat Completions   POST .../chat/completions                         JSON, or SSE with "stream": true
+//   OpenAI Responses          POST .../responses                                JSON, or SSE with "stream": true
 //   Anthropic Messages        POST .../v1/messages                              JSON, or SSE with "stream": true
 //   Gemini                    POST .../models/<model>:generateContent           JSON
 //                             POST .../models/<model>:streamGenerateContent?alt=sse   SSE
@@ -22,22 +23,41 @@
 //   calls        [{"name", "args": {...}, "id"?, "signature"?}]: tool calls; without "id", OpenAI and
 //                Anthropic calls get one ("call_<turn>_<k>", "toolu_<turn>_<k>"), Gemini and Ollama calls
 //                none; "signature" is Gemini's thoughtSignature of the call's part
-//   usage        {"input", "output"}: token counts (default 10 and 5)
+//   usage        {"input", "output", "cached"?, "reasoning"?}: token counts (default 10 and 5; 0 and 0)
+//   reasoning    Responses: a reasoning item before the answer, with this summary text; its
+//                encrypted_content is sent when the request includes "reasoning.encrypted_content"
+//   thinking     Anthropic: a thinking block before the answer, with this text and a signature
+//   redacted     Anthropic: a redacted_thinking block after the thinking block, with this data
 //   pieces       size of the text and argument pieces of a stream (default 4)
 //   delay_ms     a wait before answering, ended early when the client goes away
 //   status       an error status instead of an answer, with "message" (default "scripted error");
 //                "retry_after" (seconds) becomes Retry-After, or Gemini's RetryInfo
 // A request past the last turn gets a 400 saying so, as does one the API would refuse for its
 // tool messages (OpenAI, Anthropic and Gemini pair every call with its result; Anthropic wants
-// tools defined in a request that has tool blocks).
+// tools defined in a request that has tool blocks), or for the reasoning it must carry: a
+// Responses request must send back every reasoning item this scenario sent before a call it
+// sends back, value for value (or name the response by previous_response_id, when that response
+// was stored), and an Anthropic request with thinking on must start each assistant message of
+// this scenario's replies with the thinking and redacted_thinking blocks sent, value for value
+// and in order.
 
 import http from 'node:http';
 
-const scenarios = new Map();  // name -> { turns, requests }
+const scenarios = new Map();  // name -> { turns, requests, sent }
 
+// `sent`: what this scenario's answers held that must come back: Responses responses
+// ({ id, stored, items }), Anthropic replies ({ thinking: [blocks], tool_ids }).
 function scenario(name) {
-    if (!scenarios.has(name)) scenarios.set(name, { turns: [], requests: [] });
+    if (!scenarios.has(name)) scenarios.set(name, { turns: [], requests: [], sent: [] });
     return scenarios.get(name);
+}
+
+// A JSON value as text with the members of every object in name order: equal for equal values.
+function canonical(value) {
+    if (Array.isArray(value)) return '[' + value.map(canonical).join(',') + ']';
+    if (value && typeof value === 'object')
+        return '{' + Object.keys(value).sort().map((k) => JSON.stringify(k) + ':' + canonical(value[k])).join(',') + '}';
+    return JSON.stringify(value);
 }
 
 function log(line) {
@@ -149,6 +169,125 @@ const openai = {
     },
 };
 
+// ---- OpenAI Responses -----------------------------------------------------------------------
+
+const responses = {
+    error: (turn) => openai.error(turn),
+    // The output items of turn `index`: a reasoning item, the message, the function calls.
+    items(turn, index, request) {
+        const items = [];
+        if (turn.reasoning !== undefined) {
+            const encrypted = (request.include ?? []).includes('reasoning.encrypted_content');
+            items.push({ id: `rs_${index}`, type: 'reasoning',
+                         summary: turn.reasoning ? [{ type: 'summary_text', text: turn.reasoning }] : [],
+                         ...(encrypted ? { encrypted_content: `gAAAAB/${index}+r\u00e9sum\u00e9==` } : {}) });
+        }
+        if (turn.text)
+            items.push({ id: `msg_${index}`, type: 'message', status: 'completed', role: 'assistant',
+                         content: [{ type: 'output_text', text: turn.text, annotations: [], logprobs: [] }] });
+        (turn.calls ?? []).forEach((c, k) => items.push({
+            id: `fc_${index}_${k}`, type: 'function_call', status: 'completed', call_id: c.id ?? `call_${index}_${k}`,
+            name: c.name, arguments: JSON.stringify(c.args ?? {}),
+        }));
+        return items;
+    },
+    response(turn, index, request, items, status) {
+        const u = usage_of(turn);
+        return {
+            id: `resp_${index}`, object: 'response', created_at: 1764547200, status, error: null, incomplete_details: null,
+            instructions: request.instructions ?? null, model: request.model, output: items,
+            parallel_tool_calls: request.parallel_tool_calls ?? true, previous_response_id: request.previous_response_id ?? null,
+            store: request.store ?? true, tools: request.tools ?? [],
+            usage: status === 'completed' ? {
+                input_tokens: u.input, input_tokens_details: { cached_tokens: turn.usage?.cached ?? 0 },
+                output_tokens: u.output, output_tokens_details: { reasoning_tokens: turn.usage?.reasoning ?? 0 },
+                total_tokens: u.input + u.output,
+            } : null,
+        };
+    },
+    remember(s, index, request, items) {
+        s.sent.push({ id: `resp_${index}`, stored: request.store !== false, items });
+    },
+    whole(res, turn, index, request, s) {
+        const items = responses.items(turn, index, request);
+        responses.remember(s, index, request, items);
+        send_json(res, 200, responses.response(turn, index, request, items, 'completed'));
+    },
+    stream(res, turn, index, request, s) {
+        const items = responses.items(turn, index, request);
+        responses.remember(s, index, request, items);
+        let sequence = 0;
+        const event = (type, data) => `event: ${type}\ndata: ${JSON.stringify({ type, sequence_number: sequence++, ...data })}\n\n`;
+        const events = [event('response.created', { response: responses.response(turn, index, request, [], 'in_progress') }),
+                        event('response.in_progress', { response: responses.response(turn, index, request, [], 'in_progress') })];
+        items.forEach((item, output_index) => {
+            // As the API does: the item as added holds nothing yet (no encrypted content, no
+            // arguments); the item as done is the whole one.
+            const added = item.type === 'reasoning' ? { id: item.id, type: 'reasoning', summary: [] }
+                        : item.type === 'message' ? { ...item, status: 'in_progress', content: [] }
+                        : { ...item, status: 'in_progress', arguments: '' };
+            events.push(event('response.output_item.added', { output_index, item: added }));
+            if (item.type === 'message') {
+                const text = item.content[0].text;
+                events.push(event('response.content_part.added', { item_id: item.id, output_index, content_index: 0,
+                                                                    part: { type: 'output_text', text: '', annotations: [] } }));
+                for (const p of pieces(text, piece_size(turn)))
+                    events.push(event('response.output_text.delta', { item_id: item.id, output_index, content_index: 0, delta: p, logprobs: [] }));
+                events.push(event('response.output_text.done', { item_id: item.id, output_index, content_index: 0, text, logprobs: [] }));
+                events.push(event('response.content_part.done', { item_id: item.id, output_index, content_index: 0, part: item.content[0] }));
+            } else if (item.type === 'function_call') {
+                for (const p of pieces(item.arguments, piece_size(turn)))
+                    events.push(event('response.function_call_arguments.delta', { item_id: item.id, output_index, delta: p }));
+                events.push(event('response.function_call_arguments.done', { item_id: item.id, output_index, arguments: item.arguments }));
+            }
+            events.push(event('response.output_item.done', { output_index, item }));
+        });
+        events.push(event('response.completed', { response: responses.response(turn, index, request, items, 'completed') }));
+        send_stream(res, 'text/event-stream', events);
+    },
+    streamed: (request) => request.stream === true,
+    // The API's checks of the items sent back, in substance.
+    validate(request, s) {
+        const input = Array.isArray(request.input) ? request.input : [];
+        const outputs = new Set(input.filter((i) => i.type === 'function_call_output').map((i) => i.call_id));
+        let earlier = [];  // the items the request's context holds before its input
+        if (request.previous_response_id !== undefined) {
+            const at = s.sent.findIndex((r) => r.id === request.previous_response_id);
+            if (at < 0 || !s.sent[at].stored) return `Previous response with id '${request.previous_response_id}' not found.`;
+            for (let i = 0; i <= at; ++i) earlier = earlier.concat(s.sent[i].items);
+            for (const item of s.sent[at].items)
+                if (item.type === 'function_call' && !outputs.has(item.call_id))
+                    return `No tool output found for function call ${item.call_id}.`;
+        }
+        const context = earlier.concat(input);
+        for (let i = 0; i < input.length; ++i) {
+            const item = input[i];
+            if (item.type === 'function_call_output' && !context.some((c) => c.type === 'function_call' && c.call_id === item.call_id))
+                return `No tool call found for function call output with call_id ${item.call_id}.`;
+            if (item.type === 'reasoning') {
+                const sent = s.sent.flatMap((r) => r.items).find((r) => r.id === item.id);
+                if (!sent) return `Item with id '${item.id}' not found.`;
+                if (sent.encrypted_content === undefined || item.encrypted_content !== sent.encrypted_content)
+                    return `Item with id '${item.id}' not found. Items are not persisted when \`store\` is set to false. ` +
+                           'Try again with `store` set to true, or remove this item from your input.';
+                if (canonical(item) !== canonical(sent)) return `The encrypted content for item ${item.id} could not be verified.`;
+            }
+            if (item.type !== 'function_call') continue;
+            if (!outputs.has(item.call_id)) return `No tool output found for function call ${item.call_id}.`;
+            // The reasoning item that came before this call in its response must come before it here.
+            const from = s.sent.find((r) => r.items.some((x) => x.type === 'function_call' && x.call_id === item.call_id));
+            if (!from) continue;
+            const call = from.items.find((x) => x.type === 'function_call' && x.call_id === item.call_id);
+            if (call.name !== item.name || call.arguments !== item.arguments)
+                return `The function call ${item.call_id} does not match the one the model made.`;
+            for (const r of from.items.slice(0, from.items.indexOf(call)).filter((x) => x.type === 'reasoning'))
+                if (!input.slice(0, i).some((x) => x.type === 'reasoning' && x.id === r.id))
+                    return `Item '${call.id}' of type 'function_call' was provided without its required 'reasoning' item: '${r.id}'.`;
+        }
+        return null;
+    },
+};
+
 // ---- Anthropic Messages ---------------------------------------------------------------------
 
 const anthropic = {
@@ -161,21 +300,31 @@ const anthropic = {
     },
     blocks(turn, index) {
         const blocks = [];
+        if (turn.thinking !== undefined)
+            blocks.push({ type: 'thinking', thinking: turn.thinking, signature: `EqQBCkYIBhgCIkA/${index}+sign\u00e9==` });
+        if (turn.redacted !== undefined) blocks.push({ type: 'redacted_thinking', data: turn.redacted });
         if (turn.text) blocks.push({ type: 'text', text: turn.text });
         (turn.calls ?? []).forEach((c, k) =>
             blocks.push({ type: 'tool_use', id: c.id ?? `toolu_${index}_${k}`, name: c.name, input: c.args ?? {} }));
         return blocks;
     },
     stop_reason: (turn) => (turn.calls?.length ? 'tool_use' : 'end_turn'),
-    whole(res, turn, index, request) {
+    remember(s, blocks) {
+        s.sent.push({ thinking: blocks.filter((b) => b.type === 'thinking' || b.type === 'redacted_thinking'),
+                      tool_ids: blocks.filter((b) => b.type === 'tool_use').map((b) => b.id) });
+    },
+    whole(res, turn, index, request, s) {
         const u = usage_of(turn);
+        const blocks = anthropic.blocks(turn, index);
+        anthropic.remember(s, blocks);
         send_json(res, 200, {
             id: `msg_${index}`, type: 'message', role: 'assistant', model: request.model,
-            content: anthropic.blocks(turn, index), stop_reason: anthropic.stop_reason(turn), stop_sequence: null,
+            content: blocks, stop_reason: anthropic.stop_reason(turn), stop_sequence: null,
             usage: { input_tokens: u.input, output_tokens: u.output },
         }, { 'request-id': `req_${index}` });
     },
-    stream(res, turn, index, request) {
+    stream(res, turn, index, request, s) {
+        anthropic.remember(s, anthropic.blocks(turn, index));
         const u = usage_of(turn);
         const event = (name, data) => `event: ${name}\ndata: ${JSON.stringify({ type: name, ...data })}\n\n`;
         const events = [
@@ -186,7 +335,14 @@ const anthropic = {
             event('ping', {}),
         ];
         anthropic.blocks(turn, index).forEach((b, i) => {
-            if (b.type === 'text') {
+            if (b.type === 'thinking') {
+                events.push(event('content_block_start', { index: i, content_block: { type: 'thinking', thinking: '', signature: '' } }));
+                for (const p of pieces(b.thinking, piece_size(turn)))
+                    events.push(event('content_block_delta', { index: i, delta: { type: 'thinking_delta', thinking: p } }));
+                events.push(event('content_block_delta', { index: i, delta: { type: 'signature_delta', signature: b.signature } }));
+            } else if (b.type === 'redacted_thinking') {
+                events.push(event('content_block_start', { index: i, content_block: b }));
+            } else if (b.type === 'text') {
                 events.push(event('content_block_start', { index: i, content_block: { type: 'text', text: '' } }));
                 for (const p of pieces(b.text, piece_size(turn)))
                     events.push(event('content_block_delta', { index: i, delta: { type: 'text_delta', text: p } }));
@@ -204,9 +360,26 @@ const anthropic = {
     },
     streamed: (request) => request.stream === true,
     // The API's checks of a conversation's tool blocks, in its words.
-    validate(request) {
+    validate(request, s) {
         const messages = request.messages ?? [];
         const blocks = (m) => (Array.isArray(m?.content) ? m.content : []);
+        const thinking = request.thinking?.type === 'enabled' || request.thinking?.type === 'adaptive';
+        for (let i = 0; thinking && i < messages.length; ++i) {
+            if (messages[i].role !== 'assistant') continue;
+            const ids = blocks(messages[i]).filter((b) => b.type === 'tool_use').map((b) => b.id);
+            const reply = s.sent.find((r) => r.tool_ids.length && r.tool_ids.every((id) => ids.includes(id)));
+            if (!reply || !reply.thinking.length) continue;
+            const head = blocks(messages[i]).slice(0, reply.thinking.length);
+            for (let k = 0; k < reply.thinking.length; ++k) {
+                const want = reply.thinking[k];
+                if (head[k]?.type !== want.type)
+                    return `messages.${i}.content.${k}.type: Expected \`${want.type}\`, but found \`${head[k]?.type}\`. ` +
+                           'With thinking on, an assistant message must start with the thinking blocks the model sent.';
+                if (canonical(head[k]) !== canonical(want))
+                    return want.type === 'thinking' ? `messages.${i}.content.${k}: Invalid \`signature\` in \`thinking\` block`
+                                                    : `messages.${i}.content.${k}: Invalid \`data\` in \`redacted_thinking\` block`;
+            }
+        }
         const has_tool_blocks = messages.some((m) => blocks(m).some((b) => b.type === 'tool_use' || b.type === 'tool_result'));
         if (has_tool_blocks && !request.tools?.length)
             return 'Requests which include `tool_use` or `tool_result` blocks must define tools.';
@@ -324,6 +497,7 @@ const ollama = {
 // The API of a request path (after /scenario/<name>), and whether it asks for a stream.
 function api_of(rest, url) {
     if (rest.endsWith('/chat/completions')) return { api: openai, name: 'openai' };
+    if (rest.endsWith('/responses')) return { api: responses, name: 'responses' };
     if (rest.endsWith('/v1/messages')) return { api: anthropic, name: 'anthropic' };
     if (rest.endsWith('/api/chat')) return { api: ollama, name: 'ollama' };
     const g = /\/models\/[^/:]+:(generateContent|streamGenerateContent)$/.exec(rest);
@@ -343,7 +517,7 @@ function answer(req, res, s, name, found, text) {
         return send_json(res, 400, { error: { message: 'the body is not JSON' } });
     }
     const index = s.requests.length - 1;
-    const invalid = found.api.validate?.(request);
+    const invalid = found.api.validate?.(request, s);
     if (invalid) {
         log(`${name}: request ${index} refused: ${invalid}`);
         return send_json(res, 400, found.api.error({ status: 400, message: invalid }));
@@ -360,8 +534,8 @@ function answer(req, res, s, name, found, text) {
             if (turn.retry_after !== undefined && found.name !== 'gemini') headers['Retry-After'] = String(turn.retry_after);
             return send_json(res, turn.status, found.api.error(turn), headers);
         }
-        if (found.api.streamed(request)) return found.api.stream(res, turn, index, request);
-        return found.api.whole(res, turn, index, request);
+        if (found.api.streamed(request)) return found.api.stream(res, turn, index, request, s);
+        return found.api.whole(res, turn, index, request, s);
     };
     if (!turn.delay_ms) return reply();
     const timer = setTimeout(reply, turn.delay_ms);
@@ -387,6 +561,7 @@ function serve(req, res, text) {
         }
         s.turns = script.turns ?? [];
         s.requests = [];
+        s.sent = [];
         return send_json(res, 200, { turns: s.turns.length });
     }
     if (req.method === 'GET' && rest === '/requests') {
