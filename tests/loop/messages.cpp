@@ -1,10 +1,12 @@
 // SPDX-License-Identifier: BSL-1.0
 // The message model: parts of a reply that only its provider reads (reasoning items, thinking
 // blocks with signatures) come back byte for byte through save()/restore(), checkpoints, and
-// summaries, which replace whole messages and never a part of one.
+// summaries, which replace whole messages and never a part of one; a tool result made of MCP
+// content blocks (an image) is marked as such, and the mark is kept too.
 #include "scripted.hpp"
 
 #include <agentry/agent.hpp>
+#include <agentry/mcp/content.hpp>
 #include <agentry/registry.hpp>
 
 #include <doctest/doctest.h>
@@ -18,6 +20,11 @@ namespace {
 
 constexpr agentry::registry tools{
     agentry::tool<"add", "Adds two integers.", "a", "b">(+[](int a, int b) { return static_cast<long long>(a) + b; }),
+    agentry::tool<"snapshot", "A picture and its caption.">(+[] {
+        return agentry::mcp::content{agentry::mcp::text_block{"the view"}, agentry::mcp::image{"\x89PNG", "image/png"}};
+    }),
+    agentry::tool<"sized", "An image of n bytes.", "n">(
+        +[](int n) { return agentry::mcp::image{std::string(std::size_t(n), 'x'), "image/png"}; }),
 };
 
 // A reasoning item with bytes a careless round trip would change: spaces, escapes, key order,
@@ -116,4 +123,53 @@ TEST_CASE("messages: a summary replaces whole messages, and the kept reply keeps
     REQUIRE(r.stop == agentry::stop_reason::completed);
     CHECK(r.summarized_messages > 0);
     check_parts(parts_of_first_reply(agent.conversation()));
+}
+
+TEST_CASE("messages: a tool result of MCP content blocks is marked, sent marked, and kept marked") {
+    auto s = std::make_shared<scripted::script>();
+    agentry::agent<agentry::loop_config{}> agent{scripted::model{s}, tools, "You look.", scripted::quiet_transport{}};
+    s->turns = {scripted::calls({scripted::call("c1", "snapshot", "{}"), scripted::call("c2", "add", R"({"a":1,"b":2})")}),
+                scripted::answer("a view")};
+    REQUIRE(agent.run("Look.").stop == agentry::stop_reason::completed);
+    REQUIRE(s->requests.size() == 2);
+    const std::vector<agentry::message>& sent = s->requests[1].messages;
+    REQUIRE(sent.size() == 5);
+    CHECK(sent[3].text == R"([{"type":"text","text":"the view"},{"type":"image","data":"iVBORw==","mimeType":"image/png"}])");
+    CHECK(sent[3].content_blocks == true);
+    CHECK_FALSE(sent[4].content_blocks.has_value());  // a number's text
+    CHECK_FALSE(sent[1].content_blocks.has_value());
+
+    const std::string saved = agent.save();
+    CHECK(saved.find(R"("content_blocks":true)") != std::string::npos);
+    auto s2 = std::make_shared<scripted::script>();
+    agentry::agent<agentry::loop_config{}> other{scripted::model{s2}, tools, "", scripted::quiet_transport{}};
+    REQUIRE(other.restore(saved));
+    CHECK(other.conversation()[3].content_blocks == true);
+    CHECK(other.save() == saved);
+}
+
+TEST_CASE("messages: content cut at the result cap, or a failed call, is plain text") {
+    auto s = std::make_shared<scripted::script>();
+    agentry::agent<agentry::loop_config{.max_result_size = 64}> agent{scripted::model{s}, tools, "", scripted::quiet_transport{}};
+    s->turns = {scripted::calls({scripted::call("c1", "sized", R"({"n":200})"), scripted::call("c2", "sized", R"({"n":"x"})")}),
+                scripted::answer("done")};
+    REQUIRE(agent.run("Look.").stop == agentry::stop_reason::completed);
+    const std::vector<agentry::message>& sent = s->requests.at(1).messages;
+    REQUIRE(sent.size() == 4);
+    CHECK(sent[2].tool_name == "sized");
+    CHECK_FALSE(sent[2].content_blocks.has_value());
+    CHECK_FALSE(sent[3].content_blocks.has_value());
+    CHECK(sent[3].is_error);
+}
+
+TEST_CASE("messages: a save written before a member existed restores with its default") {
+    // No is_error, parts or content_blocks: an earlier release's message, and a newer one's member it lacks.
+    const std::string old = R"([{"role":"user","text":"hi","tool_calls":[],"tool_call_id":"","tool_name":""}])";
+    auto s = std::make_shared<scripted::script>();
+    agentry::agent<agentry::loop_config{}> agent{scripted::model{s}, tools, "", scripted::quiet_transport{}};
+    REQUIRE(agent.restore(old));
+    REQUIRE(agent.conversation().size() == 1);
+    CHECK_FALSE(agent.conversation()[0].is_error);
+    CHECK(agent.conversation()[0].text == "hi");
+    CHECK_FALSE(agent.restore(R"([{"role":"user","text":7}])"));
 }

@@ -1031,6 +1031,32 @@ TEST_CASE("toolset: MCP tools with the registry's in an agent") {
     CHECK_FALSE(contains(bodies[0], "$schema"));
 }
 
+TEST_CASE("toolset: a result with an image reaches the conversation as MCP content, one of text as its text") {
+    auto c = connect_fake("good");
+    mcp::toolset tools;
+    REQUIRE(tools.add(c).has_value());
+    std::vector<std::string> bodies;
+    replay model{{openai_turn(openai_call("c1", "fake_echo", R"({"text":"[picture]"})") + "," +
+                              openai_call("c2", "fake_echo", R"({"text":"words"})")),
+                  std::string(openai_answer)},
+                 &bodies};
+    agentry::agent<config> agent{agentry::openai{.model = "m"}, statics, "", model};
+    REQUIRE(agent.add_tools(tools).has_value());
+    // Chat Completions takes no image in a tool message: what the run does next is the provider's
+    // (docs/providers.md); the conversation holds both results as they came.
+    const agentry::run_result r = agent.run("go");
+    REQUIRE(r.steps.size() == 2);
+    std::vector<const agentry::message*> results;
+    for (const agentry::message& m : agent.conversation())
+        if (m.role == agentry::role::tool) results.push_back(&m);
+    REQUIRE(results.size() == 2);
+    CHECK(results[0]->text ==
+          R"([{"type":"text","text":"a dot"},{"type":"image","data":"iVBORw==","mimeType":"image/png"}])");
+    CHECK(results[0]->content_blocks == true);
+    CHECK(results[1]->text == "words");
+    CHECK_FALSE(results[1]->content_blocks.has_value());
+}
+
 TEST_CASE("toolset: a tool whose schema has a reference is left out, naming the reference as the cause") {
     const std::string init =
         R"({"jsonrpc":"2.0","id":1,"result":{"protocolVersion":"2025-11-25","capabilities":{"tools":{}},"serverInfo":{"name":"refs","version":"1"}}})";

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: BSL-1.0
 // Fake MCP servers for the client tests, run as `agentry_mcp_client --fake <mode>` over stdio:
-//   good          a server with paged tools, progress, cancellation, resources and prompts
+//   good          a server with paged tools, progress, cancellation, resources and prompts;
+//                 echo of "[picture]" answers a text block and an image block
 //   garbage       answers initialize, then prints a line that is not JSON-RPC
 //   oversize      answers initialize, then a 2 MiB message
 //   silent        answers initialize, then nothing (until its input ends)
@@ -150,7 +151,9 @@ inline int fake_server(std::string_view mode) {
         } else if (method == "tools/call") {
             const std::string name = string_at(params, "name");
             const json::value* args = params.find("arguments");
-            if (name == "echo") {
+            if (name == "echo" && args && string_at(*args, "text") == "[picture]") {
+                reply(R"({"content":[{"type":"text","text":"a dot"},{"type":"image","data":"iVBORw==","mimeType":"image/png"}]})");
+            } else if (name == "echo") {
                 text(args ? string_at(*args, "text") : "");
             } else if (name == "add") {
                 const json::value* a = args ? args->find("a") : nullptr;

@@ -148,8 +148,10 @@ inline std::optional<sampling_reply> read_sampling_turn(const json::value& param
                     for (const agentry::tool_call& c : earlier.tool_calls)
                         if (c.id == id) name = c.name;
                 const json::value* is_error = member_of(*b, "isError");
-                agentry::message r{agentry::role::tool, *content, {}, id, std::move(name),
-                          is_error && is_error->is_bool() && is_error->as_bool(), {}};
+                agentry::message r = agentry::message::of(agentry::role::tool, *content);
+                r.tool_call_id = id;
+                r.tool_name = std::move(name);
+                r.is_error = is_error && is_error->is_bool() && is_error->as_bool();
                 results.push_back(std::move(r));
             } else {
                 return sampling_refusal(where + " holds " + (type.empty() ? std::string("a block without a type")

@@ -8,6 +8,7 @@
 
 #include <agentry/detail/chrono.hpp>
 #include <agentry/tool_call.hpp>
+#include <agentry/tool_result.hpp>
 
 #include <atomic>
 #include <cstdint>
@@ -70,6 +71,13 @@ struct message {
         m.tool_call_id = call.id;
         m.tool_name = call.name;
         m.is_error = is_error;
+        return m;
+    }
+    /// The message of a call's result as registry::call returns it: its content, an error when
+    /// it did not succeed, marked as MCP content when it is (and was not cut at the size cap).
+    static message tool_result(const tool_call& call, const agentry::tool_result& result) {
+        message m = tool_result(call, result.content, !result.ok());
+        if (result.content_blocks && result.ok() && !result.truncated) m.content_blocks = true;
         return m;
     }
     /// A message of `r` with `text` and nothing else.

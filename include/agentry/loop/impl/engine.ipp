@@ -587,8 +587,7 @@ AGENTRY_DECL bool engine::run_turn_calls(run_result& result, const agent_events&
             continue;
         }
         auto& [st, tr] = *done.done[i];
-        results.push_back(message::tool_result(call, tr.content, !tr.ok()));
-        if (tr.content_blocks && tr.ok() && !tr.truncated) results.back().content_blocks = true;
+        results.push_back(message::tool_result(call, tr));
         result.steps.push_back(std::move(st));
         if (tr.status == tool_status::invalid_arguments) invalid_this_round[call.name] = true;
         else if (tr.ok()) invalid_this_round.try_emplace(call.name, false);
