@@ -133,7 +133,8 @@ private:
         return done_ || error_.has_value() || malformed_.has_value() || parser_.overflowed();
     }
     void on_event(const detail::sse_event& e);
-    call_state& call_for(std::string_view item_id);
+    /// The call of this item id (without one: of this call id), a new one if none is.
+    call_state& call_for(std::string_view item_id, std::string_view call_id);
     void announce(call_state& call);
 
     stream_events events_;

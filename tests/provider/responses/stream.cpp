@@ -207,3 +207,17 @@ TEST_CASE("complete: a streamed turn over a scripted transport") {
     REQUIRE(http.requests().size() == 1);
     CHECK(http.requests()[0].body.ends_with(R"("store":false,"stream":true})"));
 }
+
+TEST_CASE("stream: calls without item ids are told apart by their call_id") {
+    std::string s;
+    s += event("response.output_item.done", R"({"type":"response.output_item.done","output_index":0,"item":{"type":"function_call","call_id":"call_a","name":"add","arguments":"{\"a\":1,\"b\":2}"}})");
+    s += event("response.output_item.done", R"({"type":"response.output_item.done","output_index":1,"item":{"type":"function_call","call_id":"call_b","name":"add","arguments":"{\"a\":3,\"b\":4}"}})");
+    s += event("response.completed", R"({"type":"response.completed","response":{"id":"resp_8","status":"completed","output":[]}})");
+    const responses_check::streamed r = responses_check::check_every_split(provider(), s);
+    CHECK(r.calls == std::vector<std::string>{"call_a add", "call_b add"});
+    CHECK(r.arguments.at("call_a") == R"({"a":1,"b":2})");
+    CHECK(r.arguments.at("call_b") == R"({"a":3,"b":4})");
+    CHECK(describe(r.result) == R"(text= calls=[call_a|add|{"a":1,"b":2}|;call_b|add|{"a":3,"b":4}|;] finish=tool_calls )"
+                                "provider=completed usage=0/0 incomplete=0 refusal= parts=none cached=0 cache_write=0 "
+                                "reasoning=0");
+}

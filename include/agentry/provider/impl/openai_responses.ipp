@@ -75,10 +75,11 @@ AGENTRY_DECL void openai_responses::stream::feed(std::string_view bytes) {
     parser_.feed(bytes, [this](const detail::sse_event& e) { on_event(e); });
 }
 
-AGENTRY_DECL openai_responses::stream::call_state& openai_responses::stream::call_for(std::string_view item_id) {
+AGENTRY_DECL openai_responses::stream::call_state& openai_responses::stream::call_for(std::string_view item_id,
+                                                                                     std::string_view call_id) {
     for (call_state& c : calls_)
-        if (c.item_id == item_id) return c;
-    calls_.push_back({std::string(item_id), {}, {}, false, false});
+        if (item_id.empty() ? !call_id.empty() && c.call_id == call_id : c.item_id == item_id) return c;
+    calls_.push_back({std::string(item_id), std::string(call_id), {}, false, false});
     return calls_.back();
 }
 
@@ -136,8 +137,9 @@ AGENTRY_DECL void openai_responses::stream::on_event(const detail::sse_event& e)
             items_.emplace_back(*ev.output_index, std::move(ev.item->text()));
         }
         if (item.value.type != "function_call") return;
-        call_state& call = call_for(item.value.id.value_or(std::string{}));
-        if (call.call_id.empty()) call.call_id = item.value.call_id.value_or(std::string{});
+        const std::string call_id = item.value.call_id.value_or(std::string{});
+        call_state& call = call_for(item.value.id.value_or(std::string{}), call_id);
+        if (call.call_id.empty()) call.call_id = call_id;
         if (call.name.empty()) call.name = item.value.name.value_or(std::string{});
         announce(call);
         if (type == "response.output_item.done" && call.announced && !call.pieces) {
@@ -148,7 +150,7 @@ AGENTRY_DECL void openai_responses::stream::on_event(const detail::sse_event& e)
         }
     } else if (type == "response.function_call_arguments.delta") {
         if (!ev.item_id) return missing("item_id");
-        call_state& call = call_for(*ev.item_id);
+        call_state& call = call_for(*ev.item_id, {});
         if (!call.announced || !ev.delta || ev.delta->empty()) return;
         call.pieces = true;
         if (events_.on_tool_arguments) events_.on_tool_arguments(call.call_id, *ev.delta);
