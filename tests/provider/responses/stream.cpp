@@ -221,3 +221,17 @@ TEST_CASE("stream: calls without item ids are told apart by their call_id") {
                                 "provider=completed usage=0/0 incomplete=0 refusal= parts=none cached=0 cache_write=0 "
                                 "reasoning=0");
 }
+
+TEST_CASE("stream: a refusal") {
+    const std::string item = R"({"id":"msg_r","type":"message","status":"completed","role":"assistant","content":[{"type":"refusal","refusal":"I can't help with that."}]})";
+    std::string s;
+    s += event("response.output_item.added", R"({"type":"response.output_item.added","output_index":0,"item":{"id":"msg_r","type":"message","status":"in_progress","role":"assistant","content":[]}})");
+    s += event("response.refusal.delta", R"({"type":"response.refusal.delta","item_id":"msg_r","output_index":0,"content_index":0,"delta":"I can't help"})");
+    s += event("response.refusal.done", R"({"type":"response.refusal.done","item_id":"msg_r","output_index":0,"content_index":0,"refusal":"I can't help with that."})");
+    s += event("response.output_item.done", R"({"type":"response.output_item.done","output_index":0,"item":)" + item + "}");
+    s += event("response.completed", R"({"type":"response.completed","response":{"id":"resp_r","status":"completed","output":[)" + item + "]}}");
+    const responses_check::streamed r = responses_check::check_every_split(provider(), s);
+    CHECK(r.text.empty());
+    CHECK(describe(r.result) == "text= calls=[] finish=refusal provider=completed usage=0/0 incomplete=0 "
+                                "refusal=I can't help with that. parts=none cached=0 cache_write=0 reasoning=0");
+}
