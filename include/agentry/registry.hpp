@@ -187,6 +187,8 @@ constexpr void write_tool_definition(schema::detail::sink& s) noexcept {
     constexpr dialect_kind k = D::kind;
     if constexpr (k == dialect_kind::openai || k == dialect_kind::openai_strict) {
         s.put("{\"type\":\"function\",\"function\":{");
+    } else if constexpr (k == dialect_kind::openai_responses || k == dialect_kind::openai_responses_strict) {
+        s.put("{\"type\":\"function\",");
     } else {
         s.put('{');
     }
@@ -210,7 +212,9 @@ constexpr void write_tool_definition(schema::detail::sink& s) noexcept {
     }
     if constexpr (k == dialect_kind::openai_strict) s.put(",\"strict\":true}}");
     else if constexpr (k == dialect_kind::openai) s.put("}}");
-    else if constexpr (k == dialect_kind::anthropic_strict) s.put(",\"strict\":true}");
+    else if constexpr (k == dialect_kind::anthropic_strict || k == dialect_kind::openai_responses_strict)
+        s.put(",\"strict\":true}");
+    else if constexpr (k == dialect_kind::openai_responses) s.put(",\"strict\":false}");
     else s.put('}');
 }
 

@@ -9,10 +9,13 @@ TEST_CASE("every dialect tag satisfies schema_dialect and names itself") {
     static_assert(schema_dialect<dialect::standard> && schema_dialect<dialect::openai> &&
                   schema_dialect<dialect::openai_strict> && schema_dialect<dialect::anthropic> &&
                   schema_dialect<dialect::anthropic_strict> && schema_dialect<dialect::gemini> &&
-                  schema_dialect<dialect::mcp>);
+                  schema_dialect<dialect::mcp> && schema_dialect<dialect::openai_responses> &&
+                  schema_dialect<dialect::openai_responses_strict>);
     static_assert(!schema_dialect<int>);
     CHECK(dialect::gemini::rules.name == "gemini");
     CHECK(dialect::openai_strict::rules.name == "openai_strict");
+    CHECK(dialect::openai_responses::rules.name == "openai_responses");
+    CHECK(dialect::openai_responses_strict::rules.name == "openai_responses_strict");
 }
 
 TEST_CASE("OpenAI strict: everything required, limits, no uri format, no length keywords") {

@@ -94,7 +94,8 @@ public:
         static_assert(schema::detail::check_schema<Output, D, "output">());
         output_slot s;
         s.format_ = output_format{output_schema_name, schema::detail::schema_text<Output, D>::view,
-                                  D::kind == dialect_kind::openai_strict};
+                                  D::kind == dialect_kind::openai_strict ||
+                                      D::kind == dialect_kind::openai_responses_strict};
         // A strict dialect makes every member required and sends null for an absent optional
         // one; an open dialect (Gemini) states no additionalProperties, so none is refused.
         s.read_.null_as_absent = D::rules.all_required;

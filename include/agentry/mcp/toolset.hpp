@@ -121,7 +121,8 @@ inline std::string dynamic_definition(dialect_kind kind, std::string_view name, 
                                       const json::value& schema) {
     std::string out;
     const bool openai = kind == dialect_kind::openai || kind == dialect_kind::openai_strict;
-    out += openai ? R"({"type":"function","function":{"name":)" : R"({"name":)";
+    const bool responses = kind == dialect_kind::openai_responses || kind == dialect_kind::openai_responses_strict;
+    out += openai ? R"({"type":"function","function":{"name":)" : responses ? R"({"type":"function","name":)" : R"({"name":)";
     write_string(out, name);
     out += R"(,"description":)";
     write_string(out, description);
@@ -135,7 +136,9 @@ inline std::string dynamic_definition(dialect_kind kind, std::string_view name, 
     }
     if (kind == dialect_kind::openai_strict) out += R"(,"strict":true}})";
     else if (kind == dialect_kind::openai) out += "}}";
-    else if (kind == dialect_kind::anthropic_strict) out += R"(,"strict":true})";
+    else if (kind == dialect_kind::anthropic_strict || kind == dialect_kind::openai_responses_strict)
+        out += R"(,"strict":true})";
+    else if (kind == dialect_kind::openai_responses) out += R"(,"strict":false})";
     else out += '}';
     return out;
 }

@@ -19,6 +19,7 @@
 #include <agentry/provider/gemini.hpp>
 #include <agentry/provider/ollama.hpp>
 #include <agentry/provider/openai.hpp>
+#include <agentry/provider/openai_responses.hpp>
 
 #if defined(AGENTRY_SEPARATE_COMPILATION)
 #include <agentry/json/impl/src.ipp>
@@ -26,6 +27,7 @@
 #include <agentry/provider/impl/gemini.ipp>
 #include <agentry/provider/impl/ollama.ipp>
 #include <agentry/provider/impl/openai.ipp>
+#include <agentry/provider/impl/openai_responses.ipp>
 #include <agentry/provider/impl/turn.ipp>
 #endif
 

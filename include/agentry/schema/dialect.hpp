@@ -12,7 +12,17 @@
 
 namespace agentry {
 
-enum class dialect_kind : unsigned char { standard, openai, openai_strict, anthropic, anthropic_strict, gemini, mcp };
+enum class dialect_kind : unsigned char {
+    standard,
+    openai,
+    openai_strict,
+    anthropic,
+    anthropic_strict,
+    gemini,
+    mcp,
+    openai_responses,
+    openai_responses_strict,
+};
 
 /// How the titles of enum values (agentry::enum_titles) are written.
 enum class enum_title_form : unsigned char {
@@ -104,6 +114,29 @@ struct openai_strict {
         .max_properties = 5000,
         .max_tools = 128,
     };
+};
+
+/// OpenAI Responses API function tools without strict mode: the rules of dialect::openai in the
+/// flat wrapper ({"type":"function","name",...,"parameters",...}) with `"strict":false`, which
+/// Responses needs: a tool without `strict` is made strict there.
+struct openai_responses {
+    static constexpr dialect_kind kind = dialect_kind::openai_responses;
+    static constexpr dialect_rules rules = [] {
+        dialect_rules r = openai::rules;
+        r.name = "openai_responses";
+        return r;
+    }();
+};
+
+/// OpenAI Responses API function tools with `"strict":true`: the rules of dialect::openai_strict
+/// in the flat wrapper.
+struct openai_responses_strict {
+    static constexpr dialect_kind kind = dialect_kind::openai_responses_strict;
+    static constexpr dialect_rules rules = [] {
+        dialect_rules r = openai_strict::rules;
+        r.name = "openai_responses_strict";
+        return r;
+    }();
 };
 
 /// Anthropic Messages tools (`input_schema`), without strict mode.

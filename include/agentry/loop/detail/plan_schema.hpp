@@ -192,6 +192,8 @@ constexpr void write_plan_payload(schema::detail::sink& s) noexcept {
     if constexpr (k == dialect_kind::gemini) s.put("[{\"functionDeclarations\":[{");
     else if constexpr (k == dialect_kind::openai || k == dialect_kind::openai_strict)
         s.put("[{\"type\":\"function\",\"function\":{");
+    else if constexpr (k == dialect_kind::openai_responses || k == dialect_kind::openai_responses_strict)
+        s.put("[{\"type\":\"function\",");
     else s.put("[{");
     s.put_key("name");
     s.put_quoted(plan_tool_name);
@@ -218,7 +220,9 @@ constexpr void write_plan_payload(schema::detail::sink& s) noexcept {
     if constexpr (k == dialect_kind::gemini) s.put("}]}]");
     else if constexpr (k == dialect_kind::openai_strict) s.put(",\"strict\":true}}]");
     else if constexpr (k == dialect_kind::openai) s.put("}}]");
-    else if constexpr (k == dialect_kind::anthropic_strict) s.put(",\"strict\":true}]");
+    else if constexpr (k == dialect_kind::anthropic_strict || k == dialect_kind::openai_responses_strict)
+        s.put(",\"strict\":true}]");
+    else if constexpr (k == dialect_kind::openai_responses) s.put(",\"strict\":false}]");
     else s.put("}]");
 }
 

@@ -42,7 +42,10 @@ public:
     }
 
 private:
-    bool strict() const noexcept { return kind_ == dialect_kind::openai_strict || kind_ == dialect_kind::anthropic_strict; }
+    bool strict() const noexcept {
+        return kind_ == dialect_kind::openai_strict || kind_ == dialect_kind::anthropic_strict ||
+               kind_ == dialect_kind::openai_responses_strict;
+    }
     bool standard() const noexcept { return kind_ == dialect_kind::standard || kind_ == dialect_kind::mcp; }
 
     bool refuse(std::string_view path, std::string reason) {
