@@ -61,6 +61,7 @@
 #include <agentry/transport/transport.hpp>
 
 #include <atomic>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -90,6 +91,13 @@ struct openai {
     enum class max_tokens_field { max_completion_tokens, max_tokens };
     max_tokens_field max_tokens_as = max_tokens_field::max_completion_tokens;
 
+    /// Sent as "prompt_cache_key" when not empty: OpenAI routes requests with the same key and
+    /// prompt prefix together, for more cache hits (e.g. one key per conversation or user).
+    std::string prompt_cache_key{};
+
+    /// A request Chat Completions cannot carry: a tool result holding an image or another block
+    /// that is not text (complete() returns this error and sends nothing).
+    std::optional<provider_error> refuse(const chat_request& request) const;
     http_request request(const chat_request& request) const;
     turn_result parse(const http_response& response) const;
     stream start_stream(stream_events events) const;
