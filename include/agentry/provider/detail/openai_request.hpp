@@ -35,8 +35,8 @@ inline std::optional<provider_error> refusal(const chat_request& r) {
 
 /// The JSON body for `r` to `model`; `legacy_max_tokens`: max_tokens is sent as "max_tokens"
 /// rather than "max_completion_tokens"; `prompt_cache_key`: sent when not empty. A tool result
-/// of content blocks goes as the text of its text blocks joined (refusal() turns away those
-/// with other blocks; sent anyway, such a result goes as its JSON text).
+/// of content blocks goes as the texts of its blocks joined (refusal() turns away those with
+/// other blocks, which a request built without it leaves out).
 inline std::string request_body(const chat_request& r, std::string_view model, bool legacy_max_tokens,
                                 std::string_view prompt_cache_key = {}) {
     namespace wire = openai_wire;
@@ -65,11 +65,8 @@ inline std::string request_body(const chat_request& r, std::string_view model, b
         case role::tool:
             out.role = "tool";
             out.tool_call_id = std::string_view(m.tool_call_id);
-            if (const auto items = content_items(m)) {
-                bool text_only = true;
-                for (const content_item& item : *items) text_only = text_only && item.kind == content_kind::text;
-                if (text_only) out.content = std::string_view(joined.emplace_back(joined_text(*items)));
-            }
+            if (const auto items = content_items(m))
+                out.content = std::string_view(joined.emplace_back(joined_text(*items)));
             break;
         }
         body.messages.push_back(std::move(out));
