@@ -82,6 +82,9 @@ struct ollama {
     /// R"({"keep_alive":"10m"})"; they must not repeat a member agentry writes.
     std::string extra_body{};
 
+    /// A request a tool message cannot carry: a tool result holding audio, a binary resource or
+    /// a resource link (complete() returns this error and sends nothing).
+    std::optional<provider_error> refuse(const chat_request& request) const;
     http_request request(const chat_request& request) const;
     turn_result parse(const http_response& response) const;
     class stream;
