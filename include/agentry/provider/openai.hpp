@@ -31,7 +31,16 @@
 // server has already sent pieces), one index reused for a new call (a different name, or a
 // different id with a name), and calls without an index (a delta with an id or a name
 // starts the next call; one with neither continues the last). Nothing is returned from a
-// stream that did not end with [DONE].
+// stream that did not end with [DONE]. stream_events::on_tool_arguments gets what each delta
+// adds to a call's arguments once its name is known (a re-sent whole text: only its new end;
+// a delta that does not extend the text so far is the next piece, as it is assembled), and
+// blank arguments as "{}" at the end, so that a returned call's pieces join to its arguments.
+//
+// Usage: prompt_tokens and completion_tokens, and of those the cached and cache-write prompt
+// tokens (prompt_tokens_details) and the reasoning tokens (completion_tokens_details). Caching:
+// OpenAI's is implicit; prompt_cache_key is sent when set. A tool message takes text only: a
+// tool result of content blocks (message::content_blocks) goes as its texts joined, and one
+// holding an image or another block that is not text is refused (refuse()).
 //
 // Errors: {"error":{"message","type","code"}} (or a bare string, or older vLLM's top-level
 // {"object":"error",...}) becomes a provider_error with the message, and the code when it is
