@@ -215,7 +215,7 @@ AGENTRY_DECL http_request gemini::request(const chat_request& r) const {
         },
         [](const message& result, std::span<const tool_call> calls) {
             // Content blocks: their texts in the response, their images as its parts.
-            const auto items = detail::content_items(result);
+            auto items = detail::content_items(result);
             const std::string joined = items ? detail::joined_text(*items) : std::string{};
             const std::string& text = items ? joined : result.text;
             std::string response = result.is_error ? R"({"error":)" : R"({"output":)";
@@ -225,10 +225,10 @@ AGENTRY_DECL http_request gemini::request(const chat_request& r) const {
             wire::function_response_out fr{detail::result_name(result, calls), raw_json(std::move(response)),
                                            std::nullopt, std::nullopt};
             if (items)
-                for (const detail::content_item& item : *items)
+                for (detail::content_item& item : *items)
                     if (item.kind == detail::content_kind::image) {
                         if (!fr.parts) fr.parts.emplace();
-                        fr.parts->push_back({{item.mime_type, item.data}});
+                        fr.parts->push_back({{std::move(item.mime_type), std::move(item.data)}});
                     }
             if (!result.tool_call_id.empty() && !detail::gemini_assigned_id(result.tool_call_id))
                 fr.id = result.tool_call_id;
