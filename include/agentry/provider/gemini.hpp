@@ -16,14 +16,16 @@
 // sends those back; an id Gemini does send is kept and sent back. A part's thoughtSignature is
 // kept in tool_call::signature and returned with its call. Output token counts include
 // thinking tokens, which are also reasoning_tokens; cachedContentTokenCount (implicit caching)
-// is cached_input_tokens. A tool result of content blocks (message::content_blocks) is one
-// functionResponse: its texts joined in the response object, its images as the response's
-// parts (inlineData: multimodal function responses, Gemini 3); one holding audio, a binary
-// resource or a resource link is refused (refuse()). Calls arrive whole: a streamed call's
-// arguments are one stream_events::on_tool_arguments piece. chat_request::output becomes generationConfig.responseMimeType
+// is cached_input_tokens. chat_request::output becomes generationConfig.responseMimeType
 // "application/json" with responseSchema, the OpenAPI 3.0 subset dialect::gemini writes; Gemini 3
 // models take it together with function declarations, earlier models refuse the two together
 // (HTTP 400).
+//
+// A tool result of content blocks (message::content_blocks) is one functionResponse: its texts
+// joined in the response object, its images as the response's parts (inlineData: multimodal
+// function responses, Gemini 3); one holding audio, a binary resource or a resource link is
+// refused (refuse()). Calls arrive whole: a streamed call's arguments are one
+// stream_events::on_tool_arguments piece.
 //
 // The definitions are in impl/gemini.ipp, included at the end of this header unless the program
 // compiles the providers separately (detail/separate.hpp).

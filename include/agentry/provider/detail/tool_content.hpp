@@ -45,12 +45,12 @@ enum class content_kind { text, image, other };
 /// One block of a tool result, as the providers see it.
 struct content_item {
     content_kind kind = content_kind::text;
-    /// kind::text: the text.
+    /// content_kind::text: the text.
     std::string text;
-    /// kind::image: the base64 bytes and their MIME type.
+    /// content_kind::image: the base64 bytes and their MIME type.
     std::string data;
     std::string mime_type;
-    /// kind::other: what the block is, for an error message ("audio", "a resource link", ...).
+    /// content_kind::other: what the block is, for an error message ("audio", "a resource link", ...).
     std::string what;
 };
 
@@ -114,9 +114,11 @@ std::optional<uncarried_block> first_uncarried(std::span<const message> messages
         if (m.role != role::tool) continue;
         const auto items = content_items(m);
         if (!items) continue;
-        for (const content_item& item : *items)
-            if (!carries(item.kind))
-                return uncarried_block{&m, item.kind, item.kind == content_kind::image ? std::string("an image") : item.what};
+        for (const content_item& item : *items) {
+            if (carries(item.kind)) continue;
+            std::string what = item.kind == content_kind::image ? std::string("an image") : item.what;
+            return uncarried_block{&m, item.kind, std::move(what)};
+        }
     }
     return std::nullopt;
 }
