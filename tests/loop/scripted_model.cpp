@@ -90,10 +90,14 @@ TEST_CASE("scripted_model: a streamed turn gives the events its text and calls, 
     }};
     agentry::scripted_transport http;
     std::vector<std::string> named;
+    std::vector<std::string> pieces;
     std::string text;
     const agentry::stream_events events{
         .on_text = [&](std::string_view t) { text += t; },
         .on_tool_call = [&](std::string_view id, std::string_view name) { named.push_back(std::string(id) + " " + std::string(name)); },
+        .on_tool_arguments = [&](std::string_view id, std::string_view piece) {
+            pieces.push_back(std::string(id) + " " + std::string(piece));
+        },
     };
     const std::vector<agentry::message> conversation{agentry::message::user("Times?")};
     agentry::chat_request request{.messages = conversation, .stream = true};
@@ -103,6 +107,7 @@ TEST_CASE("scripted_model: a streamed turn gives the events its text and calls, 
     REQUIRE(calls.value->reply.tool_calls.size() == 2);
     CHECK(calls.value->reply.tool_calls[0].id == "call_1");
     CHECK(named == std::vector<std::string>{"call_1 get_time", "c9 get_time"});
+    CHECK(pieces == std::vector<std::string>{R"(call_1 {"city":"Paris"})", R"(c9 {"city":"Lyon"})"});
     const agentry::turn_result done = agentry::complete(model, http, request, events);
     REQUIRE(done.ok());
     CHECK(done.value->reply.text == "Done.");

@@ -5,6 +5,7 @@
 #include <agentry/provider/ollama.hpp>
 #include <agentry/provider/openai.hpp>
 #include <agentry/provider/provider.hpp>
+#include <agentry/provider/scripted.hpp>
 #include <agentry/transport/replay.hpp>
 
 #include <doctest/doctest.h>
@@ -506,4 +507,88 @@ TEST_CASE("secrets: a provider error that echoes the key is redacted before anyo
     for (const std::string& body : traced) CHECK(body.find(key) == std::string::npos);
     // The key still went where it belongs.
     CHECK(agentry::find_header(http.requests()[0].headers, "Authorization") == "Bearer " + key);
+}
+
+namespace {
+
+// A streamed turn through complete() (the body in 5-byte chunks): its calls as "id arguments"
+// and the on_tool_arguments pieces of each id joined, as "id joined", in the order of the ids'
+// first pieces; each piece must come after on_tool_call for its id.
+template <class P, class T>
+std::pair<std::vector<std::string>, std::vector<std::string>> arguments_through(const P& p, T& http) {
+    std::vector<std::string> announced;
+    std::vector<std::pair<std::string, std::string>> joined;
+    bool in_order = true;
+    agentry::stream_events events;
+    events.on_tool_call = [&](std::string_view id, std::string_view) { announced.emplace_back(id); };
+    events.on_tool_arguments = [&](std::string_view id, std::string_view piece) {
+        bool known = false;
+        for (const std::string& a : announced) known = known || a == id;
+        in_order = in_order && known;
+        for (auto& [key, text] : joined)
+            if (key == id) {
+                text += piece;
+                return;
+            }
+        joined.emplace_back(std::string(id), std::string(piece));
+    };
+    const std::vector<agentry::message> history{agentry::message::user("hi")};
+    agentry::chat_request request{.messages = history};
+    request.stream = true;
+    const agentry::turn_result r = agentry::complete(p, http, request, events);
+    std::pair<std::vector<std::string>, std::vector<std::string>> out;
+    REQUIRE(r.ok());
+    CHECK(in_order);
+    for (const agentry::tool_call& c : r.value->reply.tool_calls) out.first.push_back(c.id + " " + c.arguments);
+    for (const auto& [id, text] : joined) out.second.push_back(id + " " + text);
+    return out;
+}
+
+template <class P>
+std::pair<std::vector<std::string>, std::vector<std::string>> arguments_of_body(const P& p, const std::string& body) {
+    std::vector<std::string> chunks;
+    for (std::size_t i = 0; i < body.size(); i += 5) chunks.push_back(body.substr(i, 5));
+    agentry::replay_transport http{{agentry::replay_response::streamed(std::move(chunks))}};
+    return arguments_through(p, http);
+}
+
+} // namespace
+
+TEST_CASE("on_tool_arguments: through complete(), each provider's pieces of a call join to its arguments") {
+    using calls = std::vector<std::string>;
+    auto r = arguments_of_body(
+        agentry::openai{.model = "m"},
+        "data: {\"choices\":[{\"index\":0,\"delta\":{\"tool_calls\":[{\"index\":0,\"id\":\"c1\",\"function\":{\"name\":\"f\",\"arguments\":\"{\\\"a\\\":\"}}]}}]}\n\n"
+        "data: {\"choices\":[{\"index\":0,\"delta\":{\"tool_calls\":[{\"index\":0,\"function\":{\"arguments\":\"1}\"}},"
+        "{\"index\":1,\"id\":\"c2\",\"function\":{\"name\":\"g\",\"arguments\":\"\"}}]},\"finish_reason\":\"tool_calls\"}]}\n\n"
+        "data: [DONE]\n\n");
+    CHECK(r.first == calls{R"(c1 {"a":1})", "c2 {}"});
+    CHECK(r.second == r.first);
+    r = arguments_of_body(agentry::gemini{.model = "m", .api_key = "k"},
+                          "data: {\"candidates\":[{\"content\":{\"parts\":[{\"functionCall\":{\"name\":\"f\",\"args\":{\"a\":1}}},"
+                          "{\"functionCall\":{\"name\":\"g\"}}]},\"finishReason\":\"STOP\"}]}\n\n");
+    CHECK(r.first == calls{R"(call_0 {"a":1})", "call_1 {}"});
+    CHECK(r.second == r.first);
+    r = arguments_of_body(agentry::ollama{.model = "m"},
+                          "{\"message\":{\"content\":\"\",\"tool_calls\":[{\"function\":{\"name\":\"f\",\"arguments\":{\"a\":1}}},"
+                          "{\"id\":\"k\",\"function\":{\"name\":\"g\"}}]},\"done\":false}\n{\"done\":true,\"done_reason\":\"stop\"}\n");
+    CHECK(r.first == calls{R"(call_0 {"a":1})", "k {}"});
+    CHECK(r.second == r.first);
+    const agentry::scripted_model scripted{std::vector<agentry::completion>{
+        agentry::scripted_model::calls({{"", "f", R"({"a":1})", {}}, {"c9", "g", "{}", {}}})}};
+    agentry::scripted_transport local;
+    r = arguments_through(scripted, local);
+    CHECK(r.first == calls{R"(call_1 {"a":1})", "c9 {}"});
+    CHECK(r.second == r.first);
+}
+
+TEST_CASE("refuse: what each provider does with a tool result of content blocks holding an image") {
+    const agentry::tool_call call{"c1", "shot", "{}", {}};
+    std::vector<agentry::message> history{agentry::message::user("x"), agentry::message::assistant("", {call}),
+                                          agentry::message::tool_result(call, R"([{"type":"image","data":"AAAA","mimeType":"image/png"}])")};
+    history.back().content_blocks = true;
+    const agentry::chat_request request{.messages = history};
+    CHECK(agentry::openai{.model = "m"}.refuse(request).has_value());
+    CHECK_FALSE(agentry::gemini{.model = "m"}.refuse(request).has_value());
+    CHECK_FALSE(agentry::ollama{.model = "m"}.refuse(request).has_value());
 }

@@ -15,10 +15,17 @@
 // Calls come without ids: agentry numbers them "call_0", "call_1", ... in each turn and never
 // sends those back; an id Gemini does send is kept and sent back. A part's thoughtSignature is
 // kept in tool_call::signature and returned with its call. Output token counts include
-// thinking tokens. chat_request::output becomes generationConfig.responseMimeType
+// thinking tokens, which are also reasoning_tokens; cachedContentTokenCount (implicit caching)
+// is cached_input_tokens. chat_request::output becomes generationConfig.responseMimeType
 // "application/json" with responseSchema, the OpenAPI 3.0 subset dialect::gemini writes; Gemini 3
 // models take it together with function declarations, earlier models refuse the two together
 // (HTTP 400).
+//
+// A tool result of content blocks (message::content_blocks) is one functionResponse: its texts
+// joined in the response object, its images as the response's parts (inlineData: multimodal
+// function responses, Gemini 3); one holding audio, a binary resource or a resource link is
+// refused (refuse()). Calls arrive whole: a streamed call's arguments are one
+// stream_events::on_tool_arguments piece.
 //
 // The definitions are in impl/gemini.ipp, included at the end of this header unless the program
 // compiles the providers separately (detail/separate.hpp).
@@ -89,6 +96,9 @@ struct gemini {
     /// R"({"safetySettings":[...]})"; they must not repeat a member agentry writes.
     std::string extra_body{};
 
+    /// A request a function response cannot carry: a tool result holding audio, a binary
+    /// resource or a resource link (complete() returns this error and sends nothing).
+    std::optional<provider_error> refuse(const chat_request& request) const;
     http_request request(const chat_request& request) const;
     turn_result parse(const http_response& response) const;
     class stream;

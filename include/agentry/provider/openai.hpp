@@ -31,7 +31,16 @@
 // server has already sent pieces), one index reused for a new call (a different name, or a
 // different id with a name), and calls without an index (a delta with an id or a name
 // starts the next call; one with neither continues the last). Nothing is returned from a
-// stream that did not end with [DONE].
+// stream that did not end with [DONE]. stream_events::on_tool_arguments gets what each delta
+// adds to a call's arguments once its name is known (a re-sent whole text: only its new end;
+// a delta that does not extend the text so far is the next piece, as it is assembled), and
+// blank arguments as "{}" at the end, so that a returned call's pieces join to its arguments.
+//
+// Usage: prompt_tokens and completion_tokens, and of those the cached and cache-write prompt
+// tokens (prompt_tokens_details) and the reasoning tokens (completion_tokens_details). Caching:
+// OpenAI's is implicit; prompt_cache_key is sent when set. A tool message takes text only: a
+// tool result of content blocks (message::content_blocks) goes as its texts joined, and one
+// holding an image or another block that is not text is refused (refuse()).
 //
 // Errors: {"error":{"message","type","code"}} (or a bare string, or older vLLM's top-level
 // {"object":"error",...}) becomes a provider_error with the message, and the code when it is
@@ -61,6 +70,7 @@
 #include <agentry/transport/transport.hpp>
 
 #include <atomic>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -90,6 +100,13 @@ struct openai {
     enum class max_tokens_field { max_completion_tokens, max_tokens };
     max_tokens_field max_tokens_as = max_tokens_field::max_completion_tokens;
 
+    /// Sent as "prompt_cache_key" when not empty: OpenAI routes requests with the same key and
+    /// prompt prefix together, for more cache hits (e.g. one key per conversation or user).
+    std::string prompt_cache_key{};
+
+    /// A request Chat Completions cannot carry: a tool result holding an image or another block
+    /// that is not text (complete() returns this error and sends nothing).
+    std::optional<provider_error> refuse(const chat_request& request) const;
     http_request request(const chat_request& request) const;
     turn_result parse(const http_response& response) const;
     stream start_stream(stream_events events) const;

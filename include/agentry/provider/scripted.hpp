@@ -17,8 +17,9 @@
 //
 // Copies share their script and their record of requests, so a copy kept beside the agent
 // reads what the agent sent. Tool definitions are those of dialect::standard. Streamed turns
-// (chat_request::stream) hand the reply's text to stream_events::on_text and each call's name
-// to on_tool_call, then return the same reply. Safe from several threads.
+// (chat_request::stream) hand the reply's text to stream_events::on_text and, for each call,
+// its id and name to on_tool_call and its arguments, whole, to on_tool_arguments, then return
+// the same reply. Safe from several threads.
 
 #include <agentry/provider/message.hpp>
 #include <agentry/provider/provider.hpp>
@@ -144,7 +145,7 @@ public:
     turn_result parse(const http_response& response) const { return take(*state_, response.body); }
 
     /// A streamed turn: the bytes carry the key; finish() gives the events the reply's text and
-    /// calls, then the reply.
+    /// calls (each call's arguments as one piece), then the reply.
     class stream {
     public:
         void feed(std::string_view bytes) { key_.append(bytes); }
@@ -152,8 +153,10 @@ public:
             turn_result turn = take(*state_, key_);
             if (turn.ok()) {
                 if (events_.on_text && !turn.value->reply.text.empty()) events_.on_text(turn.value->reply.text);
-                if (events_.on_tool_call)
-                    for (const tool_call& c : turn.value->reply.tool_calls) events_.on_tool_call(c.id, c.name);
+                for (const tool_call& c : turn.value->reply.tool_calls) {
+                    if (events_.on_tool_call) events_.on_tool_call(c.id, c.name);
+                    if (events_.on_tool_arguments) events_.on_tool_arguments(c.id, c.arguments);
+                }
             }
             return turn;
         }

@@ -119,3 +119,76 @@ TEST_CASE("request: an assistant turn with neither text nor calls sends empty co
     CHECK(agentry::openai{.model = "m"}.request(openai_samples::make_request(m)).body ==
           R"({"model":"m","messages":[{"role":"user","content":"x"},{"role":"assistant","content":""}]})");
 }
+
+TEST_CASE("refuse: a tool result holding an image, audio or a resource link; text blocks are sent") {
+    using agentry::message;
+    const agentry::openai p{.model = "m"};
+    const agentry::tool_call call = openai_samples::paris_call();
+    std::vector<message> m{message::user("Show me Paris."), message::assistant("", {call}),
+                           openai_samples::blocks_result(call, R"([{"type":"text","text":"Here:"},)"
+                                                               R"({"type":"image","data":"iVBORw0KGgo=","mimeType":"image/png"}])")};
+    auto refused = p.refuse(openai_samples::make_request(m));
+    REQUIRE(refused);
+    CHECK(refused->kind == agentry::provider_error_kind::bad_request);
+    CHECK_FALSE(refused->retryable);
+    CHECK(refused->type == "unsupported_content");
+    CHECK(refused->message ==
+          "agentry: openai: Chat Completions takes only text in a tool message, and the result of tool 'get_weather' "
+          "(call 'call_a1') holds an image; use agentry::openai_responses, anthropic or gemini for tools that return "
+          "images, or return text");
+
+    m.back() = openai_samples::blocks_result(call, R"([{"type":"audio","data":"UklGRg==","mimeType":"audio/wav"}])");
+    refused = p.refuse(openai_samples::make_request(m));
+    REQUIRE(refused);
+    CHECK(refused->message == "agentry: openai: Chat Completions takes only text in a tool message, and the result of "
+                              "tool 'get_weather' (call 'call_a1') holds audio; return text instead");
+    m.back() = openai_samples::blocks_result(call, R"([{"type":"resource_link","uri":"file:///a.png","name":"a.png"}])");
+    REQUIRE(p.refuse(openai_samples::make_request(m)));
+    CHECK(p.refuse(openai_samples::make_request(m))->message.find("holds a resource link; return text instead") !=
+          std::string::npos);
+    m.back() = openai_samples::blocks_result(call, R"([{"type":"resource","resource":{"uri":"file:///a.bin","blob":"AAE="}}])");
+    CHECK(p.refuse(openai_samples::make_request(m))->message.find("holds a binary resource;") != std::string::npos);
+
+    // Text blocks only, the same text without content_blocks, and text that is not a block array.
+    m.back() = openai_samples::blocks_result(call, R"([{"type":"text","text":"a"},{"type":"text","text":"b"}])");
+    CHECK_FALSE(p.refuse(openai_samples::make_request(m)));
+    CHECK(p.request(openai_samples::make_request(m)).body.find(R"({"role":"tool","content":"a\nb","tool_call_id":"call_a1"})") !=
+          std::string::npos);
+    m.back() = message::tool_result(call, R"([{"type":"image","data":"iVBORw0KGgo=","mimeType":"image/png"}])");
+    CHECK_FALSE(p.refuse(openai_samples::make_request(m)));
+    m.back() = openai_samples::blocks_result(call, "not blocks");
+    CHECK_FALSE(p.refuse(openai_samples::make_request(m)));
+    CHECK(p.request(openai_samples::make_request(m)).body.find(R"({"role":"tool","content":"not blocks",)") !=
+          std::string::npos);
+}
+
+namespace {
+
+struct counting_transport {
+    int sent = 0;
+    agentry::transport_result send(const agentry::http_request&) {
+        ++sent;
+        return {{200, {}, "{}"}, {}};
+    }
+    agentry::transport_result stream(const agentry::http_request&, agentry::stream_handlers&) {
+        ++sent;
+        return {{200, {}, {}}, {}};
+    }
+};
+
+} // namespace
+
+TEST_CASE("refuse: complete() returns the refusal and sends nothing, whole or streamed") {
+    const agentry::tool_call call = openai_samples::paris_call();
+    const std::vector<agentry::message> m{
+        agentry::message::user("Show me Paris."), agentry::message::assistant("", {call}),
+        openai_samples::blocks_result(call, R"([{"type":"image","data":"iVBORw0KGgo=","mimeType":"image/png"}])")};
+    counting_transport t;
+    for (const bool stream : {false, true}) {
+        const auto r = agentry::complete(agentry::openai{.model = "m"}, t, openai_samples::make_request(m, {.stream = stream}));
+        REQUIRE_FALSE(r.ok());
+        CHECK(r.error.kind == agentry::provider_error_kind::bad_request);
+        CHECK(r.error.message.starts_with("agentry: openai: Chat Completions takes only text in a tool message"));
+    }
+    CHECK(t.sent == 0);
+}

@@ -52,6 +52,20 @@ TEST_CASE("response: text, usage, unknown members skipped") {
     CHECK_FALSE(r.value->incomplete_tool_call);
 }
 
+TEST_CASE("response: cached, cache-write and reasoning tokens") {
+    const auto r = parse(200, completion_body(R"({"role":"assistant","content":"4"})", R"("stop")",
+                                              R"("usage":{"prompt_tokens":2006,"completion_tokens":300,"total_tokens":2306,)"
+                                              R"("prompt_tokens_details":{"cached_tokens":1920,"cache_write_tokens":0},)"
+                                              R"("completion_tokens_details":{"reasoning_tokens":256}})"));
+    REQUIRE(r.ok());
+    agentry::token_usage expected;
+    expected.input_tokens = 2006;
+    expected.output_tokens = 300;
+    expected.cached_input_tokens = 1920;
+    expected.reasoning_tokens = 256;
+    CHECK(r.value->usage == expected);
+}
+
 TEST_CASE("response: parallel tool calls, content null") {
     const auto r = parse(
         200, completion_body(

@@ -84,6 +84,13 @@ struct sample {
 inline agentry::tool_call paris_call() { return {"call_a1", "get_weather", R"({"city":"Paris","units":null})", {}}; }
 inline agentry::tool_call add_call() { return {"call_b2", "add", R"({"a":2,"b":3})", {}}; }
 
+/// A tool result of MCP content blocks (message::content_blocks).
+inline agentry::message blocks_result(const agentry::tool_call& call, std::string blocks) {
+    agentry::message m = agentry::message::tool_result(call, std::move(blocks));
+    m.content_blocks = true;
+    return m;
+}
+
 inline std::vector<sample> samples() {
     using agentry::message;
     const std::string strict(strict_tools);
@@ -197,6 +204,27 @@ inline std::vector<sample> samples() {
                    R"("response_format":{"type":"json_schema","json_schema":{"name":"final_answer","schema":)" +
                        std::string(packing_schema) +
                        R"(}},"stream":true,"stream_options":{"include_usage":true}})"});
+
+    out.push_back({"prompt_cache_key, streamed",
+                   agentry::openai{.model = "gpt-4o-mini", .prompt_cache_key = "conversation-42"},
+                   {message::user("Hello")},
+                   {.stream = true},
+                   R"({"model":"gpt-4o-mini","messages":[{"role":"user","content":"Hello"}],)"
+                   R"("prompt_cache_key":"conversation-42","stream":true,"stream_options":{"include_usage":true}})"});
+
+    out.push_back({"a tool result of text content blocks, sent as their texts joined",
+                   gpt,
+                   {message::user("Paris?"), message::assistant("", {paris_call()}),
+                    blocks_result(paris_call(), R"([{"type":"text","text":"Sunny"},)"
+                                                R"({"type":"resource","resource":{"uri":"notes://paris",)"
+                                                R"("mimeType":"text/plain","text":"21.5 C"}}])")},
+                   {.tools = strict_tools},
+                   R"({"model":"gpt-4o-mini","messages":[{"role":"user","content":"Paris?"},)"
+                   R"({"role":"assistant","content":null,"tool_calls":[)"
+                   R"({"id":"call_a1","type":"function","function":{"name":"get_weather",)"
+                   R"("arguments":"{\"city\":\"Paris\",\"units\":null}"}}]},)"
+                   R"({"role":"tool","content":"Sunny\n21.5 C","tool_call_id":"call_a1"}],"tools":)" +
+                       strict + "}"});
 
     out.push_back({"text that needs escaping",
                    gpt,

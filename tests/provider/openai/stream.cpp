@@ -27,7 +27,29 @@ struct run_result {
     agentry::turn_result result;
     std::string text_events;  // on_text pieces joined with '|'
     std::vector<std::string> announced;  // on_tool_call as "id name"
+    std::vector<std::string> pieces;  // on_tool_arguments as "id piece"
+    std::string order_error;  // a piece for an id on_tool_call had not been given
 };
+
+// The on_tool_arguments pieces of `id`, joined.
+std::string joined_pieces(const run_result& r, std::string_view id) {
+    std::string out;
+    for (const std::string& p : r.pieces)
+        if (std::string_view(p).substr(0, p.find(' ')) == id) out += p.substr(p.find(' ') + 1);
+    return out;
+}
+
+// Whether the pieces of every returned call join to its arguments, and every piece belongs to
+// a returned call.
+bool pieces_join(const run_result& r) {
+    if (!r.order_error.empty() || !r.result.ok()) return false;
+    std::size_t used = 0;
+    for (const auto& call : r.result.value->reply.tool_calls) {
+        if (joined_pieces(r, call.id) != call.arguments) return false;
+        for (const std::string& p : r.pieces) used += p.starts_with(call.id + " ") ? 1 : 0;
+    }
+    return used == r.pieces.size();
+}
 
 // Feeds `body` in pieces ending at each of `cuts` (then the rest) and finishes.
 run_result run(std::string_view body, const std::vector<std::size_t>& cuts = {}, int status = 200) {
@@ -39,6 +61,13 @@ run_result run(std::string_view body, const std::vector<std::size_t>& cuts = {},
     };
     events.on_tool_call = [&](std::string_view id, std::string_view name) {
         out.announced.push_back(std::string(id) + " " + std::string(name));
+    };
+    events.on_tool_arguments = [&](std::string_view id, std::string_view piece) {
+        bool known = false;
+        for (const std::string& a : out.announced) known = known || a.starts_with(std::string(id) + " ");
+        if (!known) out.order_error = "a piece for " + std::string(id) + " before its on_tool_call";
+        if (piece.empty()) out.order_error = "an empty piece for " + std::string(id);
+        out.pieces.push_back(std::string(id) + " " + std::string(piece));
     };
     agentry::openai::stream s = gpt.start_stream(std::move(events));
     std::size_t at = 0;
@@ -140,6 +169,8 @@ TEST_CASE("recorded streams: whole, the expected calls, usage and finish") {
         } else {
             CHECK(r.result.value->finish == finish_reason::tool_calls);
             CHECK(r.result.value->provider_finish == "tool_calls");
+            CHECK(pieces_join(r));
+            CHECK(r.pieces.size() > rec.calls.size());  // the recorded arguments come in several pieces
             REQUIRE(r.announced.size() == rec.calls.size());
             for (std::size_t i = 0; i != rec.calls.size(); ++i) {
                 CHECK(r.result.value->reply.tool_calls[i].id.starts_with("call_"));
@@ -154,18 +185,24 @@ TEST_CASE("recorded streams: the same result split at every byte, and one byte a
     for (const recorded& rec : recordings()) {
         CAPTURE(rec.file);
         const std::string body = read_file(streams_dir() / rec.file);
-        const std::string expected = summary(run(body).result);
+        const run_result whole = run(body);
+        const std::string expected = summary(whole.result);
         std::size_t mismatches = 0;
         for (std::size_t split = 1; split < body.size(); ++split) {
-            const std::string got = summary(run(body, {split}).result);
-            if (got != expected) {
+            const run_result r = run(body, {split});
+            const std::string got = summary(r.result);
+            if (got != expected || r.pieces != whole.pieces || !pieces_join(r)) {
                 ++mismatches;
                 CAPTURE(split);
                 CHECK(got == expected);
+                CHECK(pieces_join(r));
             }
         }
         CHECK(mismatches == 0);
-        CHECK(summary(run_bytewise(body).result) == expected);
+        const run_result bytewise = run_bytewise(body);
+        CHECK(summary(bytewise.result) == expected);
+        CHECK(bytewise.pieces == whole.pieces);
+        CHECK(pieces_join(bytewise));
     }
 }
 
@@ -471,4 +508,108 @@ TEST_CASE("complete(): a streamed turn, a whole turn, an error status, a transpo
     REQUIRE_FALSE(r.ok());
     CHECK(r.error.kind == provider_error_kind::transport);
     CHECK(r.error.retryable);
+}
+
+TEST_CASE("stream: on_tool_arguments gets each delta's new text, a re-sent whole text only as its new end") {
+    const std::string body =
+        chunk(R"({"tool_calls":[{"index":0,"id":"call_1","function":{"name":"get_weather","arguments":"{\"ci"}}]})") +
+        chunk(R"({"tool_calls":[{"index":0,"function":{"arguments":"{\"city\":\"Pa"}}]})") +
+        chunk(R"({"tool_calls":[{"index":0,"function":{"arguments":"ris\"}"}}]})") +
+        chunk(R"({"tool_calls":[{"index":0,"function":{"arguments":"{\"city\":\"Paris\"}"}}]})", R"("tool_calls")") +
+        done;
+    const run_result r = run(body);
+    CHECK(r.pieces == std::vector<std::string>{R"(call_1 {"ci)", R"(call_1 ty":"Pa)", R"(call_1 ris"})"});
+    CHECK(pieces_join(r));
+    CHECK(run_bytewise(body).pieces == r.pieces);
+}
+
+TEST_CASE("stream: a delta that does not extend the text so far is the next piece, never a replacement") {
+    // After pieces: a piece repeating the text before it is a piece; the whole text again adds nothing.
+    std::string body =
+        chunk(R"({"tool_calls":[{"index":0,"id":"call_1","function":{"name":"f","arguments":"{\"a\""}}]})") +
+        chunk(R"({"tool_calls":[{"index":0,"function":{"arguments":":"}}]})") +
+        chunk(R"({"tool_calls":[{"index":0,"function":{"arguments":"{\"a\":1}}"}}]})") +
+        chunk(R"({"tool_calls":[{"index":0,"id":"call_1","function":{"name":"f","arguments":"{\"a\":{\"a\":1}}"}}]})",
+              R"("tool_calls")") +
+        done;
+    run_result r = run(body);
+    CHECK(r.pieces == std::vector<std::string>{R"(call_1 {"a")", "call_1 :", R"(call_1 {"a":1}})"});
+    CHECK(pieces_join(r));
+    // A server re-sending whole texts, then one that is not an extension: appended, as the
+    // model's text (here not JSON, which the registry answers with an error result).
+    body = chunk(R"({"tool_calls":[{"index":0,"id":"call_1","function":{"name":"f","arguments":"{\"a\":1"}}]})") +
+           chunk(R"({"tool_calls":[{"index":0,"function":{"arguments":"{\"a\":1,\"b\""}}]})") +
+           chunk(R"({"tool_calls":[{"index":0,"function":{"arguments":"{\"c\":2}"}}]})", R"("tool_calls")") + done;
+    r = run(body);
+    CHECK(summary(r.result) == R"(text= refusal= finish=1/tool_calls usage=0/0 [call_1 f {"a":1,"b"{"c":2}])");
+    CHECK(r.pieces == std::vector<std::string>{R"(call_1 {"a":1)", R"(call_1 ,"b")", R"(call_1 {"c":2})"});
+    CHECK(pieces_join(r));
+}
+
+TEST_CASE("stream: blank arguments are given as {} at the end, arguments before the name once it is known") {
+    std::string body =
+        chunk(R"({"tool_calls":[{"index":0,"id":"call_1","function":{"name":"now","arguments":""}}]})") +
+        chunk(R"({"tool_calls":[{"index":1,"id":"call_2","function":{"name":"now","arguments":" "}}]})") +
+        chunk(R"({"tool_calls":[{"index":2,"id":"call_3","function":{"name":"add","arguments":" "}}]})") +
+        chunk(R"({"tool_calls":[{"index":2,"function":{"arguments":"{\"a\":1}"}}]})", R"("tool_calls")") + done;
+    run_result r = run(body);
+    CHECK(summary(r.result) == R"(text= refusal= finish=1/tool_calls usage=0/0 [call_1 now {}] [call_2 now {}])"
+                               R"( [call_3 add  {"a":1}])");
+    CHECK(r.pieces == std::vector<std::string>{R"(call_3  {"a":1})", "call_1 {}", "call_2 {}"});
+    CHECK(pieces_join(r));
+
+    body = chunk(R"({"tool_calls":[{"index":0,"function":{"arguments":"{\"a\":"}}]})") +
+           chunk(R"({"tool_calls":[{"index":0,"id":"call_9","function":{"name":"add","arguments":"1}"}}]})") +
+           chunk("{}", R"("tool_calls")") + done;
+    r = run(body);
+    CHECK(r.announced == std::vector<std::string>{"call_9 add"});
+    CHECK(r.pieces == std::vector<std::string>{R"(call_9 {"a":1})"});
+    CHECK(pieces_join(r));
+}
+
+TEST_CASE("stream: a call cut off by length had its pieces given, and is not returned") {
+    const std::string body =
+        chunk(R"({"tool_calls":[{"index":0,"id":"call_1","function":{"name":"add","arguments":"{\"a\":1,\"b\":2}"}}]})") +
+        chunk(R"({"tool_calls":[{"index":1,"id":"call_2","function":{"name":"add","arguments":"{\"a\":"}}]})",
+              R"("length")") +
+        done;
+    const run_result r = run(body);
+    CHECK(summary(r.result) == R"(text= refusal= finish=2/length usage=0/0 incomplete [call_1 add {"a":1,"b":2}])");
+    CHECK(r.pieces == std::vector<std::string>{R"(call_1 {"a":1,"b":2})", R"(call_2 {"a":)"});
+}
+
+TEST_CASE("stream: legacy function_call pieces, and calls without an index") {
+    std::string body = chunk(R"({"function_call":{"name":"add","arguments":""}})") +
+                       chunk(R"({"function_call":{"arguments":"{\"a\":1,"}})") +
+                       chunk(R"({"function_call":{"arguments":"\"b\":2}"}})") + chunk("{}", R"("function_call")") + done;
+    run_result r = run(body);
+    CHECK(r.announced == std::vector<std::string>{" add"});
+    CHECK(r.pieces == std::vector<std::string>{R"( {"a":1,)", R"( "b":2})"});
+    body = chunk(R"({"tool_calls":[{"id":"call_x","type":"function","function":{"name":"add","arguments":"{\"a\":1,"}}]})") +
+           chunk(R"({"tool_calls":[{"function":{"arguments":"\"b\":1}"}}]})") +
+           chunk(R"({"tool_calls":[{"id":"call_y","type":"function","function":{"name":"get_weather","arguments":"{}"}}]})") +
+           chunk("{}", R"("tool_calls")") + done;
+    r = run(body);
+    CHECK(r.pieces == std::vector<std::string>{R"(call_x {"a":1,)", R"(call_x "b":1})", "call_y {}"});
+    CHECK(pieces_join(r));
+}
+
+TEST_CASE("stream: cached, cache-write and reasoning tokens from the usage chunk") {
+    const std::string body =
+        chunk(R"({"content":"4"})") + chunk("{}", R"("stop")") +
+        R"(data: {"id":"x","choices":[],"usage":{"prompt_tokens":2006,"completion_tokens":300,"total_tokens":2306,)"
+        R"("prompt_tokens_details":{"cached_tokens":1920,"cache_write_tokens":64,"audio_tokens":0},)"
+        R"("completion_tokens_details":{"reasoning_tokens":256,"audio_tokens":0,"accepted_prediction_tokens":0,)"
+        R"("rejected_prediction_tokens":0}}})"
+        "\n\n" +
+        done;
+    const run_result r = run(body);
+    REQUIRE(r.result.ok());
+    agentry::token_usage expected;
+    expected.input_tokens = 2006;
+    expected.output_tokens = 300;
+    expected.cached_input_tokens = 1920;
+    expected.cache_write_tokens = 64;
+    expected.reasoning_tokens = 256;
+    CHECK(r.result.value->usage == expected);
 }

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: BSL-1.0
+#include "pieces_check.hpp"
 #include "stream_check.hpp"
 
 #include <agentry/provider/gemini.hpp>
@@ -314,4 +315,90 @@ TEST_CASE("request: a structured output is responseMimeType JSON with responseSc
           R"({"contents":[{"role":"user","parts":[{"text":"Hi"}]}],"tools":)" + std::string(tools) +
               R"(,"generationConfig":{"maxOutputTokens":50,"responseMimeType":"application/json","responseSchema":)" +
               std::string(schema) + "}}");
+}
+
+TEST_CASE("stream: each call's arguments are one piece, after its on_tool_call; absent arguments are {}") {
+    const std::string body =
+        R"(data: {"candidates":[{"content":{"parts":[{"functionCall":{"name":"get_weather","args":{"city":"Paris"}},"thoughtSignature":"CiQBsig=="}],"role":"model"},"index":0}]})"
+        "\r\n\r\n"
+        R"(data: {"candidates":[{"content":{"parts":[{"functionCall":{"id":"fc_2","name":"get_time"}},{"functionCall":{"name":"get_weather","args":{"city":"Rome"}}}],"role":"model"},"finishReason":"STOP","index":0}]})"
+        "\r\n\r\n";
+    CHECK(test::pieces_at_every_split(flash, body) ==
+          std::vector<std::string>{R"(call_0 {"city":"Paris"})", "fc_2 {}", R"(call_2 {"city":"Rome"})"});
+}
+
+TEST_CASE("usage: cachedContentTokenCount and thoughtsTokenCount; output tokens include the thoughts") {
+    const auto r = flash.parse(response(200, R"({"candidates":[{"content":{"parts":[{"text":"4"}]},"finishReason":"STOP"}],
+        "usageMetadata":{"promptTokenCount":2100,"candidatesTokenCount":10,"thoughtsTokenCount":300,
+        "cachedContentTokenCount":2048,"totalTokenCount":2410,
+        "cacheTokensDetails":[{"modality":"TEXT","tokenCount":2048}]}})"));
+    REQUIRE(r.ok());
+    agentry::token_usage expected;
+    expected.input_tokens = 2100;
+    expected.output_tokens = 310;
+    expected.cached_input_tokens = 2048;
+    expected.reasoning_tokens = 300;
+    CHECK(r.value->usage == expected);
+}
+
+namespace {
+
+message blocks_result(const tool_call& call, std::string blocks, bool is_error = false) {
+    message m = message::tool_result(call, std::move(blocks), is_error);
+    m.content_blocks = true;
+    return m;
+}
+
+} // namespace
+
+TEST_CASE("request: a tool result of content blocks: texts in the response, images as its parts") {
+    const tool_call shot{"fc_1", "screenshot", "{}", {}};
+    const tool_call chart{"call_1", "chart", "{}", {}};
+    const std::vector<message> history{
+        message::user("Look."),
+        message::assistant("", {shot, chart}),
+        blocks_result(shot, R"([{"type":"text","text":"The page:"},{"type":"image","data":"iVBORw0KGgo=","mimeType":"image/png"},)"
+                            R"({"type":"resource","resource":{"uri":"notes://a","text":"2 tabs"}},)"
+                            R"({"type":"image","data":"/9j/4AAQ","mimeType":"image/jpeg"}])"),
+        blocks_result(chart, R"([{"type":"image","data":"UklGRg==","mimeType":"image/webp"}])", true),
+    };
+    CHECK(!flash.refuse({.messages = history}));
+    CHECK(flash.request({.messages = history}).body ==
+          R"({"contents":[{"role":"user","parts":[{"text":"Look."}]},)"
+          R"({"role":"model","parts":[{"functionCall":{"name":"screenshot","args":{},"id":"fc_1"}},{"functionCall":{"name":"chart","args":{}}}]},)"
+          R"({"role":"user","parts":[{"functionResponse":{"name":"screenshot","response":{"output":"The page:\n2 tabs"},"id":"fc_1",)"
+          R"("parts":[{"inlineData":{"mimeType":"image/png","data":"iVBORw0KGgo="}},{"inlineData":{"mimeType":"image/jpeg","data":"/9j/4AAQ"}}]}},)"
+          R"({"functionResponse":{"name":"chart","response":{"error":""},)"
+          R"("parts":[{"inlineData":{"mimeType":"image/webp","data":"UklGRg=="}}]}}]}]})");
+
+    // One text block holding JSON goes in as that JSON, as a plain result does.
+    const std::vector<message> json_text{message::user("x"), message::assistant("", {chart}),
+                                         blocks_result(chart, R"([{"type":"text","text":"{\"bars\":3}"}])")};
+    CHECK(flash.request({.messages = json_text}).body.find(R"({"functionResponse":{"name":"chart","response":{"output":{"bars":3}}}})") !=
+          std::string::npos);
+}
+
+TEST_CASE("refuse: a tool result holding audio, a binary resource or a resource link; nothing is sent") {
+    const tool_call call{"call_0", "record", "{}", {}};
+    std::vector<message> history{message::user("x"), message::assistant("", {call}),
+                                 blocks_result(call, R"([{"type":"text","text":"Recorded:"},{"type":"audio","data":"UklGRg==","mimeType":"audio/wav"}])")};
+    auto refused = flash.refuse({.messages = history});
+    REQUIRE(refused);
+    CHECK(test::describe({std::nullopt, *refused}) ==
+          "error bad_request status=0 type=unsupported_content retryable=0 retry_after=- message=agentry: gemini: a function "
+          "response carries text and images only, and the result of tool 'record' (call 'call_0') holds audio; return text or images");
+    history.back() = blocks_result(call, R"([{"type":"resource_link","uri":"file:///a.wav","name":"a.wav"}])");
+    REQUIRE(flash.refuse({.messages = history}));
+    CHECK(flash.refuse({.messages = history})->message.find("holds a resource link;") != std::string::npos);
+
+    struct no_send {
+        int sent = 0;
+        agentry::transport_result send(const agentry::http_request&) { return ++sent, agentry::transport_result{}; }
+        agentry::transport_result stream(const agentry::http_request&, agentry::stream_handlers&) {
+            return ++sent, agentry::transport_result{};
+        }
+    } t;
+    const auto r = agentry::complete(flash, t, {.messages = history, .stream = true});
+    CHECK(r.error.message.starts_with("agentry: gemini: a function response carries text and images only"));
+    CHECK(t.sent == 0);
 }

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: BSL-1.0
+#include "pieces_check.hpp"
 #include "stream_check.hpp"
 
 #include <agentry/provider/ollama.hpp>
@@ -255,4 +256,57 @@ TEST_CASE("request: a structured output is format, a JSON Schema, with the tools
     CHECK(qwen.request({.messages = hello, .tools = tools, .tool_choice = tool_choice::none(), .output = format}).body ==
           R"({"model":"qwen3","messages":[{"role":"user","content":"Hi"}],"format":)" + std::string(schema) +
               R"(,"stream":false})");
+}
+
+TEST_CASE("stream: each call's arguments are one piece, after its on_tool_call; absent arguments are {}") {
+    const std::string body =
+        R"({"model":"qwen3","message":{"role":"assistant","content":"","tool_calls":[{"id":"call_k2","function":{"index":0,"name":"get_weather","arguments":{"city":"Paris"}}}]},"done":false})"
+        "\n"
+        R"({"model":"qwen3","message":{"role":"assistant","content":"","tool_calls":[{"function":{"index":1,"name":"get_time"}},{"function":{"index":2,"name":"f","arguments":"{\"a\":1}"}}]},"done":false})"
+        "\n"
+        R"({"model":"qwen3","message":{"role":"assistant","content":""},"done":true,"done_reason":"stop","prompt_eval_count":155,"eval_count":81})"
+        "\n";
+    CHECK(test::pieces_at_every_split(qwen, body) ==
+          std::vector<std::string>{R"(call_k2 {"city":"Paris"})", "call_1 {}", R"(call_2 {"a":1})"});
+}
+
+namespace {
+
+message blocks_result(const tool_call& call, std::string blocks) {
+    message m = message::tool_result(call, std::move(blocks));
+    m.content_blocks = true;
+    return m;
+}
+
+} // namespace
+
+TEST_CASE("request: a tool result of content blocks: texts as its content, images in its images") {
+    const tool_call call{"call_a", "screenshot", "{}", {}};
+    const std::vector<message> history{
+        message::user("Look."), message::assistant("", {call}),
+        blocks_result(call, R"([{"type":"text","text":"The page:"},{"type":"image","data":"iVBORw0KGgo=","mimeType":"image/png"},)"
+                            R"({"type":"resource","resource":{"uri":"notes://a","text":"2 tabs"}},)"
+                            R"({"type":"image","data":"/9j/4AAQ","mimeType":"image/jpeg"}])")};
+    CHECK_FALSE(qwen.refuse({.messages = history}));
+    CHECK(qwen.request({.messages = history}).body ==
+          R"({"model":"qwen3","messages":[{"role":"user","content":"Look."},)"
+          R"({"role":"assistant","content":"","tool_calls":[{"id":"call_a","function":{"index":0,"name":"screenshot","arguments":{}}}]},)"
+          R"({"role":"tool","content":"The page:\n2 tabs","images":["iVBORw0KGgo=","/9j/4AAQ"],"tool_name":"screenshot","tool_call_id":"call_a"}],)"
+          R"("stream":false})");
+}
+
+TEST_CASE("refuse: a tool result holding audio, a binary resource or a resource link") {
+    const tool_call call{"call_a", "record", "{}", {}};
+    std::vector<message> history{message::user("x"), message::assistant("", {call}),
+                                 blocks_result(call, R"([{"type":"audio","data":"UklGRg==","mimeType":"audio/wav"}])")};
+    auto refused = qwen.refuse({.messages = history});
+    REQUIRE(refused);
+    CHECK(test::describe({std::nullopt, *refused}) ==
+          "error bad_request status=0 type=unsupported_content retryable=0 retry_after=- message=agentry: ollama: a tool "
+          "message carries text and images only, and the result of tool 'record' (call 'call_a') holds audio; return text or images");
+    history.back() = blocks_result(call, R"([{"type":"resource","resource":{"uri":"file:///a.bin","blob":"AAE="}}])");
+    REQUIRE(qwen.refuse({.messages = history}));
+    CHECK(qwen.refuse({.messages = history})->message.find("holds a binary resource;") != std::string::npos);
+    history.back() = blocks_result(call, R"([{"type":"text","text":"ok"}])");
+    CHECK_FALSE(qwen.refuse({.messages = history}));
 }

@@ -26,11 +26,23 @@ struct function_call_out {
     std::optional<std::string_view> id;
 };
 
+struct inline_data_out {
+    std::string mimeType;
+    /// base64
+    std::string data;
+};
+
+/// Media of a function response (Gemini 3 models): an image a tool returned.
+struct function_response_part_out {
+    inline_data_out inlineData;
+};
+
 struct function_response_out {
     std::string_view name;
     /// {"output": value} or {"error": value}.
     raw_json response;
     std::optional<std::string_view> id;
+    std::optional<std::vector<function_response_part_out>> parts;
 };
 
 struct part_out {
@@ -110,9 +122,12 @@ struct prompt_feedback_in {
 };
 
 struct usage_in {
+    /// The whole prompt, cached content included.
     std::optional<std::uint64_t> promptTokenCount;
     std::optional<std::uint64_t> candidatesTokenCount;
     std::optional<std::uint64_t> thoughtsTokenCount;
+    /// The part of the prompt read from the cache.
+    std::optional<std::uint64_t> cachedContentTokenCount;
 };
 
 /// An entry of error.details: ErrorInfo (reason) or RetryInfo (retryDelay, e.g. "30s").

@@ -34,6 +34,8 @@ struct tool_call_out {
 struct message_out {
     std::string_view role;  // system, user, assistant, tool
     std::string_view content;
+    /// base64; images a tool returned, on its tool message.
+    std::optional<std::vector<std::string>> images;
     std::optional<std::vector<tool_call_out>> tool_calls;
     std::optional<std::string_view> tool_name;
     std::optional<std::string_view> tool_call_id;

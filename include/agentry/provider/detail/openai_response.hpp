@@ -52,10 +52,19 @@ inline void conclude(completion& c, std::string_view finish, std::vector<tool_ca
     else c.finish = finish_reason::other;
 }
 
+/// `usage` with the counts `u` carries: prompt and completion tokens, and of those the cached
+/// and cache-write prompt tokens (prompt_tokens_details) and the reasoning tokens
+/// (completion_tokens_details); a count `u` does not carry is left as it was.
 inline void add_usage(token_usage& usage, const std::optional<wire::usage_in>& u) {
     if (!u) return;
     if (u->prompt_tokens) usage.input_tokens = *u->prompt_tokens;
     if (u->completion_tokens) usage.output_tokens = *u->completion_tokens;
+    if (const auto& d = u->prompt_tokens_details) {
+        if (d->cached_tokens) usage.cached_input_tokens = *d->cached_tokens;
+        if (d->cache_write_tokens) usage.cache_write_tokens = *d->cache_write_tokens;
+    }
+    if (const auto& d = u->completion_tokens_details; d && d->reasoning_tokens)
+        usage.reasoning_tokens = *d->reasoning_tokens;
 }
 
 inline turn_result read_completion(const http_response& r) {

@@ -66,6 +66,9 @@ private:
         std::string arguments;
         bool announced = false;
         sending mode = sending::unknown;
+        // The id on_tool_call was given, and how much of the arguments on_tool_arguments has had.
+        std::string announced_id;
+        std::size_t given = 0;
     };
 
     bool stopped() const noexcept { return done_ || error_ || !unreadable_.empty() || parser_.overflowed(); }
@@ -76,6 +79,9 @@ private:
     partial& target(std::optional<std::int64_t> index, std::string_view id, std::string_view name);
     void merge(std::optional<std::int64_t> index, std::string_view id, std::string_view name,
                std::string_view arguments);
+    // Gives on_tool_arguments the arguments `p` gained since the last piece, once it is announced
+    // and its text so far is not only white space (which would become "{}").
+    void give(partial& p);
 
     sse_parser parser_;
     stream_events events_;

@@ -75,6 +75,8 @@ struct request_body {
     std::optional<std::uint32_t> max_tokens;
     std::optional<double> temperature;
     std::optional<response_format_out> response_format;
+    /// openai::prompt_cache_key: requests sharing it share a prompt cache.
+    std::optional<std::string_view> prompt_cache_key;
     std::optional<bool> stream;
     std::optional<stream_options_out> stream_options;
 };
@@ -116,9 +118,20 @@ struct choice_in {
     std::optional<std::string> finish_reason;
 };
 
+struct prompt_tokens_details_in {
+    std::optional<std::uint64_t> cached_tokens;
+    std::optional<std::uint64_t> cache_write_tokens;
+};
+
+struct completion_tokens_details_in {
+    std::optional<std::uint64_t> reasoning_tokens;
+};
+
 struct usage_in {
     std::optional<std::uint64_t> prompt_tokens;
     std::optional<std::uint64_t> completion_tokens;
+    std::optional<prompt_tokens_details_in> prompt_tokens_details;
+    std::optional<completion_tokens_details_in> completion_tokens_details;
 };
 
 /// A chat.completion, a chat.completion.chunk or an error body. `error` is OpenAI's error

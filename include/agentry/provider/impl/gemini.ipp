@@ -13,6 +13,7 @@
 #include <agentry/detail/separate.hpp>
 #include <agentry/provider/detail/sse.hpp>
 #include <agentry/provider/detail/tool_calls.hpp>
+#include <agentry/provider/detail/tool_content.hpp>
 #include <agentry/provider/detail/turns.hpp>
 #include <agentry/provider/detail/wire_common.hpp>
 #include <agentry/provider/gemini.hpp>
@@ -96,7 +97,11 @@ inline provider_error gemini_http_error(const http_response& response) {
 AGENTRY_DECL void gemini_turn::add(gemini_wire::response_in& r, const stream_events* events) {
     if (r.usageMetadata) {
         const gemini_wire::usage_in& u = *r.usageMetadata;
-        c_.usage = {u.promptTokenCount.value_or(0), u.candidatesTokenCount.value_or(0) + u.thoughtsTokenCount.value_or(0)};
+        c_.usage = token_usage{};
+        c_.usage.input_tokens = u.promptTokenCount.value_or(0);
+        c_.usage.output_tokens = u.candidatesTokenCount.value_or(0) + u.thoughtsTokenCount.value_or(0);
+        c_.usage.cached_input_tokens = u.cachedContentTokenCount.value_or(0);
+        c_.usage.reasoning_tokens = u.thoughtsTokenCount.value_or(0);
     }
     if (r.promptFeedback && r.promptFeedback->blockReason) {
         c_.provider_finish = *r.promptFeedback->blockReason;
@@ -115,10 +120,12 @@ AGENTRY_DECL void gemini_turn::add(gemini_wire::response_in& r, const stream_eve
                 ++calls_;
                 call.name = std::move(p.functionCall->name).value_or("");
                 if (p.functionCall->args) call.arguments = std::move(p.functionCall->args->text());
+                if (call.arguments.empty()) call.arguments = "{}";  // as settle_tool_calls would
                 call.signature = p.thoughtSignature.value_or("");
-                c_.reply.tool_calls.push_back(std::move(call));
-                if (events && events->on_tool_call)
-                    events->on_tool_call(c_.reply.tool_calls.back().id, c_.reply.tool_calls.back().name);
+                const tool_call& added = c_.reply.tool_calls.emplace_back(std::move(call));
+                // A call arrives whole: its arguments are one piece.
+                if (events && events->on_tool_call) events->on_tool_call(added.id, added.name);
+                if (events && events->on_tool_arguments) events->on_tool_arguments(added.id, added.arguments);
             } else if (p.text && !p.thought.value_or(false) && !p.text->empty()) {
                 c_.reply.text += *p.text;
                 if (events && events->on_text) events->on_text(*p.text);
@@ -179,6 +186,14 @@ AGENTRY_DECL void gemini::stream::on_event(const detail::sse_event& e) {
     turn_.add(read.value, &events_);
 }
 
+AGENTRY_DECL std::optional<provider_error> gemini::refuse(const chat_request& r) const {
+    const auto found = detail::first_uncarried(
+        r.messages, [](detail::content_kind k) { return k != detail::content_kind::other; });
+    if (!found) return std::nullopt;
+    return detail::content_refusal("gemini: a function response carries text and images only", *found,
+                                   "return text or images");
+}
+
 AGENTRY_DECL http_request gemini::request(const chat_request& r) const {
     namespace wire = detail::gemini_wire;
     wire::request_body body;
@@ -199,11 +214,22 @@ AGENTRY_DECL http_request gemini::request(const chat_request& r) const {
             return p;
         },
         [](const message& result, std::span<const tool_call> calls) {
+            // Content blocks: their texts in the response, their images as its parts.
+            auto items = detail::content_items(result);
+            const std::string joined = items ? detail::joined_text(*items) : std::string{};
+            const std::string& text = items ? joined : result.text;
             std::string response = result.is_error ? R"({"error":)" : R"({"output":)";
-            if (detail::is_json(result.text)) response += result.text;
-            else json::write(response, std::string_view(result.text));
+            if (detail::is_json(text)) response += text;
+            else json::write(response, std::string_view(text));
             response.push_back('}');
-            wire::function_response_out fr{detail::result_name(result, calls), raw_json(std::move(response)), std::nullopt};
+            wire::function_response_out fr{detail::result_name(result, calls), raw_json(std::move(response)),
+                                           std::nullopt, std::nullopt};
+            if (items)
+                for (detail::content_item& item : *items)
+                    if (item.kind == detail::content_kind::image) {
+                        if (!fr.parts) fr.parts.emplace();
+                        fr.parts->push_back({{std::move(item.mime_type), std::move(item.data)}});
+                    }
             if (!result.tool_call_id.empty() && !detail::gemini_assigned_id(result.tool_call_id))
                 fr.id = result.tool_call_id;
             wire::part_out p;

@@ -13,6 +13,7 @@
 #include <agentry/detail/separate.hpp>
 #include <agentry/provider/detail/sse.hpp>
 #include <agentry/provider/detail/tool_calls.hpp>
+#include <agentry/provider/detail/tool_content.hpp>
 #include <agentry/provider/detail/wire_common.hpp>
 #include <agentry/provider/ollama.hpp>
 #include <agentry/provider/message.hpp>
@@ -72,9 +73,12 @@ AGENTRY_DECL void ollama_turn::add(ollama_wire::chunk_in& r, const stream_events
                     call.name = in.function->name.value_or("");
                     call.arguments = plain_text(in.function->arguments);
                 }
-                c_.reply.tool_calls.push_back(std::move(call));
-                if (events && events->on_tool_call)
-                    events->on_tool_call(c_.reply.tool_calls.back().id, c_.reply.tool_calls.back().name);
+                if (call.arguments.find_first_not_of(" \t\r\n") == std::string::npos)
+                    call.arguments = "{}";  // as settle_tool_calls would
+                const tool_call& added = c_.reply.tool_calls.emplace_back(std::move(call));
+                // A call arrives whole: its arguments are one piece.
+                if (events && events->on_tool_call) events->on_tool_call(added.id, added.name);
+                if (events && events->on_tool_arguments) events->on_tool_arguments(added.id, added.arguments);
             }
     }
     if (r.done.value_or(false)) {
@@ -137,12 +141,23 @@ AGENTRY_DECL void ollama::stream::on_line(std::string_view line) {
     turn_.add(read.value, &events_);
 }
 
+AGENTRY_DECL std::optional<provider_error> ollama::refuse(const chat_request& r) const {
+    const auto found = detail::first_uncarried(
+        r.messages, [](detail::content_kind k) { return k != detail::content_kind::other; });
+    if (!found) return std::nullopt;
+    return detail::content_refusal("ollama: a tool message carries text and images only", *found,
+                                   "return text or images");
+}
+
 AGENTRY_DECL http_request ollama::request(const chat_request& r) const {
     namespace wire = detail::ollama_wire;
     wire::request_body body;
     body.model = model;
     const std::span<const message> messages = r.messages;
     body.messages.reserve(messages.size());
+    // The joined texts of content-block results, which the body's string_views point into.
+    std::vector<std::string> joined;
+    joined.reserve(messages.size());
     for (std::size_t i = 0; i != messages.size();) {
         const message& m = messages[i];
         if (m.role == role::tool) {
@@ -152,6 +167,14 @@ AGENTRY_DECL http_request ollama::request(const chat_request& r) const {
                 wire::message_out out;
                 out.role = "tool";
                 out.content = result->text;
+                if (auto items = detail::content_items(*result)) {  // texts as the content, images as images
+                    out.content = joined.emplace_back(detail::joined_text(*items));
+                    for (detail::content_item& item : *items)
+                        if (item.kind == detail::content_kind::image) {
+                            if (!out.images) out.images.emplace();
+                            out.images->push_back(std::move(item.data));
+                        }
+                }
                 const std::string_view name = detail::result_name(*result, calls);
                 if (!name.empty()) out.tool_name = name;
                 if (!result->tool_call_id.empty()) out.tool_call_id = result->tool_call_id;

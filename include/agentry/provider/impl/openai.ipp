@@ -32,6 +32,10 @@
 
 namespace agentry {
 
+AGENTRY_DECL std::optional<provider_error> openai::refuse(const chat_request& r) const {
+    return detail::openai_impl::refusal(r);
+}
+
 AGENTRY_DECL http_request openai::request(const chat_request& r) const {
     const std::string key = api_key.empty() ? detail::environment("OPENAI_API_KEY") : api_key;
     http_request out = detail::start_request(http, default_base_url, "/chat/completions",
@@ -39,7 +43,8 @@ AGENTRY_DECL http_request openai::request(const chat_request& r) const {
                                               {"Accept", r.stream ? "text/event-stream" : "application/json"},
                                               {"Authorization", key.empty() ? std::string{} : "Bearer " + key}},
                                              r.cancel);
-    out.body = detail::openai_impl::request_body(r, model, max_tokens_as == max_tokens_field::max_tokens);
+    out.body =
+        detail::openai_impl::request_body(r, model, max_tokens_as == max_tokens_field::max_tokens, prompt_cache_key);
     return out;
 }
 
@@ -74,6 +79,9 @@ AGENTRY_DECL turn_result openai_stream::finish(const http_response& head) {
         if (!calls_.empty()) message += "; its tool calls were not returned";
         return {std::nullopt, malformed(std::move(message))};
     }
+    if (events_.on_tool_arguments && finish_ != "length")  // blank arguments become {} (kept unless cut off)
+        for (const partial& p : calls_)
+            if (p.announced && p.given == 0) events_.on_tool_arguments(p.announced_id, "{}");
     completion c;
     c.reply.text = std::move(text_);
     c.refusal = std::move(refusal_);
@@ -171,8 +179,9 @@ AGENTRY_DECL openai_stream::partial& openai_stream::target(std::optional<std::in
         if (!found && id.empty() && name.empty() && !calls_.empty()) found = &calls_.back();
     }
     if (found) return *found;
-    calls_.push_back({index, {}, {}, {}, false, sending::unknown});
-    return calls_.back();
+    partial& p = calls_.emplace_back();
+    p.index = index;
+    return p;
 }
 
 AGENTRY_DECL void openai_stream::merge(std::optional<std::int64_t> index, std::string_view id, std::string_view name,
@@ -182,9 +191,16 @@ AGENTRY_DECL void openai_stream::merge(std::optional<std::int64_t> index, std::s
     if (p.name.empty()) p.name.assign(name);
     if (!p.announced && !p.name.empty()) {
         p.announced = true;
+        p.announced_id = p.id;
         if (events_.on_tool_call) events_.on_tool_call(p.id, p.name);
     }
-    if (arguments.empty()) return;
+    if (arguments.empty()) {
+        give(p);  // arguments that came before the name
+        return;
+    }
+    // The arguments only grow, each delta extending the text so far, so that the pieces given
+    // join to the final text: a delta that does not start with the text so far is the next
+    // piece (even from a server that sent the whole text before), never a replacement.
     if (p.arguments.empty()) {
         p.arguments.assign(arguments);
     } else if (!arguments.starts_with(p.arguments)) {
@@ -199,6 +215,15 @@ AGENTRY_DECL void openai_stream::merge(std::optional<std::int64_t> index, std::s
         // ({"a": then {"a":1}}), unless it is that text exactly (the whole call again).
         p.arguments.append(arguments);
     }
+    give(p);
+}
+
+AGENTRY_DECL void openai_stream::give(partial& p) {
+    if (!p.announced || !events_.on_tool_arguments || p.given == p.arguments.size()) return;
+    if (p.arguments.find_first_not_of(" \t\r\n") == std::string::npos) return;
+    const std::size_t from = p.given;
+    p.given = p.arguments.size();
+    events_.on_tool_arguments(p.announced_id, std::string_view(p.arguments).substr(from));
 }
 
 } // namespace detail

@@ -1,0 +1,139 @@
+// SPDX-License-Identifier: BSL-1.0
+#ifndef AGENTRY_PROVIDER_DETAIL_TOOL_CONTENT_HPP
+#define AGENTRY_PROVIDER_DETAIL_TOOL_CONTENT_HPP
+
+// A tool result made of MCP content blocks (message::content_blocks, written by
+// mcp/content.hpp) as the OpenAI Chat, Gemini and Ollama providers read it: text (text blocks
+// and embedded resources holding text), images, and the blocks none of them can carry (audio,
+// binary resources, resource links), and the error a provider refusing one gives.
+
+#include <agentry/json/reader.hpp>
+#include <agentry/provider/detail/wire_common.hpp>
+#include <agentry/provider/message.hpp>
+
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+namespace agentry::detail {
+
+namespace tool_content_wire {
+
+struct resource_in {
+    std::optional<std::string> uri;
+    std::optional<std::string> mimeType;
+    std::optional<std::string> text;
+    std::optional<std::string> blob;
+};
+
+/// One MCP content block; members a block type does not have stay absent.
+struct block_in {
+    std::optional<std::string> type;
+    std::optional<std::string> text;
+    std::optional<std::string> data;
+    std::optional<std::string> mimeType;
+    std::optional<resource_in> resource;
+};
+
+} // namespace tool_content_wire
+
+enum class content_kind { text, image, other };
+
+/// One block of a tool result, as the providers see it.
+struct content_item {
+    content_kind kind = content_kind::text;
+    /// content_kind::text: the text.
+    std::string text;
+    /// content_kind::image: the base64 bytes and their MIME type.
+    std::string data;
+    std::string mime_type;
+    /// content_kind::other: what the block is, for an error message ("audio", "a resource link", ...).
+    std::string what;
+};
+
+/// The blocks of a tool result whose content_blocks is true; empty when the text is not an
+/// array of content blocks (it is then sent as plain text).
+inline std::optional<std::vector<content_item>> content_items(const message& result) {
+    if (!result.content_blocks.value_or(false)) return std::nullopt;
+    auto read = json::read<std::vector<tool_content_wire::block_in>>(result.text, wire_read_options);
+    if (!read.ok()) return std::nullopt;
+    std::vector<content_item> out;
+    out.reserve(read.value.size());
+    for (tool_content_wire::block_in& b : read.value) {
+        content_item item;
+        const std::string type = b.type.value_or("");
+        if (type == "text") {
+            item.text = std::move(b.text).value_or("");
+        } else if (type == "image" && b.data) {
+            item.kind = content_kind::image;
+            item.data = std::move(*b.data);
+            item.mime_type = std::move(b.mimeType).value_or("");
+        } else if (type == "resource" && b.resource && b.resource->text) {
+            item.text = std::move(*b.resource->text);
+        } else {
+            item.kind = content_kind::other;
+            if (type == "audio") item.what = "audio";
+            else if (type == "resource") item.what = "a binary resource";
+            else if (type == "resource_link") item.what = "a resource link";
+            else if (type == "image") item.what = "an image without data";
+            else item.what = "a block of type '" + type + "'";
+        }
+        out.push_back(std::move(item));
+    }
+    return out;
+}
+
+/// The texts of `items` joined with a newline between them.
+inline std::string joined_text(const std::vector<content_item>& items) {
+    std::string out;
+    bool first = true;
+    for (const content_item& item : items) {
+        if (item.kind != content_kind::text) continue;
+        if (!first) out.push_back('\n');
+        out += item.text;
+        first = false;
+    }
+    return out;
+}
+
+/// A block of a tool result that a provider cannot carry.
+struct uncarried_block {
+    const message* result;
+    content_kind kind;
+    /// "an image", "audio", "a resource link", ...
+    std::string what;
+};
+
+/// The first block in the tool results of `messages` for whose kind `carries` is false.
+template <class Carries>
+std::optional<uncarried_block> first_uncarried(std::span<const message> messages, Carries&& carries) {
+    for (const message& m : messages) {
+        if (m.role != role::tool) continue;
+        const auto items = content_items(m);
+        if (!items) continue;
+        for (const content_item& item : *items) {
+            if (carries(item.kind)) continue;
+            std::string what = item.kind == content_kind::image ? std::string("an image") : item.what;
+            return uncarried_block{&m, item.kind, std::move(what)};
+        }
+    }
+    return std::nullopt;
+}
+
+/// The bad_request error of a request a provider refuses: "agentry: " + `cannot`, ", and the
+/// result of tool 'x' (call 'id') holds " + what the block is + "; " + `fix`.
+inline provider_error content_refusal(std::string_view cannot, const uncarried_block& block, std::string_view fix) {
+    provider_error e;
+    e.kind = provider_error_kind::bad_request;
+    e.type = "unsupported_content";
+    e.message = "agentry: " + std::string(cannot) + ", and the result of tool '" + block.result->tool_name +
+                "' (call '" + block.result->tool_call_id + "') holds " + block.what + "; " + std::string(fix);
+    return e;
+}
+
+} // namespace agentry::detail
+
+#endif
