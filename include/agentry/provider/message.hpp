@@ -98,7 +98,8 @@ struct token_usage {
     /// Input tokens read from the provider's prompt cache (OpenAI cached_tokens, Anthropic
     /// cache_read_input_tokens, Gemini cachedContentTokenCount).
     std::uint64_t cached_input_tokens = 0;
-    /// Input tokens written to the prompt cache (Anthropic cache_creation_input_tokens).
+    /// Input tokens written to the prompt cache (Anthropic cache_creation_input_tokens, OpenAI
+    /// cache_write_tokens where reported).
     std::uint64_t cache_write_tokens = 0;
     /// Output tokens the model spent reasoning (OpenAI reasoning_tokens, Gemini
     /// thoughtsTokenCount); Anthropic does not report them apart.
