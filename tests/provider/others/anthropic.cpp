@@ -24,7 +24,14 @@ using agentry::tool_choice;
 
 namespace {
 
-const agentry::anthropic claude{.model = "claude-sonnet-4-5", .api_key = "sk-test"};
+/// Prompt caching off: most tests are about the rest of the body; caching has tests of its own.
+agentry::anthropic uncached() {
+    agentry::anthropic p{.model = "claude-sonnet-4-5", .api_key = "sk-test"};
+    p.cache = agentry::cache_ttl::off;
+    return p;
+}
+
+const agentry::anthropic claude = uncached();
 
 constexpr std::string_view tools =
     R"([{"name":"get_weather","description":"Weather","input_schema":{"type":"object","properties":{"city":{"type":"string"}},"required":["city"]}}])";
