@@ -421,8 +421,9 @@ AGENTRY_DECL std::optional<provider_error> anthropic::refuse(const chat_request&
             return refused("agentry: anthropic: with thinking enabled the Messages API takes tool_choice auto or none only, "
                            "and this request forces " +
                            (choice == tool_choice_kind::one ? "tool '" + r.tool_choice.name + "'" : std::string("a tool call")) +
-                           "; leave thinking off for this request, or let the model choose (tool_choice::automatic()): "
-                           "agent<> never forces a tool, so this comes from a direct complete() call");
+                           "; leave thinking off for this request, use adaptive thinking (anthropic_thinking::kind::adaptive) "
+                           "where the model takes a forced tool, or let the model choose (tool_choice::automatic(); in "
+                           "agent<>: loop_config::tool_choice automatic, and a run that is not planned)");
         const std::uint32_t limit = r.max_tokens.value_or(max_tokens);
         const std::string budget = std::to_string(thinking->budget_tokens);
         if (manual && thinking->budget_tokens < 1024)
