@@ -367,7 +367,9 @@ AGENTRY_DECL http_request anthropic::request(const chat_request& r) const {
     for (wire::message_out& m : body.messages) {
         auto& blocks = std::get<std::vector<wire::content_out>>(m.content);
         const auto* only = blocks.size() == 1 ? std::get_if<wire::block_out>(&blocks.front()) : nullptr;
-        if (only != nullptr && only->type == "text" && !only->cache_control) m.content = *only->text;
+        if (only == nullptr || only->type != "text" || only->cache_control) continue;
+        const std::string_view text = *only->text;  // copied out before the blocks are destroyed
+        m.content = text;
     }
 
     if (!r.tools.empty()) {
