@@ -706,7 +706,7 @@ struct openai_wire {
 struct anthropic_wire {
     static agentry::anthropic provider() {
         agentry::anthropic p{.model = "claude-sonnet-4-5", .api_key = "sk-ant-test"};
-        p.cache = agentry::cache_ttl::off;  // the tools payload is compared as the registry wrote it
+        p.cache = agentry::anthropic::cache_ttl::off;  // the tools payload is compared as the registry wrote it
         return p;
     }
     static std::string plan(const std::string& json) {

@@ -62,9 +62,6 @@ struct anthropic_thinking {
     std::uint32_t budget_tokens = 1024;
 };
 
-/// How long the prompt cache keeps what the breakpoints mark.
-enum class cache_ttl { off, five_minutes, one_hour };
-
 struct anthropic {
     /// The tools payload agent<> asks the registry for.
     using dialect = agentry::dialect::anthropic;
@@ -75,6 +72,9 @@ struct anthropic {
     /// http.base_url when it is empty: without the API path, as the official SDKs take it;
     /// requests go to {base_url}/v1/messages.
     static constexpr std::string_view default_base_url = "https://api.anthropic.com";
+
+    /// How long the prompt cache keeps what the breakpoints mark.
+    enum class cache_ttl { off, five_minutes, one_hour };
 
     std::string model{};
     /// Empty: the ANTHROPIC_API_KEY environment variable, read by each request().
@@ -99,7 +99,7 @@ struct anthropic {
     std::string effort{};
     /// Prompt caching: breakpoints ({"type":"ephemeral","ttl":"5m"|"1h"}) on the last tool, on the
     /// system prompt (then sent as one text block) and on the last block of the last message.
-    agentry::cache_ttl cache = agentry::cache_ttl::five_minutes;
+    cache_ttl cache = cache_ttl::five_minutes;
     /// Adds "eager_input_streaming":true to every tool: its streamed arguments arrive unbuffered
     /// and unvalidated (fine-grained tool streaming), so a piece may end mid-token and a call cut
     /// off by max_tokens may hold invalid JSON.

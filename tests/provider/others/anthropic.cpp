@@ -27,7 +27,7 @@ namespace {
 /// Prompt caching off: most tests are about the rest of the body; caching has tests of its own.
 agentry::anthropic uncached() {
     agentry::anthropic p{.model = "claude-sonnet-4-5", .api_key = "sk-test"};
-    p.cache = agentry::cache_ttl::off;
+    p.cache = agentry::anthropic::cache_ttl::off;
     return p;
 }
 
@@ -547,7 +547,7 @@ TEST_CASE("request: cache breakpoints on the last tool, the system prompt and th
         agentry::tool<"neg", "Negate an integer", "a">(+[](int a) { return -a; })};
     constexpr std::string_view payload = registry.definitions<agentry::anthropic::dialect>();
     agentry::anthropic p{.model = "claude-sonnet-4-5", .api_key = "sk-test"};
-    CHECK(p.cache == agentry::cache_ttl::five_minutes);
+    CHECK(p.cache == agentry::anthropic::cache_ttl::five_minutes);
     const std::string five = R"("cache_control":{"type":"ephemeral","ttl":"5m"})";
     std::vector<message> history{message::system("Be brief."), message::user("1+2, negated?")};
     const std::string cached_tools = std::string(payload.substr(0, payload.size() - 2)) + "," + five + "}]";
@@ -575,13 +575,13 @@ TEST_CASE("request: cache breakpoints on the last tool, the system prompt and th
     CHECK(bodies[2].find(R"({"type":"tool_result","tool_use_id":"toolu_2","content":"-3",)" + five + "}]}]") !=
           std::string::npos);
 
-    p.cache = agentry::cache_ttl::one_hour;
+    p.cache = agentry::anthropic::cache_ttl::one_hour;
     CHECK(p.request({.messages = hello, .tools = tools}).body ==
           R"({"model":"claude-sonnet-4-5","max_tokens":4096,"messages":[{"role":"user","content":[{"type":"text","text":"Hi",)"
           R"("cache_control":{"type":"ephemeral","ttl":"1h"}}]}],"tools":)" +
               std::string(tools.substr(0, tools.size() - 2)) + R"(,"cache_control":{"type":"ephemeral","ttl":"1h"}}]})");
     CHECK(header(p.request({.messages = hello}), "anthropic-beta").empty());  // 1h is generally available
-    p.cache = agentry::cache_ttl::off;
+    p.cache = agentry::anthropic::cache_ttl::off;
     CHECK(p.request({.messages = history, .tools = payload}).body.find("cache_control") == std::string::npos);
 }
 
@@ -613,7 +613,7 @@ TEST_CASE("request: eager_input_streaming on every tool, spliced into the payloa
     }();
     CHECK(body == R"({"model":"claude-sonnet-4-5","max_tokens":4096,"messages":[{"role":"user","content":"Hi"}],"tools":)" +
                       expected_tools + "}");
-    p.cache = agentry::cache_ttl::five_minutes;
+    p.cache = agentry::anthropic::cache_ttl::five_minutes;
     const std::string both = p.request({.messages = hello, .tools = payload}).body;
     CHECK(both.ends_with(R"(,"eager_input_streaming":true,"cache_control":{"type":"ephemeral","ttl":"5m"}}]})"));
     // Braces inside strings do not count; an empty object and text that is not an array of objects are

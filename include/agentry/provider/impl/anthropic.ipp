@@ -96,8 +96,8 @@ inline bool anthropic_part_kind(std::string_view type) noexcept {
     return type == "thinking" || type == "redacted_thinking";
 }
 
-inline std::string_view anthropic_ttl(cache_ttl ttl) noexcept {
-    return ttl == cache_ttl::one_hour ? "1h" : "5m";
+inline std::string_view anthropic_ttl(anthropic::cache_ttl ttl) noexcept {
+    return ttl == anthropic::cache_ttl::one_hour ? "1h" : "5m";
 }
 
 inline provider_error anthropic_refusal(std::string message) {
