@@ -225,10 +225,10 @@ AGENTRY_DECL void anthropic::stream::on_event(const detail::sse_event& e) {
                 b->input.append(ev.delta->partial_json.value_or(""));
                 arguments(*b, false);
             }
-        } else if (type == "thinking_delta" || type == "signature_delta") {
-            if (part_block* p = part_at(*ev.index))
-                (type == "thinking_delta" ? p->thinking : p->signature).append(
-                    type == "thinking_delta" ? ev.delta->thinking.value_or("") : ev.delta->signature.value_or(""));
+        } else if (type == "thinking_delta") {
+            if (part_block* p = part_at(*ev.index)) p->thinking.append(ev.delta->thinking.value_or(""));
+        } else if (type == "signature_delta") {
+            if (part_block* p = part_at(*ev.index)) p->signature.append(ev.delta->signature.value_or(""));
         }
     } else if (kind == "content_block_stop") {
         if (!ev.index) return;
