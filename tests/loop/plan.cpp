@@ -704,7 +704,11 @@ struct openai_wire {
 };
 
 struct anthropic_wire {
-    static agentry::anthropic provider() { return {.model = "claude-sonnet-4-5", .api_key = "sk-ant-test"}; }
+    static agentry::anthropic provider() {
+        agentry::anthropic p{.model = "claude-sonnet-4-5", .api_key = "sk-ant-test"};
+        p.cache = agentry::anthropic::cache_ttl::off;  // the tools payload is compared as the registry wrote it
+        return p;
+    }
     static std::string plan(const std::string& json) {
         return R"({"id":"msg_1","type":"message","role":"assistant","model":"claude-sonnet-4-5","content":[{"type":"tool_use","id":"toolu_1","name":"make_plan","input":)" +
                json + R"(}],"stop_reason":"tool_use","usage":{"input_tokens":10,"output_tokens":5}})";

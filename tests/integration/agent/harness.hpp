@@ -178,7 +178,8 @@ struct message {
 };
 struct body {
     std::string model;
-    std::optional<std::string> system;
+    /// A string, or text blocks (one with a cache breakpoint).
+    std::optional<agentry::raw_json> system;
     std::vector<message> messages;
     std::optional<agentry::raw_json> tools;
     std::optional<bool> stream;
@@ -272,7 +273,12 @@ inline sent_request from_anthropic(const recorded& r) {
     const auto b = read_json<wire_anthropic::body>(r.body.text());
     sent_request s;
     s.model = b.model;
-    s.system = b.system.value_or("");
+    if (b.system && b.system->text().front() == '"') {
+        s.system = plain(*b.system);
+    } else if (b.system) {
+        for (const wire_anthropic::block& block : read_json<std::vector<wire_anthropic::block>>(b.system->text()))
+            s.system += block.text.value_or("");
+    }
     for (const wire_anthropic::message& m : b.messages) {
         if (m.content.text().front() == '"') {
             add_text(s.messages, m.role, plain(m.content));

@@ -47,10 +47,12 @@ struct collected {
     std::vector<std::string> text;
     std::vector<std::string> calls;  // "id name"
     agentry::stream_events events() {
-        return {.on_text = [this](std::string_view t) { text.emplace_back(t); },
-                .on_tool_call = [this](std::string_view id, std::string_view name) {
-                    calls.push_back(std::string(id) + " " + std::string(name));
-                }};
+        agentry::stream_events e;
+        e.on_text = [this](std::string_view t) { text.emplace_back(t); };
+        e.on_tool_call = [this](std::string_view id, std::string_view name) {
+            calls.push_back(std::string(id) + " " + std::string(name));
+        };
+        return e;
     }
 };
 
@@ -236,7 +238,8 @@ TEST_CASE("anthropic: the results of a turn go back in one user message, in call
     const auto sent = requests<anthropic_api>("anthropic-results");
     REQUIRE(sent.size() == 1);
     const auto body = read_json<wire_anthropic::body>(sent[0].body);
-    CHECK(body.system == "Be brief.");
+    REQUIRE(body.system);
+    CHECK(body.system->text() == R"([{"type":"text","text":"Be brief.","cache_control":{"type":"ephemeral","ttl":"5m"}}])");
     REQUIRE(body.messages.size() == 3);
     CHECK(body.messages[0].role == "user");
     CHECK(body.messages[0].content.text() == R"("Weather in Paris, and 1+2?")");
@@ -249,7 +252,7 @@ TEST_CASE("anthropic: the results of a turn go back in one user message, in call
     CHECK(body.messages[2].content.text() ==
           R"([{"type":"tool_result","tool_use_id":"toolu_a","content":"weather service down","is_error":true},)"
           R"({"type":"tool_result","tool_use_id":"toolu_b","content":"3"},)"
-          R"({"type":"text","text":"Go on."}])");
+          R"({"type":"text","text":"Go on.","cache_control":{"type":"ephemeral","ttl":"5m"}}])");
 }
 
 TEST_CASE("gemini: function responses by name in call order, thoughtSignature and Gemini's own ids sent back") {

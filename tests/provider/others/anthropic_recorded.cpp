@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: BSL-1.0
 // The Anthropic Messages streams recorded from the real API (../shared/testdata, from the
 // official Python SDK's test fixtures), assembled whole, split in two at every byte and fed
-// one byte at a time. Usage: agentry_provider_anthropic_recorded <dir with the .sse files>;
+// one byte at a time; the argument pieces streamed for each call join to its arguments. Usage: agentry_provider_anthropic_recorded <dir with the .sse files>;
 // exits 77 (skipped) when the directory is absent.
 
 #define DOCTEST_CONFIG_IMPLEMENT
@@ -15,6 +15,7 @@
 #include <filesystem>
 #include <fstream>
 #include <iterator>
+#include <map>
 #include <string>
 
 namespace {
@@ -48,6 +49,37 @@ TEST_CASE("recorded: make_file cut off by max_tokens is left out and flagged") {
           "taxes.txt. Let me do that for you now. calls=[] finish=max_tokens provider=max_tokens usage=450/124 "
           "incomplete=1 refusal=");
     CHECK(s.calls == std::vector<std::string>{"toolu_01EKqbqmZrGRXy18eN7m9kvY make_file"});
+}
+
+TEST_CASE("recorded: every stream's on_tool_arguments pieces join to its calls' arguments, however it is split") {
+    std::size_t streams = 0, calls = 0;
+    for (const auto& entry : std::filesystem::directory_iterator(recorded_dir)) {
+        if (entry.path().extension() != ".sse") continue;
+        ++streams;
+        const std::string body = recorded(entry.path().filename().string().c_str());
+        INFO("stream: ", entry.path().filename().string());
+        // Whole, and one byte at a time.
+        for (const bool bytewise : {false, true}) {
+            std::map<std::string, std::string> joined;
+            agentry::stream_events events;
+            events.on_tool_arguments = [&joined](std::string_view id, std::string_view piece) {
+                joined[std::string(id)].append(piece);
+            };
+            agentry::anthropic::stream s = claude.start_stream(std::move(events));
+            if (bytewise)
+                for (char c : body) s.feed(std::string_view(&c, 1));
+            else
+                s.feed(body);
+            const agentry::turn_result r = s.finish(test::ok_head());
+            REQUIRE(r.ok());
+            for (const agentry::tool_call& call : r.value->reply.tool_calls) {
+                CHECK(joined[call.id] == call.arguments);
+                calls += bytewise ? 0 : 1;
+            }
+        }
+    }
+    CHECK(streams >= 3);
+    CHECK(calls >= 1);
 }
 
 TEST_CASE("recorded: plain text with a ping") {

@@ -1,0 +1,173 @@
+// SPDX-License-Identifier: BSL-1.0
+#ifndef AGENTRY_PROVIDER_DETAIL_ANTHROPIC_REQUEST_HPP
+#define AGENTRY_PROVIDER_DETAIL_ANTHROPIC_REQUEST_HPP
+
+// Parts of an Anthropic request that are text work rather than reflected structs: members
+// spliced into the tools payload (a constant JSON array, never parsed and written again), and
+// a tool result's MCP content blocks (mcp/content.hpp) as the blocks a tool_result takes.
+
+#include <agentry/json/reader.hpp>
+#include <agentry/json/writer.hpp>
+#include <agentry/provider/detail/wire_common.hpp>
+#include <agentry/schema/raw_json.hpp>
+
+#include <cstddef>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+namespace agentry::detail {
+
+/// `tools`, a JSON array of tool objects, with `each` (a member, e.g. "\"eager_input_streaming\":true")
+/// added at the end of every object and `last` at the end of the last one; empty strings add
+/// nothing. Text that is not an array of objects is returned unchanged.
+inline std::string splice_tools(std::string_view tools, std::string_view each, std::string_view last) {
+    std::string out(tools);
+    if (each.empty() && last.empty()) return out;
+    const std::string_view t = trim_space(tools);
+    if (t.size() < 2 || t.front() != '[' || t.back() != ']') return out;
+    // The offsets of the closing braces of the array's objects, and whether each object is empty.
+    std::vector<std::pair<std::size_t, bool>> ends;
+    const std::size_t base = std::size_t(t.data() - tools.data());
+    int depth = 0;
+    bool in_string = false, escaped = false;
+    std::size_t last_token = 0;  // the offset of the last character that is not white space
+    for (std::size_t i = 0; i != t.size(); ++i) {
+        const char c = t[i];
+        if (in_string) {
+            if (escaped) escaped = false;
+            else if (c == '\\') escaped = true;
+            else if (c == '"') in_string = false;
+        } else if (c == '"') {
+            in_string = true;
+        } else if (c == '{' || c == '[') {
+            if (depth == 1 && c != '{') return out;
+            ++depth;
+        } else if (c == '}' || c == ']') {
+            if (depth == 2 && c == '}') ends.emplace_back(base + i, t[last_token] == '{');
+            --depth;
+        }
+        if (c != ' ' && c != '\t' && c != '\r' && c != '\n') last_token = i;
+    }
+    if (depth != 0 || in_string || ends.empty()) return out;
+    for (std::size_t k = ends.size(); k-- != 0;) {
+        std::string add;
+        const auto member = [&](std::string_view m) {
+            if (m.empty()) return;
+            if (!add.empty() || !ends[k].second) add.push_back(',');
+            add.append(m);
+        };
+        member(each);
+        if (k + 1 == ends.size()) member(last);
+        out.insert(ends[k].first, add);
+    }
+    return out;
+}
+
+namespace anthropic_wire {
+
+struct mcp_resource_in {
+    std::optional<std::string> uri;
+    std::optional<std::string> mimeType;
+    std::optional<std::string> text;
+    std::optional<std::string> blob;
+};
+
+/// One MCP content block, as mcp/content.hpp writes it.
+struct mcp_block_in {
+    std::string type;
+    std::optional<std::string> text;
+    std::optional<std::string> data;
+    std::optional<std::string> mimeType;
+    std::optional<mcp_resource_in> resource;
+};
+
+/// {"type":"base64","media_type":...,"data":...}
+struct source_out {
+    std::string_view type;
+    std::string_view media_type;
+    std::string_view data;
+};
+
+/// A block of a tool_result's content: text, image or document.
+struct result_block_out {
+    std::string_view type;
+    std::optional<std::string_view> text;
+    std::optional<source_out> source;
+};
+
+} // namespace anthropic_wire
+
+/// The image types an Anthropic image block takes.
+inline bool anthropic_image_type(std::string_view media_type) noexcept {
+    return media_type == "image/jpeg" || media_type == "image/png" || media_type == "image/gif" ||
+           media_type == "image/webp";
+}
+
+/// A tool result's MCP content array as a tool_result's content.
+struct anthropic_result_content {
+    /// The content array to send; empty when the text is not an array of content blocks (it is
+    /// then sent as text) or when a block cannot be sent.
+    std::string json;
+    /// The first block a tool_result cannot carry, described ("an audio block"); empty if none.
+    std::string unsendable;
+};
+
+/// text -> text; image of a type the API takes -> image (base64 source); an embedded resource:
+/// text -> text, a PDF blob -> document, an image blob -> image; resource_link -> a text block
+/// holding the link's JSON as written. Anything else is unsendable.
+inline anthropic_result_content anthropic_result_blocks(std::string_view text) {
+    namespace wire = anthropic_wire;
+    anthropic_result_content out;
+    auto array = json::read<std::vector<raw_json>>(text, wire_read_options);
+    if (!array.ok()) return out;
+    std::vector<wire::mcp_block_in> blocks;
+    blocks.reserve(array.value.size());
+    for (const raw_json& item : array.value) {
+        auto block = json::read<wire::mcp_block_in>(item.text(), wire_read_options);
+        if (!block.ok()) return out;
+        blocks.push_back(std::move(block.value));
+    }
+    std::vector<wire::result_block_out> sent;
+    sent.reserve(blocks.size());
+    const auto unsendable = [&](std::string what) {
+        out.unsendable = std::move(what);
+        return out;
+    };
+    for (std::size_t i = 0; i != blocks.size(); ++i) {
+        const wire::mcp_block_in& b = blocks[i];
+        wire::result_block_out r;
+        if (b.type == "text") {
+            r.type = "text";
+            r.text = b.text ? std::string_view(*b.text) : std::string_view();
+        } else if (b.type == "image") {
+            const std::string_view mime = b.mimeType ? std::string_view(*b.mimeType) : std::string_view();
+            if (!anthropic_image_type(mime) || !b.data) return unsendable("an image of type '" + std::string(mime) + "'");
+            r.type = "image";
+            r.source = wire::source_out{"base64", mime, *b.data};
+        } else if (b.type == "resource" && b.resource && b.resource->text) {
+            r.type = "text";
+            r.text = *b.resource->text;
+        } else if (b.type == "resource" && b.resource && b.resource->blob) {
+            const std::string_view mime = b.resource->mimeType ? std::string_view(*b.resource->mimeType) : std::string_view();
+            if (mime == "application/pdf") r.type = "document";
+            else if (anthropic_image_type(mime)) r.type = "image";
+            else return unsendable("an embedded resource blob of type '" + std::string(mime) + "'");
+            r.source = wire::source_out{"base64", mime, *b.resource->blob};
+        } else if (b.type == "resource_link") {
+            r.type = "text";
+            r.text = array.value[i].text();
+        } else {
+            return unsendable(b.type == "audio" ? std::string("an audio block") : "a block of type '" + b.type + "'");
+        }
+        sent.push_back(r);
+    }
+    json::write(out.json, sent, {.omit_empty_optionals = true});
+    return out;
+}
+
+} // namespace agentry::detail
+
+#endif
