@@ -102,7 +102,7 @@ struct token_usage {
     /// cache_write_tokens where reported).
     std::uint64_t cache_write_tokens = 0;
     /// Output tokens the model spent reasoning (OpenAI reasoning_tokens, Gemini
-    /// thoughtsTokenCount); Anthropic does not report them apart.
+    /// thoughtsTokenCount, Anthropic thinking_tokens where reported).
     std::uint64_t reasoning_tokens = 0;
 
     token_usage& operator+=(const token_usage& other) noexcept {
