@@ -39,7 +39,7 @@
 // sends back, value for value (or name the response by previous_response_id, when that response
 // was stored), and an Anthropic request with thinking on must start each assistant message of
 // this scenario's replies with the thinking and redacted_thinking blocks sent, value for value
-// and in order.
+// and in order; a Gemini request must send each call's thoughtSignature back on its part.
 
 import http from 'node:http';
 
@@ -421,7 +421,11 @@ const gemini = {
         return final ? { promptTokenCount: u.input, candidatesTokenCount: u.output, totalTokenCount: u.input + u.output }
                      : { promptTokenCount: u.input, totalTokenCount: u.input };
     },
-    whole(res, turn) {
+    remember(s, turn) {
+        s.sent.push({ signatures: (turn.calls ?? []).map((c) => c.signature) });
+    },
+    whole(res, turn, index, request, s) {
+        gemini.remember(s, turn);
         const parts = [];
         if (turn.text) parts.push({ text: turn.text });
         for (const c of turn.calls ?? []) parts.push(gemini.call_part(c));
@@ -430,7 +434,8 @@ const gemini = {
             usageMetadata: gemini.usage(turn, true), modelVersion: 'gemini-test', responseId: 'resp-1',
         });
     },
-    stream(res, turn) {
+    stream(res, turn, index, request, s) {
+        gemini.remember(s, turn);
         // Each event a GenerateContentResponse; text in pieces, each call whole; the last has the
         // finishReason and the final usage.
         const parts = pieces(turn.text ?? '', piece_size(turn)).map((text) => ({ text }));
@@ -443,10 +448,21 @@ const gemini = {
         });
         send_stream(res, 'text/event-stream', events);
     },
-    // The API's check of a function call turn and the function responses after it.
-    validate(request) {
+    // The API's check of a function call turn and the function responses after it, and of the
+    // thought signatures: the n-th model turn's calls must carry the ones its reply had.
+    validate(request, s) {
         const contents = request.contents ?? [];
         const count = (c, kind) => (c?.parts ?? []).filter((p) => p[kind]).length;
+        const model_turns = contents.filter((c) => c.role === 'model');
+        for (let n = 0; n < model_turns.length && n < s.sent.length; ++n) {
+            const calls = (model_turns[n].parts ?? []).filter((p) => p.functionCall);
+            for (let k = 0; k < calls.length; ++k) {
+                const want = s.sent[n].signatures[k];
+                if (want !== undefined && calls[k].thoughtSignature !== want)
+                    return `Function call is missing a thought_signature in functionCall parts (function call ` +
+                           `${calls[k].functionCall.name}, model turn ${n}); send back the part's thoughtSignature unchanged.`;
+            }
+        }
         for (let i = 0; i < contents.length; ++i) {
             const calls = count(contents[i], 'functionCall');
             const responses = count(contents[i + 1], 'functionResponse');

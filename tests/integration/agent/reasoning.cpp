@@ -38,8 +38,8 @@ struct responses_stateless {
         p.http.base_url = scenario_url(scenario) + "/v1";
         return p;
     }
-    /// The kinds of the parts a reply with reasoning keeps.
-    static std::vector<std::string> kinds() { return {"reasoning"}; }
+    /// The kinds of the parts a reply with reasoning and a call keeps.
+    static std::vector<std::string> kinds() { return {"reasoning", "function_call_id"}; }
 };
 
 struct responses_chained {
@@ -50,10 +50,10 @@ struct responses_chained {
         p.state = agentry::openai_responses::reasoning_state::previous_response;
         return p;
     }
-    static std::vector<std::string> kinds() { return {"reasoning", "response_id"}; }
+    static std::vector<std::string> kinds() { return {"reasoning", "function_call_id", "response_id"}; }
 };
 
-struct anthropic_thinking {
+struct anthropic_thinks {
     using provider = agentry::anthropic;
     static constexpr const char* name = "anthropic-thinking";
     static provider make(const std::string& scenario) {
@@ -70,21 +70,37 @@ struct anthropic_thinking {
     static std::vector<std::string> kinds() { return {"thinking", "redacted_thinking"}; }
 };
 
-#define REASONING_APIS responses_stateless, responses_chained, anthropic_thinking
+struct gemini_thinks {
+    using provider = agentry::gemini;
+    static constexpr const char* name = "gemini-thinks";
+    static provider make(const std::string& scenario) {
+        provider p;
+        p.model = "gemini-test";
+        p.api_key = "gk-test";
+        p.http.base_url = scenario_url(scenario) + "/v1beta";
+        return p;
+    }
+    /// Gemini's thought signatures ride on the calls (tool_call::signature), not in parts.
+    static std::vector<std::string> kinds() { return {}; }
+};
+
+#define REASONING_APIS responses_stateless, responses_chained, anthropic_thinks, gemini_thinks
 
 // Three turns; each API reads its own members (reasoning: Responses; thinking, redacted:
-// Anthropic). The text of the last reasoning is empty: an item with no summary.
+// Anthropic; a call's signature: Gemini). The text of the last reasoning is empty: an item with
+// no summary.
 constexpr const char* three_turns = R"([
     {"reasoning":"Weather first.","thinking":"Weather first.","redacted":"EmwKAhgBEgy3va3pzix/LafPsn4a\u00e9",
-     "calls":[{"name":"get_weather","args":{"city":"Paris"}}],"usage":{"input":20,"output":8,"cached":4,"reasoning":3}},
-    {"reasoning":"Then the sum.","thinking":"Then the sum.","calls":[{"name":"add","args":{"a":1,"b":2}}],
+     "calls":[{"name":"get_weather","args":{"city":"Paris"},"signature":"CiQBcsjafA/+\u00e9sig1"}],
+     "usage":{"input":20,"output":8,"cached":4,"reasoning":3}},
+    {"reasoning":"Then the sum.","thinking":"Then the sum.","calls":[{"name":"add","args":{"a":1,"b":2},"signature":"Ci2sig2=="}],
      "usage":{"input":30,"output":6}},
     {"reasoning":"","thinking":"Both known.","text":"Rain in Paris; 3.","usage":{"input":40,"output":5}}])";
 
 template <class Api>
-agentry::agent<> make_agent(const std::string& scenario, agentry::agent_options options = {}) {
+agentry::agent<agentry::loop_config{}> make_agent(const std::string& scenario, agentry::agent_options options = {}) {
     options.system_prompt = "You are a test.";
-    return agentry::agent<>{Api::make(scenario), tools, std::move(options), agentry::curl_transport{}};
+    return agentry::agent<agentry::loop_config{}>{Api::make(scenario), tools, std::move(options), agentry::curl_transport{}};
 }
 
 /// The body of each request scenario `name` received.
@@ -100,7 +116,7 @@ std::vector<std::string> bodies(const std::string& name) {
     return out;
 }
 
-/// The kinds of the provider parts of each assistant message of `conversation` that made calls.
+/// The kinds of the provider parts of each assistant message of `conversation`.
 std::vector<std::vector<std::string>> part_kinds(const std::vector<agentry::message>& conversation) {
     std::vector<std::vector<std::string>> out;
     for (const agentry::message& m : conversation) {
@@ -115,7 +131,7 @@ std::vector<std::vector<std::string>> part_kinds(const std::vector<agentry::mess
 
 template <class Api>
 void check_finished(const agentry::run_result& r, const std::vector<agentry::message>& conversation) {
-    CHECK_MESSAGE(r.stop == stop_reason::completed, r.text, " ", r.error.message);
+    CHECK_MESSAGE(r.stop == stop_reason::completed, r.text, " ", (r.error ? r.error->message : std::string()));
     CHECK(r.text == "Rain in Paris; 3.");
     REQUIRE(r.steps.size() == 2);
     CHECK(r.steps[0].result_excerpt == "Paris: 18 C, rain");
@@ -147,6 +163,8 @@ void check_requests(const std::vector<std::string>& sent) {
         }
         CHECK(sent[2].find(R"("id":"rs_0")") != std::string::npos);
         CHECK(sent[2].find(R"("id":"rs_1")") != std::string::npos);
+    } else if constexpr (std::is_same_v<Api, gemini_thinks>) {
+        CHECK(sent[2].find(R"("thoughtSignature":"Ci2sig2==")") != std::string::npos);
     } else {
         CHECK(sent[2].find(R"("type":"redacted_thinking")") != std::string::npos);
         CHECK(sent[2].find(R"("thinking":"Then the sum.")") != std::string::npos);
@@ -162,24 +180,29 @@ TEST_CASE_TEMPLATE("a three-turn tool run brings each reply's reasoning back, wh
         script(name, three_turns);
         agentry::agent_options options;
         std::string text;
-        std::map<std::string, std::string> pieces;
+        std::vector<std::pair<std::string, std::string>> pieces;  // per call, in order: its id and its pieces joined
+        bool ran = false;
         if (streamed) {
             options.events.on_text = [&](std::string_view t) { text += t; };
+            // Gemini's ids are per turn ("call_0" in each): a call that has run closes its entry.
             options.events.on_tool_arguments = [&](std::string_view id, std::string_view piece) {
-                pieces[std::string(id)] += piece;
+                if (pieces.empty() || pieces.back().first != id || ran) pieces.emplace_back(id, "");
+                ran = false;
+                pieces.back().second += piece;
             };
+            options.events.on_tool_start = [&](const agentry::tool_call&) { ran = true; };
         }
         auto agent = make_agent<Api>(name, std::move(options));
         const agentry::run_result r = agent.run("Umbrella in Paris? And 1+2.");
-        check_finished<Api>(r, {agent.conversation().begin(), agent.conversation().end()});
+        check_finished<Api>(r, std::vector<agentry::message>(agent.conversation().begin(), agent.conversation().end()));
         check_requests<Api>(bodies(name));
         if (streamed) {
             CHECK(text == "Rain in Paris; 3.");
             REQUIRE(pieces.size() == 2);
-            for (const agentry::step& s : r.steps) CHECK(pieces[s.id] == s.arguments);
+            for (std::size_t i = 0; i != 2; ++i) CHECK(pieces[i].second == r.steps[i].arguments);
         }
         CHECK(r.turn_usage.at(0).input_tokens == 20);
-        if constexpr (!std::is_same_v<Api, anthropic_thinking>) {
+        if constexpr (std::is_same_v<Api, responses_stateless> || std::is_same_v<Api, responses_chained>) {
             CHECK(r.turn_usage.at(0).cached_input_tokens == 4);
             CHECK(r.turn_usage.at(0).reasoning_tokens == 3);
         }
@@ -191,7 +214,7 @@ TEST_CASE_TEMPLATE("the reasoning goes through save() and restore() between turn
     script(name, three_turns);
     std::string saved;
     {
-        agentry::agent<>* self = nullptr;
+        agentry::agent<agentry::loop_config{}>* self = nullptr;
         agentry::agent_options options;
         options.events.on_tool_end = [&](const agentry::step&) { self->cancel(); };
         auto agent = make_agent<Api>(name, std::move(options));
@@ -201,14 +224,14 @@ TEST_CASE_TEMPLATE("the reasoning goes through save() and restore() between turn
         REQUIRE(first.steps.size() == 1);
         saved = agent.save();
     }
-    CHECK(saved.find(R"("parts":)") != std::string::npos);
+    CHECK(saved.find(std::is_same_v<Api, gemini_thinks> ? R"("signature":"CiQBcsjafA)" : R"("parts":)") != std::string::npos);
     auto agent = make_agent<Api>(name);
     REQUIRE(agent.restore(saved));
     const agentry::run_result r = agent.run(agentry::continuation{});
-    CHECK_MESSAGE(r.stop == stop_reason::completed, r.text, " ", r.error.message);
+    CHECK_MESSAGE(r.stop == stop_reason::completed, r.text, " ", (r.error ? r.error->message : std::string()));
     CHECK(r.text == "Rain in Paris; 3.");
     check_requests<Api>(bodies(name));
-    const auto kinds = part_kinds({agent.conversation().begin(), agent.conversation().end()});
+    const auto kinds = part_kinds(std::vector<agentry::message>(agent.conversation().begin(), agent.conversation().end()));
     REQUIRE(kinds.size() == 3);
     CHECK(kinds[0] == Api::kinds());
 }
@@ -222,7 +245,7 @@ TEST_CASE_TEMPLATE("the reasoning goes through a durable checkpoint and a resume
     agentry::sqlite_store store{{.path = file.string()}};
     std::string id;
     {
-        agentry::agent<>* self = nullptr;
+        agentry::agent<agentry::loop_config{}>* self = nullptr;
         agentry::agent_options options;
         options.events.on_tool_end = [&](const agentry::step&) { self->cancel(); };
         auto agent = make_agent<Api>(name, std::move(options));
@@ -233,13 +256,14 @@ TEST_CASE_TEMPLATE("the reasoning goes through a durable checkpoint and a resume
     }
     auto agent = make_agent<Api>(name);
     const agentry::run_result r = agentry::resume_run(store, agent, id);
-    CHECK_MESSAGE(r.stop == stop_reason::completed, r.text, " ", r.error.message);
+    CHECK_MESSAGE(r.stop == stop_reason::completed, r.text, " ", (r.error ? r.error->message : std::string()));
     CHECK(r.text == "Rain in Paris; 3.");
     check_requests<Api>(bodies(name));
     std::filesystem::remove(file);
 }
 
-/// The second request of a tool run whose first reply is sent back without its parts.
+/// The second request of a tool run whose first reply is sent back without its parts (and
+/// without its calls' signatures).
 template <class Api>
 agentry::turn_result without_parts(const std::string& name) {
     script(name, three_turns);
@@ -252,9 +276,10 @@ agentry::turn_result without_parts(const std::string& name) {
     agentry::turn_result first = agentry::complete(p, http, request);
     REQUIRE(first.ok());
     agentry::message reply = first.value->reply;
-    REQUIRE(reply.parts);
     REQUIRE(reply.tool_calls.size() == 1);
+    REQUIRE((reply.parts.has_value() || !reply.tool_calls[0].signature.empty()));
     reply.parts.reset();
+    reply.tool_calls[0].signature.clear();
     conversation.push_back(reply);
     conversation.push_back(agentry::message::tool_result(reply.tool_calls[0], "Paris: 18 C, rain"));
     request.messages = conversation;
@@ -267,8 +292,12 @@ TEST_CASE("a reply sent back without its reasoning is refused by the scripted se
     REQUIRE_FALSE(responses.ok());
     CHECK(responses.error.status == 400);
     CHECK(responses.error.message.find("without its required 'reasoning' item: 'rs_0'") != std::string::npos);
-    const agentry::turn_result anthropic = without_parts<anthropic_thinking>("dropped-anthropic");
+    const agentry::turn_result anthropic = without_parts<anthropic_thinks>("dropped-anthropic");
     REQUIRE_FALSE(anthropic.ok());
     CHECK(anthropic.error.status == 400);
     CHECK(anthropic.error.message.find("but found `tool_use`") != std::string::npos);
+    const agentry::turn_result gemini = without_parts<gemini_thinks>("dropped-gemini");
+    REQUIRE_FALSE(gemini.ok());
+    CHECK(gemini.error.status == 400);
+    CHECK(gemini.error.message.find("missing a thought_signature") != std::string::npos);
 }

@@ -120,7 +120,7 @@ TEST_CASE("request: an assistant turn with neither text nor calls sends empty co
           R"({"model":"m","messages":[{"role":"user","content":"x"},{"role":"assistant","content":""}]})");
 }
 
-TEST_CASE("refuse: a tool result holding an image, audio or a resource link; text blocks are sent") {
+TEST_CASE("refuse: a tool result holding an image, audio or a resource link, while text blocks are sent") {
     using agentry::message;
     const agentry::openai p{.model = "m"};
     const agentry::tool_call call = openai_samples::paris_call();

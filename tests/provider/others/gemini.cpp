@@ -317,7 +317,7 @@ TEST_CASE("request: a structured output is responseMimeType JSON with responseSc
               std::string(schema) + "}}");
 }
 
-TEST_CASE("stream: each call's arguments are one piece, after its on_tool_call; absent arguments are {}") {
+TEST_CASE("stream: each call's arguments are one piece, after its on_tool_call, and absent arguments are {}") {
     const std::string body =
         R"(data: {"candidates":[{"content":{"parts":[{"functionCall":{"name":"get_weather","args":{"city":"Paris"}},"thoughtSignature":"CiQBsig=="}],"role":"model"},"index":0}]})"
         "\r\n\r\n"
@@ -327,7 +327,7 @@ TEST_CASE("stream: each call's arguments are one piece, after its on_tool_call; 
           std::vector<std::string>{R"(call_0 {"city":"Paris"})", "fc_2 {}", R"(call_2 {"city":"Rome"})"});
 }
 
-TEST_CASE("usage: cachedContentTokenCount and thoughtsTokenCount; output tokens include the thoughts") {
+TEST_CASE("usage: cachedContentTokenCount and thoughtsTokenCount, and output tokens include the thoughts") {
     const auto r = flash.parse(response(200, R"({"candidates":[{"content":{"parts":[{"text":"4"}]},"finishReason":"STOP"}],
         "usageMetadata":{"promptTokenCount":2100,"candidatesTokenCount":10,"thoughtsTokenCount":300,
         "cachedContentTokenCount":2048,"totalTokenCount":2410,
@@ -378,7 +378,7 @@ TEST_CASE("request: a tool result of content blocks: texts in the response, imag
           std::string::npos);
 }
 
-TEST_CASE("refuse: a tool result holding audio, a binary resource or a resource link; nothing is sent") {
+TEST_CASE("refuse: a tool result holding audio, a binary resource or a resource link, and nothing is sent") {
     const tool_call call{"call_0", "record", "{}", {}};
     std::vector<message> history{message::user("x"), message::assistant("", {call}),
                                  blocks_result(call, R"([{"type":"text","text":"Recorded:"},{"type":"audio","data":"UklGRg==","mimeType":"audio/wav"}])")};

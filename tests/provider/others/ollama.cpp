@@ -258,7 +258,7 @@ TEST_CASE("request: a structured output is format, a JSON Schema, with the tools
               R"(,"stream":false})");
 }
 
-TEST_CASE("stream: each call's arguments are one piece, after its on_tool_call; absent arguments are {}") {
+TEST_CASE("stream: each call's arguments are one piece, after its on_tool_call, and absent arguments are {}") {
     const std::string body =
         R"({"model":"qwen3","message":{"role":"assistant","content":"","tool_calls":[{"id":"call_k2","function":{"index":0,"name":"get_weather","arguments":{"city":"Paris"}}}]},"done":false})"
         "\n"
