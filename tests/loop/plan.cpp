@@ -209,6 +209,24 @@ TEST_CASE("plan: two independent steps run concurrently, the third after both, t
     CHECK(r.turns == 2);
 }
 
+// A provider configured so that no request may force a tool (Anthropic with manual thinking).
+struct unforced_model : scripted::model {
+    bool forces_tools() const noexcept { return false; }
+};
+
+TEST_CASE("plan: a provider that takes no forced tool is asked for the plan with the plan tool alone, not forced") {
+    rec.reset(2);
+    auto s = std::make_shared<scripted::script>();
+    agentry::agent<parallel> agent{unforced_model{{s}}, tools, "You are a test.", scripted::quiet_transport{}};
+    s->turns.push_back(scripted::calls({scripted::call("p0", "make_plan", diamond)}));
+    s->turns.push_back(scripted::answer("Rome is 5.5 degrees warmer."));
+    const agentry::run_result r = agent.run(agentry::planned{"Which is warmer, Paris or Rome?"});
+    check_diamond(r);
+    REQUIRE(s->requests.size() == 2);
+    CHECK(s->requests[0].choice == agentry::tool_choice_kind::automatic);
+    CHECK(s->requests[1].choice == agentry::tool_choice_kind::none);
+}
+
 TEST_CASE("plan: without parallel tool calls the steps of a round run one at a time") {
     rec.reset();
     plan_fixture<agentry::loop_config{.planning = {.enabled = true}}> t;

@@ -143,6 +143,10 @@ struct run_deps {
     dynamic_context dynamic{};
     std::optional<output_format> output;
     judge_fn judge;
+    /// Whether the provider, as configured, takes a request that forces a tool call (Anthropic
+    /// with manual thinking does not); null: it does. Planned runs ask for their plan without
+    /// forcing the plan tool when it does not.
+    std::function<bool()> forces_tools;
     std::shared_ptr<policy_state> policy;  // null when no tool declares a policy
     engine_features features{};
 };

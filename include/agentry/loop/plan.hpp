@@ -229,7 +229,10 @@ struct planner {
     void run(std::string input) {
         a.history_.push_back(message::user(std::move(input)));
         for (;;) {
-            std::optional<completion> c = turn(tool_choice::one(std::string(plan_tool_name)));
+            // Forced where the provider takes it; otherwise the plan tool is the only one offered.
+            const bool force = !a.deps_.forces_tools || a.deps_.forces_tools();
+            std::optional<completion> c =
+                turn(force ? tool_choice::one(std::string(plan_tool_name)) : tool_choice::automatic());
             if (!c) return;
             const std::vector<tool_call> made = a.history_.back().tool_calls;
             if (made.empty()) {

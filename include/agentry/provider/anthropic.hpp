@@ -110,6 +110,9 @@ struct anthropic {
     /// forced tool_choice, a budget under 1024 or not under max_tokens; with any thinking a
     /// temperature; a tool result holding content blocks a tool_result cannot carry.
     std::optional<provider_error> refuse(const chat_request& request) const;
+    /// Whether a request may force a tool call (tool_choice required or one): not with manual
+    /// thinking. agent<> asks planned runs' plan without forcing it then.
+    bool forces_tools() const noexcept { return !thinking || thinking->type != anthropic_thinking::kind::enabled; }
     turn_result parse(const http_response& response) const;
     class stream;
     stream start_stream(stream_events events) const;

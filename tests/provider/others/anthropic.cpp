@@ -677,6 +677,15 @@ TEST_CASE("refuse: content blocks a tool_result cannot carry, named with their t
     CHECK(refusal(R"([{"type":"hologram"}])") == "agentry: anthropic: the result of tool 'record' holds a block of type 'hologram'" + tail);
 }
 
+TEST_CASE("forces_tools: not with manual thinking, with adaptive thinking and without thinking") {
+    agentry::anthropic p = thinking_claude(2048);
+    CHECK_FALSE(p.forces_tools());
+    p.thinking->type = agentry::anthropic_thinking::kind::adaptive;
+    CHECK(p.forces_tools());
+    p.thinking.reset();
+    CHECK(p.forces_tools());
+}
+
 TEST_CASE("refuse: forced tool choice, budgets and temperature with thinking") {
     const agentry::anthropic p = thinking_claude(2048);
     const auto message_of = [&](const agentry::anthropic& provider, const chat_request& r) {
@@ -691,12 +700,12 @@ TEST_CASE("refuse: forced tool choice, budgets and temperature with thinking") {
           "agentry: anthropic: with thinking enabled the Messages API takes tool_choice auto or none only, and this "
           "request forces tool 'get_weather'; leave thinking off for this request, use adaptive thinking "
           "(anthropic_thinking::kind::adaptive) where the model takes a forced tool, or let the model choose "
-          "(tool_choice::automatic(); in agent<>: loop_config::tool_choice automatic, and a run that is not planned)");
+          "(tool_choice::automatic(); in agent<>: loop_config::tool_choice automatic; planned runs do not force their plan tool with manual thinking)");
     CHECK(message_of(p, {.messages = hello, .tools = tools, .tool_choice = tool_choice::required()}) ==
           "agentry: anthropic: with thinking enabled the Messages API takes tool_choice auto or none only, and this "
           "request forces a tool call; leave thinking off for this request, use adaptive thinking "
           "(anthropic_thinking::kind::adaptive) where the model takes a forced tool, or let the model choose "
-          "(tool_choice::automatic(); in agent<>: loop_config::tool_choice automatic, and a run that is not planned)");
+          "(tool_choice::automatic(); in agent<>: loop_config::tool_choice automatic; planned runs do not force their plan tool with manual thinking)");
     // Without tools no tool_choice is sent; adaptive thinking takes a forced tool (on the models that refuse
     // one, the API says so).
     CHECK_FALSE(p.refuse({.messages = hello, .tool_choice = tool_choice::required()}));

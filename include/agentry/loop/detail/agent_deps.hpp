@@ -34,6 +34,10 @@ run_deps deps_of(P model, const Registry& tools, T http, output_slot<Output>& ou
     d.turn = [state](const chat_request& request, const stream_events& events, const trace_hook& trace) {
         return complete(state->first, state->second, request, events, trace);
     };
+    if constexpr (requires(const P& p) {
+                      { p.forces_tools() } -> std::convertible_to<bool>;
+                  })
+        d.forces_tools = [state] { return static_cast<bool>(state->first.forces_tools()); };
     call_options options = tools.options();
     options.max_result_size = config_.max_result_size;
     // A dialect that makes every property required sends null for an absent optional one.

@@ -425,7 +425,8 @@ AGENTRY_DECL std::optional<provider_error> anthropic::refuse(const chat_request&
                            (choice == tool_choice_kind::one ? "tool '" + r.tool_choice.name + "'" : std::string("a tool call")) +
                            "; leave thinking off for this request, use adaptive thinking (anthropic_thinking::kind::adaptive) "
                            "where the model takes a forced tool, or let the model choose (tool_choice::automatic(); in "
-                           "agent<>: loop_config::tool_choice automatic, and a run that is not planned)");
+                           "agent<>: loop_config::tool_choice automatic; planned runs do not force their plan tool "
+                           "with manual thinking)");
         const std::uint32_t limit = r.max_tokens.value_or(max_tokens);
         const std::string budget = std::to_string(thinking->budget_tokens);
         if (manual && thinking->budget_tokens < 1024)
