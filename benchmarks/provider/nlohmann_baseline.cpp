@@ -4,7 +4,7 @@
 // - Request: a DOM built from the messages (the tools payload parsed into it, for every
 //   request or once and then copied), then dump(); the same URL and headers as agentry.
 // - Response: nlohmann::json::parse, then content, refusal, tool calls (id, name,
-//   arguments), finish_reason and usage read from the DOM.
+//   arguments), finish_reason and usage (with its cached and reasoning tokens) read from the DOM.
 // - Stream: the body split into lines, each `data:` line parsed with nlohmann::json::parse,
 //   text appended, tool-call deltas accumulated by `index`, ended by [DONE].
 // Errors are reported as agentry::provider_error so that both sides return the same type.
@@ -79,6 +79,12 @@ void read_usage(const json& body, agentry::token_usage& usage) {
     if (u == body.end() || !u->is_object()) return;
     usage.input_tokens = number_or_zero(*u, "prompt_tokens");
     usage.output_tokens = number_or_zero(*u, "completion_tokens");
+    if (const auto d = u->find("prompt_tokens_details"); d != u->end() && d->is_object()) {
+        usage.cached_input_tokens = number_or_zero(*d, "cached_tokens");
+        usage.cache_write_tokens = number_or_zero(*d, "cache_write_tokens");
+    }
+    if (const auto d = u->find("completion_tokens_details"); d != u->end() && d->is_object())
+        usage.reasoning_tokens = number_or_zero(*d, "reasoning_tokens");
 }
 
 } // namespace

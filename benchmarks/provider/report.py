@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: BSL-1.0
-"""Markdown tables of a provider-turn and loop-overhead run (run.sh calls it).
+"""Markdown tables of a provider-turn and loop-overhead run (run.sh calls it): the Chat
+Completions turn, the Responses and Anthropic-with-thinking turns, the loop.
 
     report.py [--provider LABEL=provider.json ...] [--loop LABEL=loop.json ...]
 
@@ -53,7 +54,7 @@ def us(v):
 def count(v):
     if v is None:
         return "n/a"
-    return ("%.0f" % v) if abs(v - round(v)) < 0.05 else ("%.1f" % v)
+    return "{:,.0f}".format(v) if abs(v - round(v)) < 0.05 else "{:,.1f}".format(v)
 
 
 def ratio(fast, slow):
@@ -71,8 +72,8 @@ def get(results, name, key="us"):
     return None if e is None else e.get(key)
 
 
-def noisy_line(results):
-    noisy = sorted(((e.get("cv") or 0), n) for n, e in results.items() if (e.get("cv") or 0) > 0.05)
+def noisy_line(results, keep=lambda name: True):
+    noisy = sorted(((e.get("cv") or 0), n) for n, e in results.items() if keep(n) and (e.get("cv") or 0) > 0.05)
     if not noisy:
         return "Coefficient of variation of CPU time over the repetitions: at most 5% for every case."
     return "Coefficient of variation above 5%%: %s." % ", ".join(
@@ -132,7 +133,60 @@ def provider_section(runs):
         else:
             w("SSE assembly: not run (no recorded streams).")
             w("")
-        w(noisy_line(r))
+        w(noisy_line(r, lambda name: not is_reasoning(name)))
+        w("")
+
+
+REASONING = (("responses", "OpenAI Responses"), ("anthropic", "Anthropic with thinking"))
+
+
+def is_reasoning(name):
+    return any("/%s/" % key in name for key, _ in REASONING)
+
+
+def reasoning_section(runs):
+    """The Responses and Anthropic-with-thinking turns (reasoning.hpp), one table per compiler."""
+    w = print
+    ctx = runs[0][1]
+    for key, title in REASONING:
+        c = lambda what: int(ctx.get("%s:%s" % (key, what), "0"))
+        w("%s fixture: %d parts in the history (%s bytes); `tools` %s bytes; request body %s bytes (nlohmann: %s); "
+          "response %s bytes (its parts %s bytes); stream %s bytes, %d events." % (
+              title, c("history_parts"), "{:,}".format(c("history_parts_bytes")), "{:,}".format(c("tools_bytes")),
+              "{:,}".format(c("request_bytes")), "{:,}".format(c("request_bytes_nlohmann")),
+              "{:,}".format(c("response_bytes")), "{:,}".format(c("reply_parts_bytes")),
+              "{:,}".format(c("stream_bytes")), c("stream_events")))
+        w("")
+    steps = [("(a) build the request", "request"), ("(b) parse the response", "parse"), ("(c) turn = a + b", "turn"),
+             ("(d) assemble the stream", "sse")]
+    for label, _, r in runs:
+        w("#### %s: Responses API and Anthropic with thinking" % label)
+        w("")
+        w("| provider | step | agentry us | allocs | nlohmann us | allocs | vs nlohmann | tools DOM cached us | allocs "
+          "| vs cached | parts parsed each request us | allocs | vs parts parsed |")
+        w("| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |")
+        for key, title in REASONING:
+            for step_title, step in steps:
+                name = "%s/%s" % (key, step)
+                a = get(r, "agentry/" + name)
+                n = get(r, "nlohmann/" + name)
+                cells = [title, step_title, us(a), count(get(r, "agentry/" + name, "allocs")), us(n),
+                         count(get(r, "nlohmann/" + name, "allocs")), ratio(a, n)]
+                for prefix in ("nlohmann_cached_tools/", "nlohmann_parts_text/"):
+                    v = get(r, prefix + name)
+                    cells += [us(v), count(get(r, prefix + name, "allocs")), ratio(a, v)] if v is not None else ["", "", ""]
+                w("| %s |" % " | ".join(cells))
+        w("")
+        speeds = []
+        for key, title in REASONING:
+            size = int(ctx.get("%s:stream_bytes" % key, "0"))
+            a, n = get(r, "agentry/%s/sse" % key), get(r, "nlohmann/%s/sse" % key)
+            if a and n:
+                speeds.append("%s %.0f MB/s (nlohmann %.0f MB/s)" % (title, size / a, size / n))
+        if speeds:
+            w("SSE assembly: %s." % "; ".join(speeds))
+            w("")
+        w(noisy_line(r, is_reasoning))
         w("")
 
 
@@ -256,10 +310,17 @@ def main():
 
     provider_runs = read(args.provider)
     loop_runs = read(args.loop)
-    if provider_runs:
+    chat_runs = [run for run in provider_runs if "agentry/request" in run[2]]
+    reasoning_runs = [run for run in provider_runs if "agentry/responses/request" in run[2]]
+    if chat_runs:
         print("### Provider turn")
         print("")
-        provider_section(provider_runs)
+        provider_section(chat_runs)
+    if reasoning_runs:
+        print("### The Responses API and Anthropic with thinking blocks")
+        print("")
+        reasoning_section(reasoning_runs)
+    provider_runs = chat_runs
     if loop_runs:
         print("### Loop overhead")
         print("")

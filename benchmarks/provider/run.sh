@@ -1,10 +1,13 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: BSL-1.0
-# One model turn with agentry::openai against the same work written with nlohmann::json
+# One model turn with agentry::openai, and with agentry::openai_responses and agentry::anthropic
+# with thinking blocks (reasoning.hpp), against the same work written with nlohmann::json
 # (agentry_provider_bench), and the agent loop's cost per turn over an in-memory transport
 # (agentry_loop_bench, benchmarks/loop/); one run per compiler, both implementations in it.
 #
 #   benchmarks/provider/run.sh
+#   BENCHES=provider BENCH_ARGS='--benchmark_filter=/(responses|anthropic)/' benchmarks/provider/run.sh
+#                                       # the Responses and Anthropic turns only
 #
 # 1. Copies <repo>/include (or $HEADERS) to OUT/include, so that both compilers build the same
 #    headers while others edit them; for each compiler, configures benchmarks/provider and
@@ -13,7 +16,8 @@
 #      --benchmark_repetitions=5 --benchmark_report_aggregates_only=true
 #    (each binary first checks that its implementations agree and aborts if they do not).
 # 3. Prints the machine, compilers, flags and commands, then Markdown tables (report.py):
-#    medians of CPU time, allocations per iteration, ratios, targets. Also in OUT/report.md.
+#    medians of CPU time, allocations per iteration, ratios, targets; a table is left out when
+#    none of its cases ran. Also in OUT/report.md.
 #
 # Environment (all optional):
 #   BENCHES       which benchmarks                     (default: "provider loop")

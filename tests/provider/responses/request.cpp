@@ -99,6 +99,18 @@ TEST_CASE("request: a reasoning item after the last call goes after it") {
           R"({"id":"rs_9","type":"reasoning","summary":[]}],"include":["reasoning.encrypted_content"],"store":false})");
 }
 
+TEST_CASE("request: a function_call item's id longer than a small string is sent whole") {
+    // As long as the API's ids (about 50 characters), so that it lives on the heap.
+    const std::string id = "fc_68e4dccf78efc9cc4415a277e95e8e89852d368e8c91906b";
+    agentry::message m = agentry::message::assistant({}, {responses_samples::add_call()});
+    m.parts = std::vector<agentry::provider_part>{responses_samples::part("function_call_id", "\"" + id + "\"", 1)};
+    const std::vector<agentry::message> messages{m};
+    CHECK(provider().request(responses_samples::make_request(messages)).body ==
+          R"({"model":"gpt-5-mini","input":[{"type":"function_call","id":")" + id +
+              R"(","call_id":"call_2","name":"add","arguments":"{\"a\":2,\"b\":3}"}],)"
+              R"("include":["reasoning.encrypted_content"],"store":false})");
+}
+
 TEST_CASE("request: parts of other providers are not sent") {
     agentry::message m = agentry::message::assistant("Hi.");
     m.parts = std::vector<agentry::provider_part>{{"anthropic", "thinking", R"({"type":"thinking"})", 0},

@@ -135,7 +135,7 @@ inline void assistant_items(const message& m, std::vector<wire::item_out>& input
         reasoning_at(std::uint32_t(i + 1));
         const tool_call& c = m.tool_calls[i];
         wire::function_call_out call{"function_call", std::nullopt, c.id, c.name, c.arguments};
-        if (!call_ids[i].empty()) call.id = std::string_view(call_ids[i]);
+        if (!call_ids[i].empty()) call.id = std::move(call_ids[i]);
         input.emplace_back(std::move(call));
     }
     for (const provider_part* p : reasoning)

@@ -29,7 +29,7 @@ struct message_out {
 /// A call the model made, sent back: `id` (the item's "fc_..." id) only when known.
 struct function_call_out {
     std::string_view type;  // "function_call"
-    std::optional<std::string_view> id;
+    std::optional<std::string> id;
     std::string_view call_id;
     std::string_view name;
     std::string_view arguments;
