@@ -230,7 +230,7 @@ struct planner {
         a.history_.push_back(message::user(std::move(input)));
         for (;;) {
             // Forced where the provider takes it; otherwise the plan tool is the only one offered.
-            const bool force = !a.deps_.forces_tools || a.deps_.forces_tools();
+            const bool force = !a.deps().forces_tools || a.deps().forces_tools();
             std::optional<completion> c =
                 turn(force ? tool_choice::one(std::string(plan_tool_name)) : tool_choice::automatic());
             if (!c) return;
