@@ -624,6 +624,12 @@ TEST_CASE("request: eager_input_streaming on every tool, spliced into the payloa
     CHECK(agentry::detail::splice_tools("[1]", R"("e":1)", "") == "[1]");
     CHECK(agentry::detail::splice_tools("{}", R"("e":1)", "") == "{}");
     CHECK(agentry::detail::splice_tools("[]", R"("e":1)", "") == "[]");
+    // The last object alone (the cache breakpoint): read from the end.
+    CHECK(agentry::detail::splice_tools(R"([{"a":"}"},{"b":{"c":1}}])", "", R"("l":2)") == R"([{"a":"}"},{"b":{"c":1},"l":2}])");
+    CHECK(agentry::detail::splice_tools("[ {}\n] ", "", R"("l":2)") == "[ {\"l\":2}\n] ");
+    CHECK(agentry::detail::splice_tools("[]", "", R"("l":2)") == "[]");
+    CHECK(agentry::detail::splice_tools("[{},1]", "", R"("l":2)") == "[{},1]");
+    CHECK(agentry::detail::splice_tools(R"(["}"])", "", R"("l":2)") == R"(["}"])");
 }
 
 TEST_CASE("request: MCP content blocks in a tool result become text, image and document blocks") {

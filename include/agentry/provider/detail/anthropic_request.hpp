@@ -28,6 +28,18 @@ inline std::string splice_tools(std::string_view tools, std::string_view each, s
     if (each.empty() && last.empty()) return out;
     const std::string_view t = trim_space(tools);
     if (t.size() < 2 || t.front() != '[' || t.back() != ']') return out;
+    if (each.empty()) {
+        // Only the last object: its closing brace is the last token before the array's end, so
+        // nothing else is read (the payload, a registry's constant, is valid JSON).
+        const std::size_t close = t.find_last_not_of(" \t\r\n", t.size() - 2);
+        if (close == std::string_view::npos || close == 0 || t[close] != '}') return out;
+        const std::size_t before = t.find_last_not_of(" \t\r\n", close - 1);
+        std::string add;
+        if (before != std::string_view::npos && t[before] != '{') add.push_back(',');
+        add.append(last);
+        out.insert(std::size_t(t.data() - tools.data()) + close, add);
+        return out;
+    }
     // The offsets of the closing braces of the array's objects, and whether each object is empty.
     std::vector<std::pair<std::size_t, bool>> ends;
     const std::size_t base = std::size_t(t.data() - tools.data());
