@@ -22,9 +22,9 @@
 // (HTTP 400).
 //
 // A tool result of content blocks (message::content_blocks) is one functionResponse: its texts
-// joined in the response object, its images as the response's parts (inlineData: multimodal
-// function responses, Gemini 3); one holding audio, a binary resource or a resource link is
-// refused (refuse()). Calls arrive whole: a streamed call's arguments are one
+// (resource links as their JSON) joined in the response object, its images as the response's
+// parts (inlineData: multimodal function responses, Gemini 3); one holding audio or a binary
+// resource is refused (refuse()). Calls arrive whole: a streamed call's arguments are one
 // stream_events::on_tool_arguments piece.
 //
 // The definitions are in impl/gemini.ipp, included at the end of this header unless the program
@@ -96,8 +96,8 @@ struct gemini {
     /// R"({"safetySettings":[...]})"; they must not repeat a member agentry writes.
     std::string extra_body{};
 
-    /// A request a function response cannot carry: a tool result holding audio, a binary
-    /// resource or a resource link (complete() returns this error and sends nothing).
+    /// A request a function response cannot carry: a tool result holding audio or a binary
+    /// resource (complete() returns this error and sends nothing).
     std::optional<provider_error> refuse(const chat_request& request) const;
     http_request request(const chat_request& request) const;
     turn_result parse(const http_response& response) const;

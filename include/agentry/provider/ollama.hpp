@@ -17,8 +17,8 @@
 // an id (older Ollama releases) are numbered "call_0", "call_1", ... in each turn.
 // chat_request::output becomes "format" (a JSON Schema: structured outputs), sent with the tools.
 // A tool result of content blocks (message::content_blocks) is a tool message with its texts
-// joined as the content and its images (base64) in "images"; one holding audio, a binary
-// resource or a resource link is refused (refuse()). Calls arrive whole: a streamed call's
+// (resource links as their JSON) joined as the content and its images (base64) in "images";
+// one holding audio or a binary resource is refused (refuse()). Calls arrive whole: a streamed call's
 // arguments are one stream_events::on_tool_arguments piece.
 //
 // The definitions are in impl/ollama.ipp, included at the end of this header unless the program
@@ -86,8 +86,8 @@ struct ollama {
     /// R"({"keep_alive":"10m"})"; they must not repeat a member agentry writes.
     std::string extra_body{};
 
-    /// A request a tool message cannot carry: a tool result holding audio, a binary resource or
-    /// a resource link (complete() returns this error and sends nothing).
+    /// A request a tool message cannot carry: a tool result holding audio or a binary resource
+    /// (complete() returns this error and sends nothing).
     std::optional<provider_error> refuse(const chat_request& request) const;
     http_request request(const chat_request& request) const;
     turn_result parse(const http_response& response) const;

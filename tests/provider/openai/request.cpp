@@ -120,7 +120,7 @@ TEST_CASE("request: an assistant turn with neither text nor calls sends empty co
           R"({"model":"m","messages":[{"role":"user","content":"x"},{"role":"assistant","content":""}]})");
 }
 
-TEST_CASE("refuse: a tool result holding an image, audio or a resource link, while text blocks are sent") {
+TEST_CASE("refuse: a tool result holding an image or audio, while text blocks and resource links are sent") {
     using agentry::message;
     const agentry::openai p{.model = "m"};
     const agentry::tool_call call = openai_samples::paris_call();
@@ -142,9 +142,11 @@ TEST_CASE("refuse: a tool result holding an image, audio or a resource link, whi
     REQUIRE(refused);
     CHECK(refused->message == "agentry: openai: Chat Completions takes only text in a tool message, and the result of "
                               "tool 'get_weather' (call 'call_a1') holds audio; return text instead");
+    // A resource link is text: its JSON.
     m.back() = openai_samples::blocks_result(call, R"([{"type":"resource_link","uri":"file:///a.png","name":"a.png"}])");
-    REQUIRE(p.refuse(openai_samples::make_request(m)));
-    CHECK(p.refuse(openai_samples::make_request(m))->message.find("holds a resource link; return text instead") !=
+    CHECK_FALSE(p.refuse(openai_samples::make_request(m)));
+    CHECK(p.request(openai_samples::make_request(m)).body.find(
+              R"("content":"{\"type\":\"resource_link\",\"uri\":\"file:///a.png\",\"name\":\"a.png\"}")") !=
           std::string::npos);
     m.back() = openai_samples::blocks_result(call, R"([{"type":"resource","resource":{"uri":"file:///a.bin","blob":"AAE="}}])");
     CHECK(p.refuse(openai_samples::make_request(m))->message.find("holds a binary resource;") != std::string::npos);

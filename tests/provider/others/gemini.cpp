@@ -378,7 +378,7 @@ TEST_CASE("request: a tool result of content blocks: texts in the response, imag
           std::string::npos);
 }
 
-TEST_CASE("refuse: a tool result holding audio, a binary resource or a resource link, and nothing is sent") {
+TEST_CASE("refuse: a tool result holding audio or a binary resource, and nothing is sent") {
     const tool_call call{"call_0", "record", "{}", {}};
     std::vector<message> history{message::user("x"), message::assistant("", {call}),
                                  blocks_result(call, R"([{"type":"text","text":"Recorded:"},{"type":"audio","data":"UklGRg==","mimeType":"audio/wav"}])")};
@@ -387,9 +387,15 @@ TEST_CASE("refuse: a tool result holding audio, a binary resource or a resource 
     CHECK(test::describe({std::nullopt, *refused}) ==
           "error bad_request status=0 type=unsupported_content retryable=0 retry_after=- message=agentry: gemini: a function "
           "response carries text and images only, and the result of tool 'record' (call 'call_0') holds audio; return text or images");
-    history.back() = blocks_result(call, R"([{"type":"resource_link","uri":"file:///a.wav","name":"a.wav"}])");
+    history.back() = blocks_result(call, R"([{"type":"resource","resource":{"uri":"file:///a.wav","blob":"UklGRg=="}}])");
     REQUIRE(flash.refuse({.messages = history}));
-    CHECK(flash.refuse({.messages = history})->message.find("holds a resource link;") != std::string::npos);
+    CHECK(flash.refuse({.messages = history})->message.find("holds a binary resource;") != std::string::npos);
+    // A resource link is text: its JSON (which, being JSON, goes in as that JSON).
+    history.back() = blocks_result(call, R"([{"type":"resource_link","uri":"file:///a.wav","name":"a.wav"}])");
+    CHECK_FALSE(flash.refuse({.messages = history}));
+    CHECK(flash.request({.messages = history}).body.find(
+              R"("response":{"output":{"type":"resource_link","uri":"file:///a.wav","name":"a.wav"}})") != std::string::npos);
+    history.back() = blocks_result(call, R"([{"type":"audio","data":"UklGRg==","mimeType":"audio/wav"}])");
 
     struct no_send {
         int sent = 0;

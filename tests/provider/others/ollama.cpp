@@ -295,7 +295,7 @@ TEST_CASE("request: a tool result of content blocks: texts as its content, image
           R"("stream":false})");
 }
 
-TEST_CASE("refuse: a tool result holding audio, a binary resource or a resource link") {
+TEST_CASE("refuse: a tool result holding audio or a binary resource, not one holding a resource link") {
     const tool_call call{"call_a", "record", "{}", {}};
     std::vector<message> history{message::user("x"), message::assistant("", {call}),
                                  blocks_result(call, R"([{"type":"audio","data":"UklGRg==","mimeType":"audio/wav"}])")};
@@ -308,5 +308,7 @@ TEST_CASE("refuse: a tool result holding audio, a binary resource or a resource 
     REQUIRE(qwen.refuse({.messages = history}));
     CHECK(qwen.refuse({.messages = history})->message.find("holds a binary resource;") != std::string::npos);
     history.back() = blocks_result(call, R"([{"type":"text","text":"ok"}])");
+    CHECK_FALSE(qwen.refuse({.messages = history}));
+    history.back() = blocks_result(call, R"([{"type":"resource_link","uri":"file:///a.png","name":"a.png"}])");
     CHECK_FALSE(qwen.refuse({.messages = history}));
 }

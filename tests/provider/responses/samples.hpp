@@ -197,7 +197,7 @@ inline std::vector<sample> samples() {
                    R"({"type":"input_image","image_url":"data:image/png;base64,iVBORw0KGgo="},)"
                    R"({"type":"input_text","text":"Bring a hat."},)"
                    R"({"type":"input_file","filename":"report.pdf","file_data":"data:application/pdf;base64,JVBERi0x"},)"
-                   R"x({"type":"input_text","text":"resource_link https://example.com/forecast (forecast)"}]}],)x"
+                   R"x({"type":"input_text","text":"{\"type\":\"resource_link\",\"uri\":\"https://example.com/forecast\",\"name\":\"forecast\"}"}]}],)x"
                    R"("tools":)" + std::string(loose_tools) + stateless_tail + "}"});
 
     out.push_back({"a typed output", provider(),

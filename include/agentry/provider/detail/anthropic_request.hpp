@@ -8,6 +8,7 @@
 
 #include <agentry/json/reader.hpp>
 #include <agentry/json/writer.hpp>
+#include <agentry/provider/detail/tool_content.hpp>
 #include <agentry/provider/detail/wire_common.hpp>
 #include <agentry/schema/raw_json.hpp>
 
@@ -80,22 +81,6 @@ inline std::string splice_tools(std::string_view tools, std::string_view each, s
 
 namespace anthropic_wire {
 
-struct mcp_resource_in {
-    std::optional<std::string> uri;
-    std::optional<std::string> mimeType;
-    std::optional<std::string> text;
-    std::optional<std::string> blob;
-};
-
-/// One MCP content block, as mcp/content.hpp writes it.
-struct mcp_block_in {
-    std::string type;
-    std::optional<std::string> text;
-    std::optional<std::string> data;
-    std::optional<std::string> mimeType;
-    std::optional<mcp_resource_in> resource;
-};
-
 /// {"type":"base64","media_type":...,"data":...}
 struct source_out {
     std::string_view type;
@@ -133,46 +118,40 @@ struct anthropic_result_content {
 inline anthropic_result_content anthropic_result_blocks(std::string_view text) {
     namespace wire = anthropic_wire;
     anthropic_result_content out;
-    auto array = json::read<std::vector<raw_json>>(text, wire_read_options);
-    if (!array.ok()) return out;
-    std::vector<wire::mcp_block_in> blocks;
-    blocks.reserve(array.value.size());
-    for (const raw_json& item : array.value) {
-        auto block = json::read<wire::mcp_block_in>(item.text(), wire_read_options);
-        if (!block.ok()) return out;
-        blocks.push_back(std::move(block.value));
-    }
+    const std::optional<std::vector<mcp_block>> blocks = read_blocks(text);
+    if (!blocks) return out;
     std::vector<wire::result_block_out> sent;
-    sent.reserve(blocks.size());
     const auto unsendable = [&](std::string what) {
         out.unsendable = std::move(what);
         return out;
     };
-    for (std::size_t i = 0; i != blocks.size(); ++i) {
-        const wire::mcp_block_in& b = blocks[i];
+    sent.reserve(blocks->size());
+    for (const mcp_block& block : *blocks) {
+        const tool_content_wire::block_in& b = block.in;
+        const std::string_view type = block.type();
         wire::result_block_out r;
-        if (b.type == "text") {
+        if (type == "text") {
             r.type = "text";
             r.text = b.text ? std::string_view(*b.text) : std::string_view();
-        } else if (b.type == "image") {
+        } else if (type == "image") {
             const std::string_view mime = b.mimeType ? std::string_view(*b.mimeType) : std::string_view();
             if (!anthropic_image_type(mime) || !b.data) return unsendable("an image of type '" + std::string(mime) + "'");
             r.type = "image";
             r.source = wire::source_out{"base64", mime, *b.data};
-        } else if (b.type == "resource" && b.resource && b.resource->text) {
+        } else if (type == "resource" && b.resource && b.resource->text) {
             r.type = "text";
             r.text = *b.resource->text;
-        } else if (b.type == "resource" && b.resource && b.resource->blob) {
+        } else if (type == "resource" && b.resource && b.resource->blob) {
             const std::string_view mime = b.resource->mimeType ? std::string_view(*b.resource->mimeType) : std::string_view();
             if (mime == "application/pdf") r.type = "document";
             else if (anthropic_image_type(mime)) r.type = "image";
             else return unsendable("an embedded resource blob of type '" + std::string(mime) + "'");
             r.source = wire::source_out{"base64", mime, *b.resource->blob};
-        } else if (b.type == "resource_link") {
+        } else if (type == "resource_link") {
             r.type = "text";
-            r.text = array.value[i].text();
+            r.text = block.raw;
         } else {
-            return unsendable(b.type == "audio" ? std::string("an audio block") : "a block of type '" + b.type + "'");
+            return unsendable(type == "audio" ? std::string("an audio block") : "a block of type '" + std::string(type) + "'");
         }
         sent.push_back(r);
     }

@@ -16,6 +16,7 @@
 #include <agentry/json/reader.hpp>
 #include <agentry/json/writer.hpp>
 #include <agentry/provider/detail/responses_wire.hpp>
+#include <agentry/provider/detail/tool_content.hpp>
 #include <agentry/provider/detail/wire_common.hpp>
 #include <agentry/provider/message.hpp>
 #include <agentry/schema/raw_json.hpp>
@@ -61,38 +62,38 @@ inline std::string file_name(std::string_view uri) {
 /// be sent (`why` set; the blocks that can be are still returned).
 inline std::vector<wire::content_out> result_content(const message& result, std::string& why) {
     std::vector<wire::content_out> out;
-    auto blocks = json::read<std::vector<wire::block_in>>(result.text, wire_read_options);
+    std::optional<std::vector<mcp_block>> blocks = read_blocks(result.text);
     const std::string tool = "'" + result.tool_name + "' (call " + result.tool_call_id + ")";
-    if (!blocks.ok()) {
+    if (!blocks) {
         why = "agentry: openai_responses: the result of tool " + tool +
-              " is marked as MCP content blocks but is not a JSON array of them (" + first_error(blocks.errors) +
-              "); send it as text (content_blocks unset)";
+              " is marked as MCP content blocks but is not a JSON array of them; send it as text (content_blocks unset)";
         return out;
     }
-    for (wire::block_in& b : blocks.value) {
+    for (mcp_block& block : *blocks) {
+        tool_content_wire::block_in& b = block.in;
+        const std::string_view type = block.type();
         wire::content_out c;
-        if (b.type == "text") {
+        if (type == "text") {
             c.type = "input_text";
             c.text = std::move(b.text).value_or(std::string{});
-        } else if (b.type == "image") {
+        } else if (type == "image") {
             c.type = "input_image";
             c.image_url = "data:" + b.mimeType.value_or("image/png") + ";base64," + b.data.value_or(std::string{});
-        } else if (b.type == "resource" && b.resource && b.resource->text) {
+        } else if (type == "resource" && b.resource && b.resource->text) {
             c.type = "input_text";
             c.text = std::move(*b.resource->text);
-        } else if (b.type == "resource" && b.resource && b.resource->blob) {
+        } else if (type == "resource" && b.resource && b.resource->blob) {
             c.type = "input_file";
             c.filename = file_name(b.resource->uri.value_or(std::string{}));
             c.file_data = "data:" + b.resource->mimeType.value_or("application/octet-stream") + ";base64," +
                           *b.resource->blob;
-        } else if (b.type == "resource_link") {
+        } else if (type == "resource_link") {
             c.type = "input_text";
-            c.text = "resource_link " + b.uri.value_or(std::string{});
-            if (b.name) c.text->append(" (" + *b.name + ")");
+            c.text = std::move(block.raw);
         } else {
             if (why.empty())
                 why = "agentry: openai_responses: the result of tool " + tool + " has a content block of type '" +
-                      b.type +
+                      std::string(type) +
                       "', which a Responses function_call_output cannot carry (it takes text, images and files); "
                       "return it as text or as an embedded resource blob instead";
             continue;

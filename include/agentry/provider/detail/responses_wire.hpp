@@ -94,25 +94,6 @@ struct request_body {
     std::optional<bool> stream;
 };
 
-// ---- MCP content blocks of a tool result (message::content_blocks) ---------------------------
-
-struct resource_in {
-    std::optional<std::string> uri;
-    std::optional<std::string> mimeType;
-    std::optional<std::string> text;
-    std::optional<std::string> blob;
-};
-
-struct block_in {
-    std::string type;
-    std::optional<std::string> text;
-    std::optional<std::string> data;
-    std::optional<std::string> mimeType;
-    std::optional<resource_in> resource;
-    std::optional<std::string> uri;
-    std::optional<std::string> name;
-};
-
 // ---- response, output item, stream event ---------------------------------------------------
 
 /// A part of a message item's content: output_text or refusal.

@@ -3,13 +3,15 @@
 #define AGENTRY_PROVIDER_DETAIL_TOOL_CONTENT_HPP
 
 // A tool result made of MCP content blocks (message::content_blocks, written by
-// mcp/content.hpp) as the OpenAI Chat, Gemini and Ollama providers read it: text (text blocks
-// and embedded resources holding text), images, and the blocks none of them can carry (audio,
-// binary resources, resource links), and the error a provider refusing one gives.
+// mcp/content.hpp) as the providers read it: one reader of the blocks for all of them
+// (read_blocks), and for OpenAI Chat, Gemini and Ollama the blocks as text (text blocks,
+// embedded resources holding text, resource links as their JSON), images, and the blocks they
+// cannot carry (audio, binary resources), with the error a provider refusing one gives.
 
 #include <agentry/json/reader.hpp>
 #include <agentry/provider/detail/wire_common.hpp>
 #include <agentry/provider/message.hpp>
+#include <agentry/schema/raw_json.hpp>
 
 #include <optional>
 #include <span>
@@ -36,9 +38,34 @@ struct block_in {
     std::optional<std::string> data;
     std::optional<std::string> mimeType;
     std::optional<resource_in> resource;
+    std::optional<std::string> uri;
+    std::optional<std::string> name;
 };
 
 } // namespace tool_content_wire
+
+/// A content block as read, and its JSON text as written (a resource link is sent as that).
+struct mcp_block {
+    tool_content_wire::block_in in;
+    std::string raw;
+
+    std::string_view type() const noexcept { return in.type ? std::string_view(*in.type) : std::string_view(); }
+};
+
+/// The blocks of a tool result's text, an MCP content array; empty when it is not one (the
+/// result is then sent as plain text).
+inline std::optional<std::vector<mcp_block>> read_blocks(std::string_view text) {
+    auto array = json::read<std::vector<raw_json>>(text, wire_read_options);
+    if (!array.ok()) return std::nullopt;
+    std::vector<mcp_block> out;
+    out.reserve(array.value.size());
+    for (raw_json& item : array.value) {
+        auto block = json::read<tool_content_wire::block_in>(item.text(), wire_read_options);
+        if (!block.ok()) return std::nullopt;
+        out.push_back({std::move(block.value), std::string(item.text())});
+    }
+    return out;
+}
 
 enum class content_kind { text, image, other };
 
@@ -50,7 +77,7 @@ struct content_item {
     /// content_kind::image: the base64 bytes and their MIME type.
     std::string data;
     std::string mime_type;
-    /// content_kind::other: what the block is, for an error message ("audio", "a resource link", ...).
+    /// content_kind::other: what the block is, for an error message ("audio", "a binary resource", ...).
     std::string what;
 };
 
@@ -58,13 +85,14 @@ struct content_item {
 /// array of content blocks (it is then sent as plain text).
 inline std::optional<std::vector<content_item>> content_items(const message& result) {
     if (!result.content_blocks.value_or(false)) return std::nullopt;
-    auto read = json::read<std::vector<tool_content_wire::block_in>>(result.text, wire_read_options);
-    if (!read.ok()) return std::nullopt;
+    std::optional<std::vector<mcp_block>> blocks = read_blocks(result.text);
+    if (!blocks) return std::nullopt;
     std::vector<content_item> out;
-    out.reserve(read.value.size());
-    for (tool_content_wire::block_in& b : read.value) {
+    out.reserve(blocks->size());
+    for (mcp_block& block : *blocks) {
+        tool_content_wire::block_in& b = block.in;
         content_item item;
-        const std::string type = b.type.value_or("");
+        const std::string_view type = block.type();
         if (type == "text") {
             item.text = std::move(b.text).value_or("");
         } else if (type == "image" && b.data) {
@@ -73,13 +101,14 @@ inline std::optional<std::vector<content_item>> content_items(const message& res
             item.mime_type = std::move(b.mimeType).value_or("");
         } else if (type == "resource" && b.resource && b.resource->text) {
             item.text = std::move(*b.resource->text);
+        } else if (type == "resource_link") {
+            item.text = std::move(block.raw);
         } else {
             item.kind = content_kind::other;
             if (type == "audio") item.what = "audio";
             else if (type == "resource") item.what = "a binary resource";
-            else if (type == "resource_link") item.what = "a resource link";
             else if (type == "image") item.what = "an image without data";
-            else item.what = "a block of type '" + type + "'";
+            else item.what = "a block of type '" + std::string(type) + "'";
         }
         out.push_back(std::move(item));
     }
@@ -103,7 +132,7 @@ inline std::string joined_text(const std::vector<content_item>& items) {
 struct uncarried_block {
     const message* result;
     content_kind kind;
-    /// "an image", "audio", "a resource link", ...
+    /// "an image", "audio", "a binary resource", ...
     std::string what;
 };
 
