@@ -18,73 +18,13 @@
 // and a strict json_schema response_format.
 // Exit status: 0 all passed, 1 something failed, 77 skipped (ajv or the OpenAPI file missing).
 
-import { execFileSync } from "node:child_process";
-import { existsSync, readFileSync } from "node:fs";
-import path from "node:path";
-import { fileURLToPath } from "node:url";
+import { declared as declared_in, member_check, openapi, problems_of, run } from "../openapi_check.mjs";
 
-const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../..");
-const openapiPath = path.resolve(repo, "../shared/testdata/openai-openapi/openapi.json");
-
-let Ajv2020, addFormats;
-try {
-    Ajv2020 = (await import("ajv/dist/2020.js")).default;
-    addFormats = (await import("ajv-formats")).default;
-} catch (e) {
-    if (e.code !== "ERR_MODULE_NOT_FOUND") throw e;
-    console.log(`SKIP: ajv not installed (run npm ci in ${repo})`);
-    process.exit(77);
-}
-if (!existsSync(openapiPath)) {
-    console.log(`SKIP: ${openapiPath} not found (the shared test data is absent)`);
-    process.exit(77);
-}
-if (process.argv.length !== 3) {
-    console.error("usage: node request_schema.mjs <path to agentry_openai_print_requests>");
-    process.exit(2);
-}
-
-const isObject = (v) => v !== null && typeof v === "object" && !Array.isArray(v);
-
-// OpenAPI 3.0's `nullable: true` as JSON Schema: null added to `type` (and to `enum`), or,
-// without a `type`, the schema or null.
-function withoutNullable(node) {
-    if (Array.isArray(node)) return node.map(withoutNullable);
-    if (!isObject(node)) return node;
-    const out = {};
-    for (const [key, value] of Object.entries(node)) out[key] = withoutNullable(value);
-    if (!("nullable" in out)) return out;
-    const nullable = out.nullable === true;
-    delete out.nullable;
-    if (!nullable) return out;
-    if (out.enum && !out.enum.includes(null)) out.enum = [...out.enum, null];
-    if (typeof out.type === "string") out.type = [out.type, "null"];
-    else if (Array.isArray(out.type)) out.type = out.type.includes("null") ? out.type : [...out.type, "null"];
-    else return { anyOf: [out, { type: "null" }] };
-    return out;
-}
-
-const openapi = JSON.parse(readFileSync(openapiPath, "utf8"));
-const schemas = openapi.components.schemas;
-const base = "https://agentry.invalid/openai-openapi.json";
-const ajv = addFormats(new Ajv2020({ strict: false, allErrors: true }));
-ajv.addSchema({ $id: base, components: withoutNullable(openapi.components) });
-const validate = ajv.getSchema(`${base}#/components/schemas/CreateChatCompletionRequest`);
-
-// The members a schema declares, through $ref and allOf; `deprecated` collects those so marked.
-function declared(schema, deprecated = new Set(), names = new Set()) {
-    if (!isObject(schema)) return names;
-    if (schema.$ref) declared(schemas[schema.$ref.split("/").pop()], deprecated, names);
-    for (const part of schema.allOf ?? []) declared(part, deprecated, names);
-    for (const [name, member] of Object.entries(schema.properties ?? {})) {
-        names.add(name);
-        if (member.deprecated) deprecated.add(name);
-    }
-    return names;
-}
+const { schemas, validate } = await openapi("CreateChatCompletionRequest", "agentry_openai_print_requests");
+const declared = (schema, options) => declared_in(schemas, schema, options);
 
 const deprecatedTop = new Set();
-const topLevel = declared(schemas.CreateChatCompletionRequest, deprecatedTop);
+const topLevel = declared(schemas.CreateChatCompletionRequest, { deprecated: deprecatedTop });
 const messageMembers = {
     developer: declared(schemas.ChatCompletionRequestDeveloperMessage),
     system: declared(schemas.ChatCompletionRequestSystemMessage),
@@ -100,10 +40,7 @@ const jsonSchemaMembers = declared(schemas.ResponseFormatJsonSchema.properties.j
 
 function undeclared(body) {
     const found = [];
-    const check = (object, allowed, where) => {
-        if (!isObject(object)) return;
-        for (const key of Object.keys(object)) if (!allowed.has(key)) found.push(`${where}/${key}`);
-    };
+    const check = member_check(found);
     check(body, topLevel, "");
     check(body.stream_options, streamOptionMembers, "/stream_options");
     if (body.response_format?.type === "json_schema") {
@@ -120,27 +57,6 @@ function undeclared(body) {
         });
     });
     return found;
-}
-
-function problems(body) {
-    const out = [];
-    if (!validate(body)) for (const e of validate.errors) out.push(`${e.instancePath || "/"} ${e.message}`);
-    for (const p of undeclared(body)) out.push(`${p}: not a member of the schema`);
-    return out;
-}
-
-const lines = execFileSync(process.argv[2], { encoding: "utf8" }).split("\n").filter((l) => l.length > 0);
-let failed = 0;
-for (const line of lines) {
-    const { name, body } = JSON.parse(line);
-    const found = problems(body);
-    const old = Object.keys(body).filter((k) => deprecatedTop.has(k));
-    if (found.length === 0) {
-        console.log(`ok      ${name}${old.length ? ` (deprecated members: ${old.join(", ")})` : ""}`);
-    } else {
-        ++failed;
-        console.log(`FAILED  ${name}\n        ${found.slice(0, 8).join("\n        ")}`);
-    }
 }
 
 // Wrong bodies the check must refuse.
@@ -165,25 +81,18 @@ const wrong = {
         response_format: { type: "json_schema", json_schema: { name: "a", schema: { type: "object" }, strickt: true } },
     },
 };
-for (const [name, body] of Object.entries(wrong)) {
-    if (problems(body).length === 0) {
-        ++failed;
-        console.log(`FAILED  the wrong body "${name}" passed`);
-    } else {
-        console.log(`ok      refused: ${name}`);
-    }
-}
-
 // The typed agent's requests carry the tools and the strict structured output together.
-const typed = lines.map((l) => JSON.parse(l)).filter(({ name }) => name.startsWith("an agent with a typed output"));
-if (typed.length === 0 || !typed.every(({ body }) => body.tools && body.response_format?.json_schema?.strict === true)) {
-    ++failed;
-    console.log("FAILED  the typed agent's requests are missing, or lack the tools or the strict response_format");
-}
-
-if (lines.length === 0) {
-    console.log("FAILED  the program printed no request");
-    failed = 1;
-}
-console.log(`${lines.length} request bodies checked against ${path.relative(repo, openapiPath)}; ${failed} failure(s)`);
-process.exit(failed === 0 ? 0 : 1);
+run({
+    problems: problems_of(validate, undeclared),
+    wrong,
+    note: (body) => {
+        const old = Object.keys(body).filter((k) => deprecatedTop.has(k));
+        return old.length ? ` (deprecated members: ${old.join(", ")})` : "";
+    },
+    last: (bodies) => {
+        const typed = bodies.filter(({ name }) => name.startsWith("an agent with a typed output"));
+        return typed.length === 0 || !typed.every(({ body }) => body.tools && body.response_format?.json_schema?.strict === true)
+                   ? "the typed agent's requests are missing, or lack the tools or the strict response_format"
+                   : null;
+    },
+});
