@@ -2,6 +2,7 @@
 // Tools a server adds and removes while it runs (server::add_tools, remove_tool): listed after
 // the registry's, called with the same checks and policies, each change told to the sessions
 // (notifications/tools/list_changed), and each refusal with its message.
+#include <agentry/json/writer.hpp>
 #include <agentry/mcp/server.hpp>
 
 #include "tools.hpp"
@@ -167,4 +168,32 @@ TEST_CASE("run-time tools: each refusal names the tool and the fix, and adds not
           "agentry: mcp::server::add_tools: a tool has an empty name; name it; nothing was added");
     CHECK(server.add_tools(nullptr).error().message == "agentry: mcp::server::add_tools: the tool source is empty");
     CHECK(server.tools_list() == fixed.tools_list());
+}
+
+TEST_CASE("run-time tools: a result marked as MCP content is sent as its blocks, an unmarked one as a text block") {
+    mcp::server server{small, {.name = "pictures", .version = "1", .tool_list_changes = true}};
+    mcp::session s;
+    REQUIRE(!server.handle(s, initialize("2025-11-25")).empty());
+    const std::string blocks = R"([{"type":"text","text":"a dot"},{"type":"image","data":"iVBORw==","mimeType":"image/png"}])";
+    REQUIRE(server.add_tools([&](const agentry::dynamic_tools_target&) -> agentry::outcome<std::vector<agentry::dynamic_tool>> {
+        std::vector<agentry::dynamic_tool> tools;
+        for (const bool marked : {true, false}) {
+            agentry::dynamic_tool t;
+            t.name = marked ? "picture" : "plain";
+            t.definition = R"({"name":")" + t.name + R"(","inputSchema":{"type":"object"}})";
+            t.call = [marked, blocks](std::string_view, const agentry::call_scope&) {
+                agentry::tool_result r;
+                r.content = blocks;
+                r.content_blocks = marked;
+                return r;
+            };
+            tools.push_back(std::move(t));
+        }
+        return tools;
+    }));
+    CHECK(server.handle(s, call("1", "picture", "{}")) == result("1", R"({"content":)" + blocks + R"(,"isError":false})"));
+    std::string as_text;
+    agentry::json::write(as_text, blocks);
+    CHECK(server.handle(s, call("2", "plain", "{}")) ==
+          result("2", R"({"content":[{"type":"text","text":)" + as_text + R"(}],"isError":false})"));
 }
