@@ -5,6 +5,7 @@
 #include <agentry/provider/gemini.hpp>
 #include <agentry/provider/ollama.hpp>
 #include <agentry/provider/openai.hpp>
+#include <agentry/provider/openai_responses.hpp>
 
 #if !defined(AGENTRY_SEPARATE_COMPILATION)
 #error "agentry: this test is compiled with AGENTRY_SEPARATE_COMPILATION"
@@ -17,6 +18,7 @@
 #endif
 
 static_assert(agentry::provider<agentry::anthropic> && agentry::provider<agentry::gemini> &&
-              agentry::provider<agentry::ollama> && agentry::provider<agentry::openai>);
+              agentry::provider<agentry::ollama> && agentry::provider<agentry::openai> &&
+              agentry::provider<agentry::openai_responses>);
 
 int main() {}
