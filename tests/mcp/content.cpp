@@ -208,7 +208,7 @@ TEST_CASE("base64: the RFC 4648 test vectors, every byte value, the size") {
 TEST_CASE("registry: a content result says so (tool_result::content_blocks), through adapters and outcomes") {
     const std::pair<const char*, const char*> calls[] = {{"chart", R"({"title":"Q3"})"}, {"photo", "{}"}, {"every", "{}"},
                                                          {"none", "{}"}, {"thumb", "{}"}, {"sized", R"({"n":3})"}};
-    for (const auto& [name, arguments] : calls) CHECK_MESSAGE(all.call(name, arguments).content_blocks, std::string(name));
+    for (const auto& c : calls) CHECK_MESSAGE(all.call(c.first, c.second).content_blocks, std::string(c.first));
     CHECK(all.call("maybe", R"({"ok":true})").content_blocks);
     const agentry::tool_result failed = all.call("maybe", R"({"ok":false})");
     CHECK(failed.status == agentry::tool_status::tool_error);
