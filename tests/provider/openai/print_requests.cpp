@@ -4,6 +4,7 @@
 // requests of a run of an agent with a typed output (tools and response_format together, a
 // tool result, a repair message), as the agent sends them.
 
+#include "../print_requests.hpp"
 #include "samples.hpp"
 
 #include <agentry/agent.hpp>
@@ -16,23 +17,8 @@
 
 namespace {
 
-void print(const std::string& name, const std::string& body) {
-    std::string line = "{\"name\":";
-    agentry::json::write(line, name);
-    line += ",\"body\":";
-    line += body;
-    line += "}\n";
-    std::fputs(line.c_str(), stdout);
-}
-
-// The agent keeps its transport by value; this one forwards to a replay_transport read after the run.
-struct replay_at {
-    agentry::replay_transport* to;
-    agentry::transport_result send(const agentry::http_request& r) { return to->send(r); }
-    agentry::transport_result stream(const agentry::http_request& r, agentry::stream_handlers& h) {
-        return to->stream(r, h);
-    }
-};
+using provider_samples::print;
+using provider_samples::replay_at;
 
 std::string reply(std::string message, std::string finish) {
     return R"({"choices":[{"index":0,"message":)" + message + R"(,"finish_reason":")" + finish +

@@ -7,6 +7,8 @@
 
 #include <agentry/provider/openai_responses.hpp>
 #include <agentry/registry.hpp>
+
+#include "../sample_tools.hpp"
 #include <agentry/schema/json_schema.hpp>
 
 #include <cstdint>
@@ -18,30 +20,12 @@
 
 namespace responses_samples {
 
-enum class unit { celsius, fahrenheit };
-
-struct weather_query {
-    std::string city;
-    std::optional<unit> units;
-};
-
-struct weather {
-    double temperature;
-    std::string condition;
-};
-
-inline weather get_weather(const weather_query&) { return {21.5, "sunny"}; }
-
-/// A typed final answer (text.format json_schema).
-struct packing_list {
-    std::vector<std::string> items;
-    std::optional<unit> units;
-};
-
-inline constexpr agentry::registry tools{
-    agentry::tool<"get_weather", "Current weather for a city.">(get_weather),
-    agentry::tool<"add", "Add two integers.", "a", "b">(+[](int a, int b) { return a + b; }),
-};
+using provider_samples::get_weather;
+using provider_samples::packing_list;
+using provider_samples::tools;
+using provider_samples::unit;
+using provider_samples::weather;
+using provider_samples::weather_query;
 
 inline constexpr std::string_view strict_tools = tools.definitions<agentry::dialect::openai_responses_strict>();
 inline constexpr std::string_view loose_tools = tools.definitions<agentry::dialect::openai_responses>();
