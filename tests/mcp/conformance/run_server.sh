@@ -17,6 +17,8 @@ if [ ! -x "$node" ] || [ ! -f "$suite" ]; then
     exit 77
 fi
 work="$(mktemp -d)"
+# The log exists before the server starts, so that reading it cannot race the redirection.
+: >"$work/server.log"
 "$program" 0 2>"$work/server.log" &
 pid=$!
 cleanup() {
