@@ -173,3 +173,20 @@ TEST_CASE("messages: a save written before a member existed restores with its de
     CHECK(agent.conversation()[0].text == "hi");
     CHECK_FALSE(agent.restore(R"([{"role":"user","text":7}])"));
 }
+
+TEST_CASE("messages: the default token estimate prices an image of MCP content, not its base64 text") {
+    const std::string png(30000, 'x');  // 40,000 bytes of base64
+    agentry::tool_call call{"c1", "snapshot", "{}", {}};
+    std::string blocks;
+    agentry::json::write(blocks, agentry::mcp::content{agentry::mcp::text_block{"the view"},
+                                                      agentry::mcp::image{png, "image/png"}});
+    agentry::message marked = agentry::message::tool_result(call, blocks);
+    marked.content_blocks = true;
+    const agentry::message plain = agentry::message::tool_result(call, blocks);
+    // The same text, less the base64 data, at 4 bytes a token, plus one image.
+    const std::size_t data = 40000;
+    const std::size_t rest = blocks.size() - data + call.id.size() + call.name.size();
+    CHECK(agentry::estimate_tokens(marked) == 4 + (rest + 3) / 4 + agentry::image_tokens);
+    CHECK(agentry::estimate_tokens(plain) == 4 + (blocks.size() + call.id.size() + call.name.size() + 3) / 4);
+    CHECK(agentry::estimate_tokens(marked) < 2000);
+}

@@ -19,8 +19,13 @@
 namespace agentry {
 
 /// Estimated tokens of a message; the default counts a token per 4 bytes of text, names and
-/// arguments, plus 4 per message.
+/// arguments, plus 4 per message, and image_tokens per image of a tool result of MCP content
+/// blocks (message::content_blocks) instead of its base64 bytes.
 using token_estimator = std::function<std::size_t(const message&)>;
+
+/// What the default estimate counts for an image: about what the providers bill for a
+/// picture of a megapixel or so (Anthropic: width x height / 750).
+inline constexpr std::size_t image_tokens = 1600;
 
 AGENTRY_DECL std::size_t estimate_tokens(const message& m);
 

@@ -7,6 +7,7 @@
 
 #include <agentry/detail/separate.hpp>
 #include <agentry/loop/context.hpp>
+#include <agentry/provider/detail/tool_content.hpp>
 #include <agentry/provider/message.hpp>
 
 #include <cstddef>
@@ -18,7 +19,15 @@ namespace agentry {
 AGENTRY_DECL std::size_t estimate_tokens(const message& m) {
     std::size_t bytes = m.text.size() + m.tool_call_id.size() + m.tool_name.size();
     for (const tool_call& c : m.tool_calls) bytes += c.id.size() + c.name.size() + c.arguments.size();
-    return 4 + (bytes + 3) / 4;
+    std::size_t images = 0;
+    if (m.content_blocks.value_or(false))
+        if (const auto blocks = detail::read_blocks(m.text))
+            for (const detail::mcp_block& b : *blocks)
+                if (b.type() == "image" && b.in.data) {  // priced as an image, not as its base64 text
+                    bytes -= b.in.data->size();
+                    ++images;
+                }
+    return 4 + (bytes + 3) / 4 + images * image_tokens;
 }
 
 AGENTRY_DECL detail::trimmed_history detail::trim_history(std::span<const message> history, std::size_t budget,
