@@ -31,29 +31,8 @@ inline constexpr std::string_view strict_tools = tools.definitions<agentry::dial
 inline constexpr std::string_view loose_tools = tools.definitions<agentry::dialect::openai>();
 inline constexpr std::string_view packing_schema = agentry::json_schema<packing_list, agentry::dialect::openai_strict>();
 
-/// chat_request without the messages, every member defaulted (designated initializers).
-struct request_options {
-    std::string_view tools{};
-    agentry::tool_choice tool_choice{};
-    std::optional<bool> parallel_tool_calls{};
-    std::optional<std::uint32_t> max_tokens{};
-    std::optional<double> temperature{};
-    bool stream = false;
-    std::optional<agentry::output_format> output{};
-};
-
-inline agentry::chat_request make_request(std::span<const agentry::message> messages, const request_options& o = {}) {
-    agentry::chat_request r;
-    r.messages = messages;
-    r.tools = o.tools;
-    r.tool_choice = o.tool_choice;
-    r.parallel_tool_calls = o.parallel_tool_calls;
-    r.max_tokens = o.max_tokens;
-    r.temperature = o.temperature;
-    r.stream = o.stream;
-    r.output = o.output;
-    return r;
-}
+using provider_samples::make_request;
+using provider_samples::request_options;
 
 struct sample {
     std::string name;
