@@ -7,6 +7,7 @@
 // responses, output items, stream events and MCP content blocks are read with json::read and
 // detail::wire_read_options (members not declared here skipped, null as absent).
 
+#include <agentry/provider/detail/openai_wire.hpp>
 #include <agentry/schema/raw_json.hpp>
 
 #include <cstdint>
@@ -114,24 +115,16 @@ struct item_in {
     std::optional<std::vector<content_in>> content;
 };
 
-struct error_in {
-    std::optional<std::string> message;
-    std::optional<raw_json> type;
-    std::optional<raw_json> code;
-};
+/// {"message","type","code"}, as in Chat Completions.
+using error_in = openai_wire::error_object;
 
 struct incomplete_details_in {
     std::optional<std::string> reason;
 };
 
-struct input_details_in {
-    std::optional<std::uint64_t> cached_tokens;
-    std::optional<std::uint64_t> cache_write_tokens;
-};
-
-struct output_details_in {
-    std::optional<std::uint64_t> reasoning_tokens;
-};
+// The token details have Chat Completions' members under other names.
+using input_details_in = openai_wire::prompt_tokens_details_in;
+using output_details_in = openai_wire::completion_tokens_details_in;
 
 struct usage_in {
     std::optional<std::uint64_t> input_tokens;
