@@ -276,27 +276,22 @@ AGENTRY_DECL std::chrono::milliseconds engine::retry_delay(std::uint32_t attempt
 AGENTRY_DECL turn_result engine::ask(const chat_request& request, const agent_events& events,
                                      clock::time_point started, std::string& why) {
     std::optional<std::string> text_failure;
+    // A callback of the stream; one that throws abandons the turn (the provider stops reading)
+    // and, once the turn is over, ends the run.
+    const auto relay = [&text_failure](const char* name, const auto& callback) {
+        return [&text_failure, name, &callback](auto... args) {
+            if (text_failure) return;
+            try {
+                invoke_callback(name, callback, args...);
+            } catch (const callback_error& e) {
+                text_failure = e.what();
+                throw;
+            }
+        };
+    };
     stream_events stream;
-    if (events.on_text)
-        stream.on_text = [&](std::string_view text) {
-            if (text_failure) return;
-            try {
-                invoke_callback("on_text", events.on_text, text);
-            } catch (const callback_error& e) {
-                text_failure = e.what();
-                throw;  // the provider abandons the turn
-            }
-        };
-    if (events.on_tool_arguments)
-        stream.on_tool_arguments = [&](std::string_view id, std::string_view piece) {
-            if (text_failure) return;
-            try {
-                invoke_callback("on_tool_arguments", events.on_tool_arguments, id, piece);
-            } catch (const callback_error& e) {
-                text_failure = e.what();
-                throw;  // the provider abandons the turn
-            }
-        };
+    if (events.on_text) stream.on_text = relay("on_text", events.on_text);
+    if (events.on_tool_arguments) stream.on_tool_arguments = relay("on_tool_arguments", events.on_tool_arguments);
     for (std::uint32_t attempt = 0;; ++attempt) {
         turn_result r = deps_.turn(request, stream, trace_);
         if (text_failure) throw callback_error(*text_failure);
