@@ -225,6 +225,15 @@ inline provider_error malformed(std::string message) {
     return e;
 }
 
+/// The error of a request a provider's refuse() answers: bad_request, type "refused", nothing sent.
+inline provider_error refused(std::string message) {
+    provider_error e;
+    e.kind = provider_error_kind::bad_request;
+    e.type = "refused";
+    e.message = std::move(message);
+    return e;
+}
+
 /// A response past one of its response_limits: `what` passed `limit`, the provider's
 /// http.limits.`field`.
 inline provider_error too_large(std::string_view what, std::size_t limit, std::string_view field = "max_body") {

@@ -100,14 +100,6 @@ inline std::string_view anthropic_ttl(anthropic::cache_ttl ttl) noexcept {
     return ttl == anthropic::cache_ttl::one_hour ? "1h" : "5m";
 }
 
-inline provider_error anthropic_refusal(std::string message) {
-    provider_error e;
-    e.kind = provider_error_kind::bad_request;
-    e.type = "refused";
-    e.message = std::move(message);
-    return e;
-}
-
 } // namespace detail
 
 AGENTRY_DECL void anthropic::stream::feed(std::string_view bytes) {
@@ -415,7 +407,7 @@ AGENTRY_DECL http_request anthropic::request(const chat_request& r) const {
 }
 
 AGENTRY_DECL std::optional<provider_error> anthropic::refuse(const chat_request& r) const {
-    const auto refused = [](std::string message) { return std::optional<provider_error>(detail::anthropic_refusal(std::move(message))); };
+    const auto refused = [](std::string message) { return std::optional<provider_error>(detail::refused(std::move(message))); };
     if (thinking) {
         const bool manual = thinking->type == anthropic_thinking::kind::enabled;
         const tool_choice_kind choice = r.tool_choice.kind;

@@ -63,11 +63,7 @@ AGENTRY_DECL openai_responses::stream openai_responses::start_stream(stream_even
 AGENTRY_DECL std::optional<provider_error> openai_responses::refuse(const chat_request& r) const {
     std::optional<std::string> why = detail::responses_impl::refusal_of(r);
     if (!why) return std::nullopt;
-    provider_error e;
-    e.kind = provider_error_kind::bad_request;
-    e.type = "refused";
-    e.message = std::move(*why);
-    return e;
+    return detail::refused(std::move(*why));
 }
 
 AGENTRY_DECL void openai_responses::stream::feed(std::string_view bytes) {
