@@ -177,7 +177,7 @@ private:
 
     /// Where a part read now stood: 0 before any text or call, n + 1 after n calls.
     std::uint32_t position() const noexcept {
-        return tools_.empty() && !text_seen_ ? 0u : std::uint32_t(tools_.size() + 1);
+        return provider_part::position_after(tools_.size(), text_seen_);
     }
 
     void on_event(const detail::sse_event& e);

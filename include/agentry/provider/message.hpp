@@ -11,6 +11,7 @@
 #include <agentry/tool_result.hpp>
 
 #include <atomic>
+#include <cstddef>
 #include <cstdint>
 #include <optional>
 #include <span>
@@ -36,6 +37,11 @@ struct provider_part {
     std::string raw;
     /// Where it stood in the reply: 0 before the text; n before the reply's tool call n - 1.
     std::uint32_t position = 0;
+
+    /// The position of a part read after `calls` tool calls and, when `text_seen`, some text.
+    static constexpr std::uint32_t position_after(std::size_t calls, bool text_seen) noexcept {
+        return calls == 0 && !text_seen ? 0u : static_cast<std::uint32_t>(calls + 1);
+    }
 
     friend bool operator==(const provider_part&, const provider_part&) = default;
 };

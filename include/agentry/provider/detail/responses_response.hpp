@@ -124,7 +124,7 @@ inline turn_result conclude(const http_response& head, wire::response_in& r, std
         wire::item_in& item = read[i];
         const std::size_t calls = c.reply.tool_calls.size();
         if (item.type == "reasoning") {
-            const std::uint32_t position = calls == 0 && !text_before ? 0 : std::uint32_t(calls + 1);
+            const std::uint32_t position = provider_part::position_after(calls, text_before);
             parts.push_back({std::string(provider_name), "reasoning", std::string(items[i]), position});
         } else if (item.type == "message" && item.content) {
             for (wire::content_in& part : *item.content) {

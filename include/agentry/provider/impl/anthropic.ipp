@@ -475,7 +475,7 @@ AGENTRY_DECL turn_result anthropic::parse(const http_response& response) const {
             const std::size_t calls = c.reply.tool_calls.size();
             if (!c.reply.parts) c.reply.parts.emplace();
             c.reply.parts->push_back(
-                {"anthropic", b.type, std::move(item.text()), calls == 0 && !text_seen ? 0u : std::uint32_t(calls + 1)});
+                {"anthropic", b.type, std::move(item.text()), provider_part::position_after(calls, text_seen)});
         }
     }
     if (last_is_call && c.finish == finish_reason::max_tokens) {
