@@ -197,6 +197,8 @@ struct call_result {
     std::string content;
     /// `structuredContent` as JSON text; empty when absent.
     std::string structured_content;
+    /// `content` holds a block that is not text (an image, audio, a resource, a link).
+    bool media = false;
 };
 
 struct listed_resource {
@@ -378,8 +380,12 @@ public:
             out.content = json::to_text(*content);
             for (const json::value& block : content->items()) {
                 if (!out.text.empty()) out.text += '\n';
-                if (detail::string_at(block, "type") == "text") out.text += detail::string_at(block, "text");
-                else out.text += json::to_text(block);
+                if (detail::string_at(block, "type") == "text") {
+                    out.text += detail::string_at(block, "text");
+                } else {
+                    out.text += json::to_text(block);
+                    out.media = true;
+                }
             }
         }
         if (const json::value* s = r->find("structuredContent")) out.structured_content = json::to_text(*s);

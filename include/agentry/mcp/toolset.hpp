@@ -341,7 +341,7 @@ private:
             return out;
         }
         if (r->is_error) return detail::mcp_tool_result(tool_status::tool_error, exposed + " failed: " + r->text);
-        if (has_media(r->content)) {  // images and the like go to the model as content blocks
+        if (r->media) {  // images and the like go to the model as content blocks
             tool_result out = detail::mcp_tool_result(tool_status::ok, std::move(r->content));
             out.content_blocks = true;
             return out;
@@ -349,17 +349,6 @@ private:
         return detail::mcp_tool_result(tool_status::ok, r->text.empty() && !r->structured_content.empty()
                                                             ? r->structured_content
                                                             : r->text);
-    }
-
-    // Whether a result's content (a JSON array) holds a block other than text.
-    static bool has_media(std::string_view content) {
-        const json::parsed blocks = json::parse(content);
-        if (!blocks.ok() || !blocks.value.is_array()) return false;
-        for (const json::value& b : blocks.value.items()) {
-            const json::value* type = b.is_object() ? b.find("type") : nullptr;
-            if (!type || !type->is_string() || type->as_string() != "text") return true;
-        }
-        return false;
     }
 
     std::vector<std::shared_ptr<entry>> entries_;
