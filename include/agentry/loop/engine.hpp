@@ -315,6 +315,7 @@ private:
     void* ctx_ = nullptr;          // of the run in progress
     std::string run_id_;           // of the run in progress; its calls view it
     clock::time_point started_{};  // of the run in progress
+    turn_timing last_turn_{};      // of the last request ask() made
     approver approver_;
     std::shared_ptr<running_calls> running_ = make_running_calls();
     stop_condition stop_condition_;

@@ -117,6 +117,15 @@ struct plan_record {
     std::chrono::microseconds wall_time{0};
 };
 
+/// When a model turn ran, from the start of the run, and how long it took (its retries and
+/// their waits included).
+struct turn_timing {
+    std::chrono::microseconds started{0};
+    std::chrono::microseconds duration{0};
+    /// Transient provider errors retried in the turn.
+    std::uint32_t retries = 0;
+};
+
 struct sub_run;
 
 struct run_result {
@@ -133,6 +142,8 @@ struct run_result {
     /// Per turn, then in total.
     std::vector<token_usage> turn_usage;
     token_usage usage;
+    /// Per turn (as turn_usage): when it ran.
+    std::vector<turn_timing> turn_timings;
     std::chrono::milliseconds wall_time{0};
     /// For stop_reason::provider_error: what the provider said. Its retry_after is the wait the
     /// server asked for; past loop_config::retry.max_server_delay the run stopped without

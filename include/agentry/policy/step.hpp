@@ -6,6 +6,7 @@
 // its timing and what the model was sent; run_result::steps lists them.
 
 #include <agentry/detail/chrono.hpp>
+#include <agentry/policy/approval.hpp>
 #include <agentry/tool_result.hpp>
 
 #include <cstdint>
@@ -49,6 +50,11 @@ struct step {
     std::vector<attempt> attempts;
     /// The fallback tool whose result the model got; empty when none answered.
     std::string fallback;
+    /// When the call started, from the start of the run.
+    std::chrono::microseconds started{0};
+    /// The decision on a call of a tool that needs approval (the approver's, or one given to
+    /// resume); empty when none was needed.
+    std::optional<approval_kind> decision;
 };
 
 } // namespace agentry

@@ -118,6 +118,8 @@ struct run_state {
     /// absent in checkpoints of older versions.
     std::optional<std::size_t> summarized_messages;
     std::optional<token_usage> summary_usage;
+    /// run_result::turn_timings; absent in checkpoints of older versions.
+    std::optional<std::vector<turn_timing>> turn_timings;
 };
 
 /// The body of a call_started checkpoint.

@@ -292,8 +292,12 @@ AGENTRY_DECL turn_result engine::ask(const chat_request& request, const agent_ev
     stream_events stream;
     if (events.on_text) stream.on_text = relay("on_text", events.on_text);
     if (events.on_tool_arguments) stream.on_tool_arguments = relay("on_tool_arguments", events.on_tool_arguments);
+    const auto t0 = clock::now();
+    last_turn_ = turn_timing{std::chrono::duration_cast<std::chrono::microseconds>(t0 - started_), {}, 0};
     for (std::uint32_t attempt = 0;; ++attempt) {
+        last_turn_.retries = attempt;
         turn_result r = deps_.turn(request, stream, trace_);
+        last_turn_.duration = std::chrono::duration_cast<std::chrono::microseconds>(clock::now() - t0);
         if (text_failure) throw callback_error(*text_failure);
         if (r.ok() || !r.error.retryable || attempt >= config_.retry.max_retries || cancel_.load()) return r;
         // A retry sooner than the server asks would fail again: stop, its delay stays in r.error.
@@ -339,6 +343,7 @@ AGENTRY_DECL std::span<const message> engine::context(run_result& result, std::v
 AGENTRY_DECL void engine::record_turn(run_result& result, const completion& c, const agent_events& events) {
     ++result.turns;
     result.turn_usage.push_back(c.usage);
+    result.turn_timings.push_back(last_turn_);
     result.usage += c.usage;
     // The event comes before the reply joins the history, so that a throwing callback leaves it valid.
     if (events.on_turn_end) invoke_callback("on_turn_end", events.on_turn_end, result.turns, c.usage);

@@ -191,6 +191,7 @@ AGENTRY_DECL engine::calls_done engine::run_calls(std::span<const tool_call> cal
             invocation.context = ctx_;
             invocation.run_id = run_id_;
             const auto t0 = clock::now();
+            s.started = std::chrono::duration_cast<std::chrono::microseconds>(t0 - started_);
             try {
                 o.second = pipeline_(invocation);
             } catch (const callback_error&) {

@@ -87,6 +87,7 @@ AGENTRY_DECL tool_result approval_layer::call(tool_invocation& call, const call_
     } else {
         decision = approval::deny("no approver was set and no decision was given for this call");
     }
+    if (call.record) call.record->decision = decision.kind;
     switch (decision.kind) {
     case approval_kind::approve: return next(call);
     case approval_kind::edit: {
