@@ -35,7 +35,7 @@ if [ "${1:-}" = quick ]; then
     echo "test.sh: quick build $((built - start)) s, ctest $(($(date +%s) - built)) s"
     exit 0
 fi
-apt_need g++-12 clang-14 cmake make pkgconf libboost1.81-dev libcurl4-openssl-dev libssl-dev doctest-dev nlohmann-json3-dev libsqlite3-dev libpq-dev postgresql
+apt_need g++-12 clang-14 cmake make pkgconf libboost1.81-dev libcurl4-openssl-dev libssl-dev doctest-dev nlohmann-json3-dev libsqlite3-dev libpq-dev postgresql prometheus chromium
 npm_need
 
 configs=("$@")
