@@ -194,6 +194,7 @@ private:
         options_events_ = std::move(o.events);
         engine_.set_approver(std::move(o.approver));
         engine_.set_trace(std::move(o.trace));
+        engine_.set_observer(o.observer, std::move(o.name));
         if (o.checkpointer) engine_.enable({.checkpoint = &detail::engine_parts::checkpoint});
         engine_.set_checkpointer(o.checkpointer);
         engine_.set_stop_condition(std::move(o.stop_condition));

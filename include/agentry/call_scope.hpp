@@ -21,6 +21,7 @@
 // The parameter names given in tool<...> name the schema's parameters only.
 
 #include <agentry/stop_token.hpp>
+#include <agentry/trace_context.hpp>
 
 #include <functional>
 #include <optional>
@@ -77,6 +78,9 @@ struct call_scope {
     std::string_view run_id{};
     /// The call's own id (the model's tool call id in an agent's run), as run_id.
     std::string_view call_id{};
+    /// The span of the call when the caller traces (telemetry/observer.hpp): an MCP toolset
+    /// sends it on as the request's traceparent. Not valid(): none.
+    trace_context trace{};
 };
 
 /// Which call a tool is running in, from the caller's call_scope: a tool that writes can key

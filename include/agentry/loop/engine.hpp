@@ -38,6 +38,7 @@
 #include <agentry/provider/message.hpp>
 #include <agentry/provider/provider.hpp>
 #include <agentry/stop_token.hpp>
+#include <agentry/telemetry/observer.hpp>
 #include <agentry/tool_result.hpp>
 
 #include <atomic>
@@ -147,6 +148,9 @@ struct run_deps {
     /// with manual thinking does not); null: it does. Planned runs ask for their plan without
     /// forcing the plan tool when it does not.
     std::function<bool()> forces_tools;
+    /// gen_ai.provider.name and gen_ai.request.model, for observers.
+    std::string_view provider_name;
+    std::string model;
     std::shared_ptr<policy_state> policy;  // null when no tool declares a policy
     engine_features features{};
 };
@@ -183,7 +187,10 @@ public:
     run_result guarded(Body&& body, void* ctx, run_result result = {}) noexcept {
         const auto started = clock::now() - result.wall_time;  // the time limit counts on from `result`
         try {
-            if (begin_run(result, started, ctx)) body(result, started);
+            if (begin_run(result, started, ctx)) {
+                begin_run_span(result);
+                body(result, started);
+            }
         } catch (const detail::callback_error& e) {
             result.stop = stop_reason::callback_error;
             result.text = e.what();
@@ -197,6 +204,7 @@ public:
             result.text = result.error->message;
         }
         result.wall_time = detail::elapsed_ms(started);
+        end_run_span(result);
         return result;
     }
 
@@ -220,6 +228,12 @@ public:
     /// `run_id`, or a new one when that is empty.
     AGENTRY_DECL static run_result refused_context(bool none_taken, bool given, std::string run_id);
     void set_trace(trace_hook hook) { trace_ = std::move(hook); }
+    /// Tells `o` (null: none; it must outlive the engine) of runs, turns, plans and calls, the
+    /// runs named `agent`.
+    void set_observer(agentry::observer* o, std::string agent) {
+        observer_ = o;
+        agent_name_ = std::move(agent);
+    }
     void set_approver(approver decide) { approver_ = std::move(decide); }
     void set_checkpointer(checkpointer* c) noexcept { checkpoint_ = c; }
     const approver* approver_of() const noexcept { return &approver_; }
@@ -257,6 +271,12 @@ public:
     AGENTRY_DECL void record_turn(run_result& result, const completion& c, const agent_events& events);
     AGENTRY_DECL bool must_pause(std::span<const tool_call> calls) const;
     AGENTRY_DECL void open_sub_runs(const run_result& result);
+    /// A plan's span (observer::begin_plan), the parent of its steps' calls until end_plan_span.
+    AGENTRY_DECL span_begun begin_plan_span(std::uint32_t turn, std::size_t steps);
+    AGENTRY_DECL void end_plan_span(const span_begun& span, std::uint32_t turn, std::size_t steps,
+                                    std::uint32_t rounds, bool failed) noexcept;
+    /// The round of a plan whose steps run_calls runs next (for their call spans).
+    void set_plan_round(std::uint32_t round) noexcept { plan_round_ = round; }
 
     // What run_calls did: per call of the turn in the model's order, its step and result, or
     // nothing when it was not run (the run was cancelled, or a callback threw: `failure`).
@@ -281,6 +301,9 @@ private:
     // Starts a run: its id (kept from `result` when it has one), the stop source, the context;
     // false, with the run stopped for stop_reason::invalid_input, when a setting names no tool.
     AGENTRY_DECL bool begin_run(run_result& result, clock::time_point started, void* ctx);
+    // The run's span: begun once the run starts, ended with its result.
+    AGENTRY_DECL void begin_run_span(const run_result& result) noexcept;
+    AGENTRY_DECL void end_run_span(const run_result& result) noexcept;
     AGENTRY_DECL void execute(run_result& result, const agent_events& events, clock::time_point started,
                               const decided_calls* resumed);
     AGENTRY_DECL stage prepare(run_state& s);
@@ -316,6 +339,13 @@ private:
     std::string run_id_;           // of the run in progress; its calls view it
     clock::time_point started_{};  // of the run in progress
     turn_timing last_turn_{};      // of the last request ask() made
+    agentry::observer* observer_ = nullptr;
+    std::string agent_name_ = "agent";
+    bool run_observed_ = false;    // run_span_ is begun
+    span_begun run_span_{};
+    trace_context call_parent_{};  // the run's span, or the plan's while a plan runs
+    std::uint32_t turns_ = 0;      // the run's turns so far
+    std::uint32_t plan_round_ = 0;
     approver approver_;
     std::shared_ptr<running_calls> running_ = make_running_calls();
     stop_condition stop_condition_;

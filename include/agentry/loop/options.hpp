@@ -20,6 +20,7 @@
 #include <agentry/loop/stop.hpp>
 #include <agentry/policy/approval.hpp>
 #include <agentry/provider/provider.hpp>
+#include <agentry/telemetry/observer.hpp>
 
 #include <cstdint>
 #include <string>
@@ -56,6 +57,12 @@ struct agent_options {
     /// The token estimate used for loop_config::context_budget_tokens; empty: about 4 bytes a
     /// token (loop/context.hpp).
     agentry::token_estimator token_estimator{};
+    /// Told of every run, model turn, provider request, plan and tool call (agentry::metrics,
+    /// agentry::tracer, an observer_list of both: telemetry/observer.hpp); it must outlive the
+    /// agent. Null: none, and nothing is measured.
+    agentry::observer* observer = nullptr;
+    /// The agent's name in traces and metrics (gen_ai.agent.name).
+    std::string name = "agent";
 };
 
 /// A run's input: decisions on the calls a run stopped for (stop_reason::approval_pending),

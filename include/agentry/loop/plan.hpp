@@ -326,6 +326,7 @@ struct planner {
         enum class state { waiting, ok, failed, skipped };
         std::vector<state> states(steps.size(), state::waiting);
         const clock::time_point t0 = clock::now();
+        const span_begun span = a.begin_plan_span(result.turns, steps.size());
         bool failed = false;
         for (;;) {
             if (a.stopped(result, started)) break;
@@ -337,6 +338,7 @@ struct planner {
                     ready.push_back(i);
             if (ready.empty()) break;
             ++record.rounds;
+            a.set_plan_round(record.rounds);
             std::vector<tool_call> calls;
             std::vector<std::size_t> run;
             for (std::size_t i : ready) {
@@ -429,6 +431,7 @@ struct planner {
             }
         }
         record.wall_time = since(t0, clock::now());
+        a.end_plan_span(span, result.turns, steps.size(), record.rounds, failed || !record.errors.empty());
         for (std::size_t i = 0; i != steps.size(); ++i)
             if (record.steps[i].status == plan_step_status::not_run && record.steps[i].result.empty())
                 record.steps[i].result = "the plan stopped before this step";

@@ -42,6 +42,8 @@
 #include <agentry/mcp/oauth.hpp>
 #include <agentry/outcome.hpp>
 #include <agentry/provider/detail/redact.hpp>
+#include <agentry/telemetry/observer.hpp>
+#include <agentry/trace_context.hpp>
 #include <agentry/transport/detail/url.hpp>
 #include <agentry/version.hpp>
 
@@ -157,6 +159,9 @@ struct client_options {
     /// With on_sample: initialize declares `capabilities.sampling.tools` too (2025-11-25), so the
     /// server may offer the model tools (answer_sampling_with in sampling_provider.hpp maps them).
     bool sampling_tools = false;
+    /// Told of every request (a client span each, telemetry/observer.hpp); it must outlive the
+    /// client. Null: none.
+    agentry::observer* observer = nullptr;
 };
 
 /// A notifications/progress of a running request.
@@ -174,6 +179,9 @@ struct request_options {
     /// When set, a progress token is sent and each progress notification is given here (on
     /// the thread that reads the server's messages).
     std::function<void(const progress&)> on_progress{};
+    /// The caller's span: the request's client span is its child (client_options::observer),
+    /// and the server gets the request's span, else this one, as params._meta.traceparent.
+    trace_context trace{};
 };
 
 struct tool_info {
@@ -372,7 +380,8 @@ public:
         params += R"(,"arguments":)";
         json::write(params, arguments);
         params += '}';
-        outcome<json::value> r = request("tools/call", std::move(params), options, "tools/call " + std::string(name));
+        outcome<json::value> r =
+            request("tools/call", std::move(params), options, "tools/call " + std::string(name), name);
         if (!r) return std::move(r).error();
         call_result out;
         if (const json::value* err = r->find("isError")) out.is_error = err->as_bool();
@@ -558,9 +567,31 @@ private:
                          "; the listing was stopped; raise the limit if the server legitimately lists more");
     }
 
-    // One request: `params` is a JSON object's text (empty: none). Returns the result.
+    // One request: `params` is a JSON object's text (empty: none). Returns the result. With an
+    // observer, the request is a client span (of `target`, the tool a tools/call names).
     outcome<json::value> request(std::string_view method, std::string params, const request_options& options,
-                                    std::string_view what) {
+                                 std::string_view what, std::string_view target = {}) {
+        using clock = std::chrono::steady_clock;
+        agentry::observer* const seen = options_.observer;
+        const trace_context* parent = options.trace.valid() ? &options.trace : nullptr;
+        mcp_end_event end;
+        if (!seen) return exchange(method, std::move(params), options, what, parent, end);
+        mcp_event e;
+        e.method = method;
+        e.target = target;
+        const span_begun span = seen->begin_mcp(parent, e, clock::now());
+        outcome<json::value> r =
+            exchange(method, std::move(params), options, what, span.context.valid() ? &span.context : parent, end);
+        if (r)
+            if (const json::value* is_error = r->find("isError"); is_error && is_error->is_bool())
+                end.tool_error = is_error->as_bool();
+        end.end = clock::now();
+        seen->end_mcp(span, e, end);
+        return r;
+    }
+
+    outcome<json::value> exchange(std::string_view method, std::string params, const request_options& options,
+                                  std::string_view what, const trace_context* trace, mcp_end_event& end) {
         if (!channel_) return error(failure_kind::permanent, what, "not connected");
         const std::string id = std::to_string(next_id_.fetch_add(1));
         detail::exchange_wait wait;
@@ -576,8 +607,13 @@ private:
                 out.message = detail::string_at(p, "message");
                 f(out);
             };
-            // The token goes in params._meta.
-            std::string meta = R"("_meta":{"progressToken":)" + id + "}";
+        }
+        // The progress token and the trace context go in params._meta.
+        std::string meta;
+        if (options.on_progress) meta = R"("progressToken":)" + id;
+        if (trace) meta += (meta.empty() ? R"("traceparent":")" : R"(,"traceparent":")") + trace->traceparent() + '"';
+        if (!meta.empty()) {
+            meta = R"("_meta":{)" + meta + "}";
             if (params.empty()) params = "{" + meta + "}";
             else params.insert(1, params.size() > 2 ? meta + "," : meta);
         }
@@ -592,16 +628,21 @@ private:
         switch (r.status) {
         case detail::exchange_status::response: break;
         case detail::exchange_status::timeout:
+            end.error_type = "timeout";
             cancel_request(id, "timeout");
             return error(failure_kind::transient, what,
                          "no answer within " + std::to_string(timeout.count()) + " ms; the request was cancelled");
         case detail::exchange_status::cancelled:
+            end.error_type = "cancelled";
             cancel_request(id, "cancelled by the client");
             return error(failure_kind::transient, what, "cancelled");
-        case detail::exchange_status::failed: return error(failure_kind::transient, what, r.error);
+        case detail::exchange_status::failed:
+            end.error_type = "transport";
+            return error(failure_kind::transient, what, r.error);
         }
         if (const json::value* e = r.response.find("error")) {
             const json::value* code = e->find("code");
+            if (code && code->is_number()) end.error_code = int(code->as_double());
             return error(failure_kind::permanent, what,
                          "the server answered with error " +
                              (code && code->is_number() ? code->number_text()

@@ -72,7 +72,9 @@
 #include <agentry/mcp/completion.hpp>
 #include <agentry/mcp/detail/call_approval.hpp>
 #include <agentry/mcp/detail/completion_answer.hpp>
+#include <agentry/mcp/detail/server_checks.hpp>
 #include <agentry/mcp/detail/server_methods.hpp>
+#include <agentry/mcp/detail/server_observe.hpp>
 #include <agentry/mcp/detail/server_requests.hpp>
 #include <agentry/mcp/detail/subscription.hpp>
 #include <agentry/mcp/detail/tool_listing.hpp>
@@ -156,71 +158,6 @@ inline constexpr bool is_session_context = false;
 template <class F>
 inline constexpr bool is_session_context<session_context_t<F>> = true;
 
-namespace detail {
-/// Instantiated for an mcp::annotations<Tool> whose Tool the registry lacks; Tool is spelled
-/// out in its arguments.
-template <bool Known, char... Tool>
-struct annotated_tool {
-    static_assert(Known, "agentry: mcp::annotations: the registry has no tool of this name (its letters are the "
-                         "template arguments of annotated_tool above)");
-    static constexpr bool ok = true;
-};
-
-template <class Registry, fixed_string Tool>
-consteval bool known_tool() {
-    return []<std::size_t... I>(std::index_sequence<I...>) {
-        return annotated_tool<Registry::find(Tool.view()) != Registry::size(), Tool.value[I]...>::ok;
-    }(std::make_index_sequence<Tool.size()>{});
-}
-
-template <class T>
-struct annotation_name {
-    static constexpr std::string_view value{};
-};
-template <fixed_string Tool>
-struct annotation_name<annotations<Tool>> {
-    static constexpr std::string_view value = Tool.view();
-};
-
-template <class Registry, class T>
-struct annotation_check {
-    static consteval bool ok() { return true; }
-};
-template <class Registry, fixed_string Tool>
-struct annotation_check<Registry, annotations<Tool>> {
-    static consteval bool ok() { return known_tool<Registry, Tool>(); }
-};
-
-template <class Registry, class... Extras>
-consteval bool check_annotations() {
-    constexpr std::array<std::string_view, sizeof...(Extras) + 1> names{annotation_name<Extras>::value..., {}};
-    bool unique = true;
-    for (std::size_t i = 0; i != sizeof...(Extras); ++i)
-        for (std::size_t j = 0; j != i; ++j) unique = unique && (names[i].empty() || names[i] != names[j]);
-    return (annotation_check<Registry, Extras>::ok() && ... && unique);
-}
-
-/// The first tool above `Level` that needs no approval, or table::size.
-template <class Table, permission Level>
-consteval std::size_t first_above() {
-    for (std::size_t i = 0; i != Table::size; ++i)
-        if (Table::policies[i].level > Level && !Table::policies[i].needs_approval) return i;
-    return Table::size;
-}
-
-template <class Table, class T>
-consteval bool within_ceiling() {
-    if constexpr (!is_ceiling<T>) {
-        return true;
-    } else {
-        constexpr std::size_t first = first_above<Table, T::level>();
-        if constexpr (first == Table::size) return true;
-        else return served_tool_above_ceiling<Table::template tool_at<first>::name_text>::ok;
-    }
-}
-
-} // namespace detail
-
 /// Dialect is the schema dialect of tools/list: dialect::mcp, or
 /// dialect::with_natural_bounds<dialect::mcp> to state every number's C++ range.
 template <class Registry, schema_dialect Dialect = dialect::mcp>
@@ -284,6 +221,10 @@ public:
     }
 
     const Registry& tools() const noexcept { return tools_; }
+
+    /// Tells `o` (null: none; it must outlive the server) of every request served and of every
+    /// tool call (telemetry/observer.hpp); set it before serving.
+    void set_observer(agentry::observer* o) noexcept { observer_ = o; }
 
     /// The result of tools/list for `version` (the latest negotiated by default): {"tools":[...]}
     /// with what that version defines of each tool (see features_of), the tools added at run
@@ -566,7 +507,10 @@ private:
                                           stateless ? std::string_view{} : std::string_view(version), nullptr,
                                           stateless ? meta.abilities : detail::client_abilities{}};
         const detail::asking_scope_guard asking_current(&asking);
-        return answer(row->id, s, m, version, f, meta);
+        detail::observed_request seen(observer_, method, meta.trace, m.id);
+        std::string answered = answer(row->id, s, m, version, f, meta);
+        seen.end(answered);
+        return answered;
     }
 
     bool serves(const detail::method_row& row, bool stateless) const noexcept {
@@ -795,9 +739,11 @@ private:
                                                                       : nullptr;
         detail::prepared_call prepared(p.name, known, policy, arguments, m.params);
         std::string failure;
+        detail::observed_call seen(p.name, m.id, arguments);
         const tool_result r = prepared.held() ? prepared.refused()
-                              : added ? call_added(s, m, *added, prepared.arguments(), f, meta)
-                                      : invoke(s, m, p.name, index, prepared.arguments(), f, meta, failure);
+                              : added ? call_added(s, m, *added, prepared.arguments(), f, meta, seen.trace())
+                                      : invoke(s, m, p.name, index, prepared.arguments(), f, meta, failure, seen.trace());
+        seen.end(r);
         if (const std::optional<std::string> asked = prepared.input_required()) return result(m.id, *asked);
         if (!failure.empty()) return error(m.id, error_code::internal_error, failure);
         const std::size_t cap = tools_.options().max_result_size;
@@ -810,11 +756,12 @@ private:
 
     // A call of a tool added at run time (detail/runtime_tools.hpp), with the scope of invoke.
     tool_result call_added(session& s, const received& m, const detail::runtime_tool& t, std::string_view arguments,
-                           const protocol_features& f, const detail::request_meta& meta) const {
+                           const protocol_features& f, const detail::request_meta& meta, trace_context trace) const {
         double last = 0;
         bool reported = false;
-        return runtime_->call(t, arguments, detail::call_scope_for(s, m.id, f, meta, last, reported), json::read_options{},
-                              tools_.options().max_result_size);
+        call_scope scope = detail::call_scope_for(s, m.id, f, meta, last, reported);
+        scope.trace = trace;
+        return runtime_->call(t, arguments, scope, json::read_options{}, tools_.options().max_result_size);
     }
 
     // The unknown-tool text with the names of the tools added at run time as well.
@@ -833,10 +780,12 @@ private:
     // progress sink writing notifications/progress when the request has a progress token, and
     // the session's context. `failure` is set when the context cannot be made.
     tool_result invoke(session& s, const received& m, std::string_view name, std::size_t index, std::string_view arguments,
-                       const protocol_features& f, const detail::request_meta& meta, std::string& failure) const {
+                       const protocol_features& f, const detail::request_meta& meta, std::string& failure,
+                       trace_context trace) const {
         double last = 0;
         bool reported = false;
-        const call_scope scope = detail::call_scope_for(s, m.id, f, meta, last, reported);
+        call_scope scope = detail::call_scope_for(s, m.id, f, meta, last, reported);
+        scope.trace = trace;
         // An index of size(), an unknown name, is answered naming the closest tool.
         if constexpr (std::is_void_v<context_type>) {
             (void)failure;
@@ -883,6 +832,7 @@ private:
     std::function<std::shared_ptr<void>(const identity*)> make_context_;
     bool changes_ = false;
     permission ceiling_ = permission::destructive;
+    agentry::observer* observer_ = nullptr;
     std::shared_ptr<detail::runtime_tools> runtime_ = std::make_shared<detail::runtime_tools>();
     std::shared_ptr<detail::subscriber_list> subscribers_ = std::make_shared<detail::subscriber_list>();
 };

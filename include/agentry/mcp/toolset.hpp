@@ -300,7 +300,7 @@ private:
                           checker = std::move(checker), read = o.arguments, timeout = o.call_timeout,
                           nulls = target.rules.all_required](std::string_view arguments, const call_scope& scope) {
                     return call(*server, original, exposed, *schema, checker.get(), read, timeout, nulls, arguments,
-                                scope.stop);
+                                scope);
                 };
                 out.push_back(std::move(t));
             }
@@ -312,7 +312,7 @@ private:
     static tool_result call(client& server, const std::string& original, const std::string& exposed,
                             const json::value& schema, const json::schema_checker* checker,
                             const json::read_options& read, std::chrono::milliseconds timeout, bool nulls,
-                            std::string_view arguments, agentry::stop_token stop) {
+                            std::string_view arguments, const call_scope& scope) {
         json::parsed args = json::parse(arguments.empty() ? "{}" : arguments, read);
         if (!args.ok() || !args.value.is_object())
             return detail::mcp_tool_result(tool_status::invalid_arguments,
@@ -330,10 +330,11 @@ private:
         }
         // The agent's stop (the call's timeout, agent::cancel) cancels the request on the server.
         std::atomic<bool> cancelled{false};
-        const agentry::stop_callback on_stop(stop, [&cancelled] { cancelled.store(true); });
+        const agentry::stop_callback on_stop(scope.stop, [&cancelled] { cancelled.store(true); });
         request_options options;
         options.timeout = timeout;
         options.cancel = &cancelled;
+        options.trace = scope.trace;
         outcome<call_result> r = server.call_tool(original, args.value, options);
         if (!r) {  // the connection's failure, with its kind (a timeout is transient: retried for an idempotent tool)
             tool_result out = detail::mcp_tool_result(tool_status::tool_error, exposed + " failed: " + r.error().message);

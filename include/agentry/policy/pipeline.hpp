@@ -30,6 +30,7 @@
 #include <agentry/stop_token.hpp>
 #include <agentry/tool_call.hpp>
 #include <agentry/tool_result.hpp>
+#include <agentry/trace_context.hpp>
 
 #include <atomic>
 #include <cstddef>
@@ -108,6 +109,9 @@ struct tool_invocation {
     /// The run's id, given with the call's id to the tools that take agentry::call_info; empty:
     /// none. Valid for the run; the timeout layer gives a call it may abandon its own copy.
     std::string_view run_id{};
+    /// The call's span (telemetry/observer.hpp), given to the tool in its call_scope; not
+    /// valid() when no observer traces.
+    trace_context trace{};
 };
 
 class call_chain;

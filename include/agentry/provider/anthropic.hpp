@@ -65,6 +65,8 @@ struct anthropic_thinking {
 struct anthropic {
     /// The tools payload agent<> asks the registry for.
     using dialect = agentry::dialect::anthropic;
+    /// gen_ai.provider.name (OpenTelemetry).
+    static constexpr std::string_view provider_name = "anthropic";
     /// The schema of a typed answer (output_config.format): structured outputs take the
     /// subset strict tools take.
     using output_dialect = agentry::dialect::anthropic_strict;

@@ -81,6 +81,8 @@ private:
 struct gemini {
     /// The tools payload agent<> asks the registry for.
     using dialect = agentry::dialect::gemini;
+    /// gen_ai.provider.name (OpenTelemetry).
+    static constexpr std::string_view provider_name = "gcp.gemini";
 
     /// http.base_url when it is empty: with the API version, as in the REST reference.
     static constexpr std::string_view default_base_url = "https://generativelanguage.googleapis.com/v1beta";

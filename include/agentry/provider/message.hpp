@@ -9,6 +9,7 @@
 #include <agentry/detail/chrono.hpp>
 #include <agentry/tool_call.hpp>
 #include <agentry/tool_result.hpp>
+#include <agentry/trace_context.hpp>
 
 #include <atomic>
 #include <cstddef>
@@ -131,6 +132,18 @@ enum class finish_reason {
     other,
 };
 
+constexpr std::string_view to_string(finish_reason r) noexcept {
+    switch (r) {
+    case finish_reason::stop: return "stop";
+    case finish_reason::tool_calls: return "tool_calls";
+    case finish_reason::max_tokens: return "max_tokens";
+    case finish_reason::refusal: return "refusal";
+    case finish_reason::content_filter: return "content_filter";
+    case finish_reason::other: return "other";
+    }
+    return "other";
+}
+
 /// One model turn.
 struct completion {
     message reply = message::assistant({});
@@ -184,6 +197,8 @@ struct chat_request {
     const std::atomic<bool>* cancel = nullptr;
     /// The answer must be JSON of this schema; empty: free text.
     std::optional<output_format> output{};
+    /// The span the request belongs to, sent as the W3C traceparent header; not valid(): none.
+    trace_context trace{};
 };
 
 enum class provider_error_kind {
@@ -197,6 +212,21 @@ enum class provider_error_kind {
     too_large,       // the response passed response_limits (its body, or one streamed event or line)
     insecure,        // refused before sending: credentials over plain http:// to a host that is not loopback
 };
+
+constexpr std::string_view to_string(provider_error_kind k) noexcept {
+    switch (k) {
+    case provider_error_kind::transport: return "transport";
+    case provider_error_kind::bad_request: return "bad_request";
+    case provider_error_kind::authentication: return "authentication";
+    case provider_error_kind::permission: return "permission";
+    case provider_error_kind::rate_limited: return "rate_limited";
+    case provider_error_kind::server: return "server";
+    case provider_error_kind::malformed: return "malformed";
+    case provider_error_kind::too_large: return "too_large";
+    case provider_error_kind::insecure: return "insecure";
+    }
+    return "unknown";
+}
 
 struct provider_error {
     provider_error_kind kind = provider_error_kind::malformed;

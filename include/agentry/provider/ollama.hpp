@@ -70,6 +70,8 @@ private:
 struct ollama {
     /// The tools payload agent<> asks the registry for: Ollama takes OpenAI's shape.
     using dialect = agentry::dialect::openai;
+    /// gen_ai.provider.name (OpenTelemetry).
+    static constexpr std::string_view provider_name = "ollama";
 
     /// http.base_url when it is empty: without the API path.
     static constexpr std::string_view default_base_url = "http://127.0.0.1:11434";

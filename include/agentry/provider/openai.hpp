@@ -81,6 +81,8 @@ struct openai {
     /// The tools payload agent<> asks the registry for. Strict mode suits OpenAI and is
     /// accepted by the compatible servers; a type deriving from openai can name another.
     using dialect = agentry::dialect::openai_strict;
+    /// gen_ai.provider.name (OpenTelemetry).
+    static constexpr std::string_view provider_name = "openai";
     /// The assembler of a streamed Chat Completion: feed() the body in any split, then finish().
     using stream = detail::openai_stream;
 

@@ -71,6 +71,8 @@ namespace agentry {
 struct openai_responses {
     /// The tools payload agent<> asks the registry for: flat function tools, `"strict":true`.
     using dialect = agentry::dialect::openai_responses_strict;
+    /// gen_ai.provider.name (OpenTelemetry).
+    static constexpr std::string_view provider_name = "openai";
     /// The schema of a typed answer (text.format): Structured Outputs' subset.
     using output_dialect = agentry::dialect::openai_strict;
 

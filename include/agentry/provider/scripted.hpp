@@ -48,6 +48,8 @@ class scripted_model {
 
 public:
     using dialect = agentry::dialect::standard;
+    /// gen_ai.provider.name (OpenTelemetry).
+    static constexpr std::string_view provider_name = "scripted";
 
     /// The reply to one turn, from the request.
     using answer_function = std::function<completion(const chat_request&)>;

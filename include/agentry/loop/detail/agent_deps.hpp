@@ -38,6 +38,8 @@ run_deps deps_of(P model, const Registry& tools, T http, output_slot<Output>& ou
                       { p.forces_tools() } -> std::convertible_to<bool>;
                   })
         d.forces_tools = [state] { return static_cast<bool>(state->first.forces_tools()); };
+    if constexpr (requires { P::provider_name; }) d.provider_name = P::provider_name;
+    if constexpr (requires(const P& p) { std::string(p.model); }) d.model = state->first.model;
     call_options options = tools.options();
     options.max_result_size = config_.max_result_size;
     // A dialect that makes every property required sends null for an absent optional one.

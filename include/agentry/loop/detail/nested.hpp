@@ -9,6 +9,7 @@
 
 #include <agentry/detail/separate.hpp>
 #include <agentry/loop/result.hpp>
+#include <agentry/trace_context.hpp>
 
 #include <cstdint>
 #include <limits>
@@ -43,6 +44,8 @@ struct nested_call {
     std::shared_ptr<nested_runs> runs;
     std::string step_id;
     std::string tool;
+    /// The call's span: a sub-run's run span is its child.
+    trace_context trace{};
 };
 
 /// The call of the innermost agent on this thread, or null outside a tool call of an agent.

@@ -79,6 +79,47 @@ AGENTRY_DECL bool engine::begin_run(run_result& result, clock::time_point starte
     return true;
 }
 
+AGENTRY_DECL void engine::begin_run_span(const run_result& result) noexcept {
+    turns_ = result.turns;
+    plan_round_ = 0;
+    if (!observer_) return;
+    // A sub-run is a child of the call that runs it.
+    const nested_call* caller = current_nested_call();
+    const trace_context* parent = caller && caller->trace.valid() ? &caller->trace : nullptr;
+    run_span_ = observer_->begin_run(parent, {agent_name_, run_id_, deps_.provider_name, deps_.model}, clock::now());
+    call_parent_ = run_span_.context;
+    run_observed_ = true;
+}
+
+AGENTRY_DECL void engine::end_run_span(const run_result& result) noexcept {
+    if (!std::exchange(run_observed_, false) || !observer_) return;
+    run_end_event e;
+    e.stop = to_string(result.stop);
+    e.failed = result.stop == stop_reason::provider_error || result.stop == stop_reason::callback_error;
+    if (e.failed) e.error_type = result.error && !result.error->type.empty() ? std::string_view(result.error->type) : e.stop;
+    e.turns = result.turns;
+    e.usage = result.usage;
+    e.end = clock::now();
+    observer_->end_run(run_span_, {agent_name_, run_id_, deps_.provider_name, deps_.model}, e);
+    run_span_ = {};
+    call_parent_ = {};
+}
+
+AGENTRY_DECL span_begun engine::begin_plan_span(std::uint32_t turn, std::size_t steps) {
+    if (!observer_) return {};
+    const span_begun span = observer_->begin_plan(run_span_, {agent_name_, turn, steps}, clock::now());
+    call_parent_ = span.context;
+    return span;
+}
+
+AGENTRY_DECL void engine::end_plan_span(const span_begun& span, std::uint32_t turn, std::size_t steps,
+                                        std::uint32_t rounds, bool failed) noexcept {
+    plan_round_ = 0;
+    if (!observer_) return;
+    call_parent_ = run_span_.context;
+    observer_->end_plan(span, {agent_name_, turn, steps}, {rounds, failed, clock::now()});
+}
+
 AGENTRY_DECL std::string refusal_of(std::span<const pending_call> pending, std::span<const approval_decision> decisions,
                                     bool approver) {
     const std::string entry = "agentry: agent::run(agentry::approvals{...}): ";
@@ -294,30 +335,79 @@ AGENTRY_DECL turn_result engine::ask(const chat_request& request, const agent_ev
     if (events.on_tool_arguments) stream.on_tool_arguments = relay("on_tool_arguments", events.on_tool_arguments);
     const auto t0 = clock::now();
     last_turn_ = turn_timing{std::chrono::duration_cast<std::chrono::microseconds>(t0 - started_), {}, 0};
-    for (std::uint32_t attempt = 0;; ++attempt) {
-        last_turn_.retries = attempt;
-        turn_result r = deps_.turn(request, stream, trace_);
-        last_turn_.duration = std::chrono::duration_cast<std::chrono::microseconds>(clock::now() - t0);
-        if (text_failure) throw callback_error(*text_failure);
-        if (r.ok() || !r.error.retryable || attempt >= config_.retry.max_retries || cancel_.load()) return r;
-        // A retry sooner than the server asks would fail again: stop, its delay stays in r.error.
-        if (r.error.retry_after && *r.error.retry_after > config_.retry.max_server_delay.get()) {
-            why = " (not retried: the server asked for a wait of " + std::to_string(r.error.retry_after->count()) +
-                  " ms, longer than retry.max_server_delay of " + std::to_string(config_.retry.max_server_delay.ms) +
-                  " ms)";
-            return r;
+    // The turn's span: the requests carry it as their traceparent.
+    const turn_event te{deps_.provider_name, deps_.model, turns_ + 1};
+    span_begun span;
+    const chat_request* sent = &request;
+    chat_request traced;
+    if (observer_) {
+        span = observer_->begin_turn(run_span_, te, t0);
+        if (span.context.valid() && !request.trace.valid()) {
+            traced = request;
+            traced.trace = span.context;
+            sent = &traced;
         }
-        const std::chrono::milliseconds delay = retry_delay(attempt, r.error);
-        if (!config_.max_total_time.is_zero()) {
-            const std::chrono::milliseconds left = config_.max_total_time.get() - elapsed_ms(started);
-            if (delay >= left) {
-                why = " (not retried: the wait of " + std::to_string(delay.count()) +
-                      " ms would pass the run's time limit of " + std::to_string(config_.max_total_time.ms) + " ms)";
+    }
+    const auto attempts = [&]() -> turn_result {
+        for (std::uint32_t attempt = 0;; ++attempt) {
+            last_turn_.retries = attempt;
+            const auto a0 = clock::now();
+            turn_result r = deps_.turn(*sent, stream, trace_);
+            const auto a1 = clock::now();
+            last_turn_.duration = std::chrono::duration_cast<std::chrono::microseconds>(a1 - t0);
+            if (observer_) {
+                request_event e;
+                e.provider = deps_.provider_name;
+                e.model = deps_.model;
+                e.error = r.ok() ? nullptr : &r.error;
+                e.retry = attempt != 0;
+                if (r.ok()) e.usage = r.value->usage;
+                e.duration = a1 - a0;
+                observer_->provider_request(e);
+            }
+            if (text_failure) throw callback_error(*text_failure);
+            if (r.ok() || !r.error.retryable || attempt >= config_.retry.max_retries || cancel_.load()) return r;
+            // A retry sooner than the server asks would fail again: stop, its delay stays in r.error.
+            if (r.error.retry_after && *r.error.retry_after > config_.retry.max_server_delay.get()) {
+                why = " (not retried: the server asked for a wait of " + std::to_string(r.error.retry_after->count()) +
+                      " ms, longer than retry.max_server_delay of " + std::to_string(config_.retry.max_server_delay.ms) +
+                      " ms)";
                 return r;
             }
+            const std::chrono::milliseconds delay = retry_delay(attempt, r.error);
+            if (!config_.max_total_time.is_zero()) {
+                const std::chrono::milliseconds left = config_.max_total_time.get() - elapsed_ms(started);
+                if (delay >= left) {
+                    why = " (not retried: the wait of " + std::to_string(delay.count()) +
+                          " ms would pass the run's time limit of " + std::to_string(config_.max_total_time.ms) + " ms)";
+                    return r;
+                }
+            }
+            if (events.on_retry) invoke_callback("on_retry", events.on_retry, r.error, delay);
+            if (!sleep_unless(delay, cancel_)) return r;
         }
-        if (events.on_retry) invoke_callback("on_retry", events.on_retry, r.error, delay);
-        if (!sleep_unless(delay, cancel_)) return r;
+    };
+    if (!observer_) return attempts();
+    turn_end_event end;
+    try {
+        turn_result r = attempts();
+        end.retries = last_turn_.retries;
+        if (r.ok()) {
+            end.usage = r.value->usage;
+            end.finish_reason = to_string(r.value->finish);
+        } else {
+            end.error = &r.error;
+        }
+        end.end = clock::now();
+        observer_->end_turn(span, te, end);
+        return r;
+    } catch (...) {
+        end.retries = last_turn_.retries;
+        end.end = clock::now();
+        const provider_error thrown = malformed("agentry: a callback of the turn threw");
+        end.error = &thrown;
+        observer_->end_turn(span, te, end);
+        throw;
     }
 }
 
@@ -342,6 +432,7 @@ AGENTRY_DECL std::span<const message> engine::context(run_result& result, std::v
 
 AGENTRY_DECL void engine::record_turn(run_result& result, const completion& c, const agent_events& events) {
     ++result.turns;
+    turns_ = result.turns;
     result.turn_usage.push_back(c.usage);
     result.turn_timings.push_back(last_turn_);
     result.usage += c.usage;

@@ -76,10 +76,14 @@ AGENTRY_DECL void engine::build_pipeline() {
     add(f.timeout, !config_.tool_timeout.is_zero() || any([](const tool_policy& p) { return !p.timeout.is_zero(); }));
     // The tool owns what it needs: a call abandoned at its timeout may end after the run.
     call_target target = [fn = deps_.call, nested = nested_](const tool_invocation& call) {
-        const nested_call here{nested, call.call.id, call.call.name};
+        const nested_call here{nested, call.call.id, call.call.name, call.trace};
         const nested_call_guard in_call(&here);
-        return fn(call.call.name, call.call.arguments,
-                  call_scope{.stop = call.stop, .run_id = call.run_id, .call_id = call.call.id}, call.context);
+        call_scope scope;
+        scope.stop = call.stop;
+        scope.run_id = call.run_id;
+        scope.call_id = call.call.id;
+        scope.trace = call.trace;
+        return fn(call.call.name, call.call.arguments, scope, call.context);
     };
     pipeline_ = call_pipeline(std::move(layers), std::move(target));
 }
@@ -192,6 +196,21 @@ AGENTRY_DECL engine::calls_done engine::run_calls(std::span<const tool_call> cal
             invocation.run_id = run_id_;
             const auto t0 = clock::now();
             s.started = std::chrono::duration_cast<std::chrono::microseconds>(t0 - started_);
+            call_event seen;
+            span_begun span;
+            if (observer_) {
+                seen.tool = calls[i].name;
+                seen.call_id = calls[i].id;
+                seen.origin = origin;
+                seen.arguments = calls[i].arguments;
+                if (origin == call_origin::plan) {  // its id is the plan call's id, '/', the step's
+                    const std::string_view id = calls[i].id;
+                    seen.plan_step = id.substr(id.rfind('/') + 1);
+                    seen.round = plan_round_;
+                }
+                span = observer_->begin_call(call_parent_.valid() ? &call_parent_ : nullptr, seen, t0);
+                invocation.trace = span.context;
+            }
             try {
                 o.second = pipeline_(invocation);
             } catch (const callback_error&) {
@@ -200,12 +219,14 @@ AGENTRY_DECL engine::calls_done engine::run_calls(std::span<const tool_call> cal
                 o.second =
                     refused_call(tool_status::tool_error, "agentry: " + calls[i].name + " could not be run: " + e.what());
             }
+            const auto t1 = clock::now();
             s.arguments = invocation.call.arguments;
-            if (!s.attempts.empty()) s.duration = std::chrono::duration_cast<std::chrono::microseconds>(clock::now() - t0);
+            if (!s.attempts.empty()) s.duration = std::chrono::duration_cast<std::chrono::microseconds>(t1 - t0);
             s.status = o.second.status;
             s.result_excerpt = excerpt(o.second.content);
             s.repairs = o.second.repairs;
             s.failure = o.second.failure;
+            if (observer_) observer_->end_call(span, seen, {&s, o.second.content, t1});
             if (events.on_tool_end) {
                 std::unique_lock lock(mutex, std::defer_lock);
                 if (parallel) lock.lock();

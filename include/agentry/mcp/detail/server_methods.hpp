@@ -5,6 +5,7 @@
 // What the MCP server reads of a request before it answers: the params of each method, the
 // request's _meta, and the table of the methods it serves (mcp/server.hpp).
 
+#include <agentry/trace_context.hpp>
 #include <agentry/json/reader.hpp>
 #include <agentry/json/writer.hpp>
 #include <agentry/call_scope.hpp>
@@ -115,6 +116,8 @@ struct request_meta {
     std::string progress_token;
     std::optional<log_level> level;
     client_abilities abilities{};
+    /// The W3C trace context of _meta.traceparent, when valid.
+    std::optional<trace_context> trace;
 };
 
 inline constexpr std::string_view meta_version_key = "io.modelcontextprotocol/protocolVersion";
@@ -138,6 +141,8 @@ inline request_meta read_meta(std::string_view params) {
         out.progress_token = it->second.text();
     if (const auto it = p._meta->find(std::string(meta_level_key)); it != p._meta->end())
         if (const auto name = text_of(it->second)) out.level = parse_log_level(*name);
+    if (const auto it = p._meta->find("traceparent"); it != p._meta->end())
+        if (const auto text = text_of(it->second)) out.trace = trace_context::from_traceparent(*text);
     if (const auto it = p._meta->find("io.modelcontextprotocol/clientCapabilities"); it != p._meta->end())
         out.abilities = read_client_abilities(R"({"capabilities":)" + std::string(it->second.text()) + "}");
     return out;

@@ -29,6 +29,7 @@ AGENTRY_DECL turn_result complete_turn(const turn_parts& parts, const assembler_
                 return {std::nullopt, std::move(*refused)};
         http_request http = parts.request(parts.provider, request);
         if (request.cancel != nullptr) http.cancel = request.cancel;
+        if (request.trace.valid()) http.headers.push_back({"traceparent", request.trace.traceparent()});
         const std::vector<std::string> secrets = secrets_of(http);
         if (std::optional<provider_error> refused = refuse_plain_http(http)) return {std::nullopt, std::move(*refused)};
         const std::size_t limit = http.max_body;

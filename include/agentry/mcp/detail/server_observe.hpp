@@ -1,0 +1,131 @@
+// SPDX-License-Identifier: BSL-1.0
+#ifndef AGENTRY_MCP_DETAIL_SERVER_OBSERVE_HPP
+#define AGENTRY_MCP_DETAIL_SERVER_OBSERVE_HPP
+
+// What an mcp::server tells its observer (telemetry/observer.hpp): a server span for each request
+// it answers, a child of the request's params._meta.traceparent when it has one, and a call span
+// for the tool a tools/call runs, inside it. Neither is made without an observer.
+
+#include <agentry/policy/step.hpp>
+#include <agentry/telemetry/observer.hpp>
+#include <agentry/tool_result.hpp>
+#include <agentry/trace_context.hpp>
+
+#include <chrono>
+#include <optional>
+#include <string>
+#include <string_view>
+
+namespace agentry::mcp::detail {
+
+/// The JSON-RPC error code of a response the server wrote, or nothing for a result.
+inline std::optional<int> response_error_code(std::string_view response) noexcept {
+    constexpr std::string_view key = R"("error":{"code":)";
+    const std::size_t at = response.find(key);
+    if (at == std::string_view::npos) return std::nullopt;
+    std::size_t i = at + key.size();
+    const bool negative = i < response.size() && response[i] == '-';
+    if (negative) ++i;
+    long code = 0;
+    const std::size_t first = i;
+    for (; i < response.size() && i - first < 9 && response[i] >= '0' && response[i] <= '9'; ++i)
+        code = code * 10 + (response[i] - '0');
+    if (i == first) return std::nullopt;
+    return int(negative ? -code : code);
+}
+
+/// The request a thread is serving with an observer: its span, and the target its method names
+/// (a tools/call's tool), known once its params are read.
+class observed_request {
+public:
+    using clock = std::chrono::steady_clock;
+
+    observed_request(observer* o, std::string_view method, const std::optional<trace_context>& parent,
+                     std::string_view id)
+        : observer_(o), previous_(current()) {
+        if (!observer_) return;
+        event_.server = true;
+        event_.method = method;
+        event_.request_id = id;
+        span_ = observer_->begin_mcp(parent ? &*parent : nullptr, event_, clock::now());
+        current() = this;
+    }
+    observed_request(const observed_request&) = delete;
+    observed_request& operator=(const observed_request&) = delete;
+    ~observed_request() {
+        if (observer_) current() = previous_;
+    }
+
+    /// Ends the span with the response the server answers.
+    void end(std::string_view response) noexcept {
+        if (!observer_) return;
+        event_.target = target_;
+        mcp_end_event e;
+        e.error_code = response_error_code(response);
+        e.tool_error = !e.error_code && response.find(R"("isError":true)") != std::string_view::npos;
+        e.end = clock::now();
+        observer_->end_mcp(span_, event_, e);
+    }
+
+    /// The request this thread serves with an observer, or null.
+    static observed_request*& current() noexcept {
+        thread_local observed_request* request = nullptr;
+        return request;
+    }
+
+    observer* watcher() const noexcept { return observer_; }
+    const span_begun& span() const noexcept { return span_; }
+    void set_target(std::string_view target) { target_ = target; }
+
+private:
+    observer* observer_;
+    observed_request* previous_;
+    mcp_event event_{};
+    span_begun span_{};
+    std::string target_;
+};
+
+/// The call span and record of a tool a tools/call runs, when its request is observed.
+class observed_call {
+public:
+    using clock = std::chrono::steady_clock;
+
+    observed_call(std::string_view tool, std::string_view id, std::string_view arguments)
+        : request_(observed_request::current()) {
+        if (!request_) return;
+        request_->set_target(tool);
+        event_.tool = tool;
+        event_.call_id = id;
+        event_.arguments = arguments;
+        start_ = clock::now();
+        const trace_context& parent = request_->span().context;
+        span_ = request_->watcher()->begin_call(parent.valid() ? &parent : nullptr, event_, start_);
+    }
+
+    /// The call's span, for the tool's call_scope; not valid() when not traced.
+    trace_context trace() const noexcept { return span_.context; }
+
+    void end(const tool_result& r) noexcept {
+        if (!request_) return;
+        const auto t1 = clock::now();
+        step record;
+        record.tool = std::string(event_.tool);
+        record.id = std::string(event_.call_id);
+        record.status = r.status;
+        record.failure = r.failure;
+        record.duration = std::chrono::duration_cast<std::chrono::microseconds>(t1 - start_);
+        if (r.status != tool_status::unknown_tool && r.status != tool_status::invalid_arguments)
+            record.attempts.push_back({record.tool, 1, r.status, r.failure, false, record.duration});
+        request_->watcher()->end_call(span_, event_, {&record, r.content, t1});
+    }
+
+private:
+    observed_request* request_;
+    call_event event_{};
+    span_begun span_{};
+    clock::time_point start_{};
+};
+
+} // namespace agentry::mcp::detail
+
+#endif
