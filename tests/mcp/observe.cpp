@@ -31,6 +31,7 @@ struct recording_observer final : agentry::observer {
     std::vector<std::string> log;
     std::uint8_t next = 0;
     std::vector<std::array<std::uint8_t, 16>> traces;
+    std::vector<std::string> sessions;  // of each tools/call, as begun
 
     agentry::span_begun make(const agentry::trace_context* parent, clock::time_point start) {
         agentry::span_begun s;
@@ -68,6 +69,7 @@ struct recording_observer final : agentry::observer {
                                   clock::time_point start) noexcept override {
         std::lock_guard lock(mutex);
         auto s = make(parent, start);
+        if (e.method == "tools/call") sessions.emplace_back(e.session_id);
         if (e.method == "tools/call")
             log.push_back(std::string(e.server ? "server " : "client ") + std::string(e.method) + " " +
                           name(s.context.span_id) + " parent=" + name(s.parent));
@@ -145,6 +147,10 @@ TEST_CASE("observe: an agent's call of a remote tool, the client's request and t
             line.starts_with("end client"))
             calls.push_back(line);
     CHECK(lines(calls) == lines(expected));
+    // Both sides name the session: the Mcp-Session-Id.
+    REQUIRE(seen.sessions.size() == 2);
+    CHECK(seen.sessions[0].size() == 32);
+    CHECK(seen.sessions[0] == seen.sessions[1]);
 }
 
 TEST_CASE("observe: a server reads params._meta.traceparent, and ignores one that is not valid") {
@@ -177,6 +183,7 @@ TEST_CASE("observe: a server reads params._meta.traceparent, and ignores one tha
     CHECK(lines(std::vector<std::string>(seen.log.begin(), seen.log.begin() + 10)) == lines(expected));
     CHECK(seen.log[10].starts_with("end call s6 unknown_tool "));
     CHECK(seen.log[11] == "end server s5 nope error=-32602");
+    CHECK(seen.sessions == std::vector<std::string>(3));  // no session id over stdio or handle()
     // The first request's spans are in the client's trace.
     CHECK(seen.traces[0] == std::array<std::uint8_t, 16>{0x0a, 0xf7, 0x65, 0x19, 0x16, 0xcd, 0x43, 0xdd, 0x84, 0x48,
                                                          0xeb, 0x21, 0x1c, 0x80, 0x31, 0x9c});

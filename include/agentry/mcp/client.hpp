@@ -579,6 +579,8 @@ private:
         mcp_event e;
         e.method = method;
         e.target = target;
+        const std::string session = channel_ ? channel_->session() : std::string();
+        e.session_id = session;
         const span_begun span = seen->begin_mcp(parent, e, clock::now());
         outcome<json::value> r =
             exchange(method, std::move(params), options, what, span.context.valid() ? &span.context : parent, end);

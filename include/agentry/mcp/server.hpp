@@ -507,7 +507,7 @@ private:
                                           stateless ? std::string_view{} : std::string_view(version), nullptr,
                                           stateless ? meta.abilities : detail::client_abilities{}};
         const detail::asking_scope_guard asking_current(&asking);
-        detail::observed_request seen(observer_, method, meta.trace, m.id);
+        detail::observed_request seen(observer_, method, meta.trace, m.id, s);
         std::string answered = answer(row->id, s, m, version, f, meta);
         seen.end(answered);
         return answered;

@@ -68,6 +68,16 @@ public:
         return true;
     }
 
+    /// The session's id on a Streamable HTTP server (its Mcp-Session-Id); empty on stdio.
+    std::string id() const {
+        std::lock_guard lock(mutex_);
+        return id_;
+    }
+    void set_id(std::string id) {
+        std::lock_guard lock(mutex_);
+        id_ = std::move(id);
+    }
+
     /// The identity that started the session; nullptr without authorization.
     const identity* owner() const noexcept { return owner_.get(); }
 
@@ -252,6 +262,7 @@ private:
     mutable std::mutex mutex_;
     std::string version_;
     std::optional<log_level> level_;
+    std::string id_;
     std::shared_ptr<void> context_;
     std::vector<entry> pending_;
     std::set<std::string, std::less<>> subscriptions_;

@@ -92,6 +92,8 @@ public:
     virtual std::string notify(const std::string& message, client_clock::time_point deadline) = 0;
     /// After initialize: the negotiated version (HTTP sends it as a header).
     virtual void set_protocol_version(std::string_view) {}
+    /// The session's id (HTTP's Mcp-Session-Id); empty without one.
+    virtual std::string session() { return {}; }
     /// Ends the connection (a stdio server is stopped; an HTTP session deleted). Idempotent.
     virtual void close() noexcept = 0;
 };

@@ -332,6 +332,7 @@ public:
         std::lock_guard lock(mutex_);
         return session_;
     }
+    std::string session() override { return session_id(); }
 
     /// One request to the target outside the MCP session (no session, version or configured
     /// headers; `headers` instead), its whole answer read, at most `max_body` bytes of body.

@@ -307,6 +307,7 @@ private:
 
     std::string add_session(std::shared_ptr<session> state, std::string_view client) {
         std::string id = new_session_id();
+        state->set_id(id);
         std::lock_guard lock(mutex_);
         std::map<std::string, std::size_t, std::less<>> per_client;
         for (const auto& [key, e] : sessions_) ++per_client[e.client];

@@ -6,6 +6,7 @@
 // it answers, a child of the request's params._meta.traceparent when it has one, and a call span
 // for the tool a tools/call runs, inside it. Neither is made without an observer.
 
+#include <agentry/mcp/session.hpp>
 #include <agentry/policy/step.hpp>
 #include <agentry/telemetry/observer.hpp>
 #include <agentry/tool_result.hpp>
@@ -41,12 +42,14 @@ public:
     using clock = std::chrono::steady_clock;
 
     observed_request(observer* o, std::string_view method, const std::optional<trace_context>& parent,
-                     std::string_view id)
+                     std::string_view id, const session& s)
         : observer_(o), previous_(current()) {
         if (!observer_) return;
+        session_id_ = s.id();
         event_.server = true;
         event_.method = method;
         event_.request_id = id;
+        event_.session_id = session_id_;
         span_ = observer_->begin_mcp(parent ? &*parent : nullptr, event_, clock::now());
         current() = this;
     }
@@ -83,6 +86,7 @@ private:
     mcp_event event_{};
     span_begun span_{};
     std::string target_;
+    std::string session_id_;
 };
 
 /// The call span and record of a tool a tools/call runs, when its request is observed.
