@@ -32,7 +32,7 @@ struct fixed_text {
 
     void assign(std::string_view text) noexcept {
         const std::size_t n = agentry::detail::utf8_cut(text, N - 1);
-        std::memcpy(data, text.data(), n);
+        if (n != 0) std::memcpy(data, text.data(), n);
         size = static_cast<std::uint16_t>(n);
     }
     std::string_view view() const noexcept { return {data, size}; }
