@@ -445,6 +445,58 @@ TEST_CASE("content: arguments and result only with capture_content, long texts c
     }
 }
 
+TEST_CASE("content: max_content bounds what is kept of each") {
+    collected got;
+    tracer_options options;
+    options.on_span = got.hook();
+    options.capture_content = true;
+    options.max_content = 5;
+    tracer t{std::move(options)};
+    const agentry::call_event e = call_of("t", "c", "abcd\xC3\xA9" "fgh");
+    agentry::step ok;
+    t.end_call(t.begin_call(nullptr, e, at(0)), e, {&ok, "0123456789", at(1)});
+    REQUIRE(t.flush());
+    REQUIRE(got.spans.size() == 1);
+    CHECK(std::get<std::string>(*got.spans[0].find("gen_ai.tool.call.arguments")) == "abcd");
+    CHECK(std::get<std::string>(*got.spans[0].find("gen_ai.tool.call.result")) == "01234");
+}
+
+TEST_CASE("sampling: what the caller did not sample (trace-flags 00) is not recorded, nor what nests in it") {
+    collected got;
+    tracer_options options;
+    options.on_span = got.hook();
+    tracer t{std::move(options)};
+    const auto remote = trace_context::from_traceparent("00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-00");
+    REQUIRE(remote);
+    const agentry::mcp_event e{true, "tools/call", "x", "", "1"};
+    const agentry::span_begun served = t.begin_mcp(&*remote, e, at(0));
+    const agentry::call_event call_e = call_of("x", "");
+    const agentry::span_begun call = t.begin_call(&served.context, call_e, at(1));
+    CHECK(call.context.flags == 0);
+    agentry::step ok;
+    t.end_call(call, call_e, {&ok, "", at(2)});
+    t.end_mcp(served, e, {std::nullopt, false, at(3)});
+    const auto sampled = trace_context::from_traceparent("00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01");
+    t.end_mcp(t.begin_mcp(&*sampled, e, at(0)), e, {std::nullopt, false, at(3)});
+    REQUIRE(t.flush());
+    CHECK(got.spans.size() == 1);
+    CHECK(t.delivered() == 1);
+    CHECK(t.dropped() == 0);
+}
+
+TEST_CASE("flush: from on_span it returns false at once") {
+    std::atomic<int> result{-1};
+    tracer* self = nullptr;
+    tracer_options options;
+    options.on_span = [&](const span&) { result = self->flush() ? 1 : 0; };
+    tracer t{std::move(options)};
+    self = &t;
+    const agentry::plan_event e{"a", 1, 1};
+    t.end_plan(t.begin_plan({}, e, at(0)), e, {1, false, at(1)});
+    REQUIRE(t.flush());
+    CHECK(result.load() == 0);
+}
+
 TEST_CASE("on_span: what it throws is counted, and delivery goes on") {
     std::atomic<int> calls{0};
     tracer_options options;

@@ -22,7 +22,9 @@
 #include <agentry/telemetry/span.hpp>
 #include <agentry/transport/transport.hpp>
 
+#include <algorithm>
 #include <atomic>
+#include <exception>
 #include <cstddef>
 #include <cstdint>
 #include <functional>

@@ -51,6 +51,7 @@
 #include <optional>
 #include <stdexcept>
 #include <string>
+#include <string_view>
 #include <thread>
 #include <utility>
 
@@ -66,6 +67,8 @@ struct tracer_options {
     /// Record gen_ai.tool.call.arguments and gen_ai.tool.call.result (they may hold personal
     /// or secret data; each is copied, an allocation on the caller's thread).
     bool capture_content = false;
+    /// With capture_content, the most bytes kept of each (cut at a UTF-8 character boundary).
+    std::size_t max_content = 8192;
     /// Finished spans waiting for the tracer's thread (rounded up to a power of two); past it
     /// a span is dropped.
     std::size_t queue_capacity = 4096;
@@ -172,8 +175,8 @@ public:
             }
             if (options_.capture_content) {
                 try {
-                    r.arguments = new std::string(e.arguments);
-                    r.result = new std::string(end.result);
+                    r.arguments = new std::string(cut(e.arguments));
+                    r.result = new std::string(cut(end.result));
                 } catch (...) {
                     // Out of memory: the span goes without its content.
                 }
@@ -202,8 +205,10 @@ public:
     // ---- delivery ---------------------------------------------------------------------------
 
     /// Waits until every span ended before the call has been given to on_span and its OTLP
-    /// batch sent (or dropped), at most `timeout`. True when that happened in time.
+    /// batch sent (or dropped), at most `timeout`. True when that happened in time; false at
+    /// once when called from on_span.
     bool flush(std::chrono::milliseconds timeout = std::chrono::seconds(10)) {
+        if (std::this_thread::get_id() == thread_.get_id()) return false;
         const std::size_t target = queue_.claimed();
         std::unique_lock lock(mutex_);
         const std::uint64_t ticket = ++flush_requests_;
@@ -238,6 +243,10 @@ private:
         return o;
     }
 
+    std::string_view cut(std::string_view text) const noexcept {
+        return text.substr(0, agentry::detail::utf8_cut(text, options_.max_content));
+    }
+
     static span_begun begin(const trace_context* parent, clock::time_point start) noexcept {
         span_begun out;
         if (parent && parent->valid()) {
@@ -254,7 +263,8 @@ private:
 
     template <class Fill>
     void push(const span_begun& s, detail::record_kind kind, clock::time_point end, Fill&& fill) noexcept {
-        if (!s.context.valid()) return;
+        // Not traced, or not sampled by the caller (W3C trace-flags bit 0): nothing to record.
+        if (!s.context.valid() || (s.context.flags & 1) == 0) return;
         const bool queued = queue_.try_push([&](detail::span_record& r) {
             r.clear();
             r.kind = kind;
