@@ -18,6 +18,7 @@
 #include <filesystem>
 #include <fstream>
 #include <map>
+#include <memory>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -164,6 +165,38 @@ std::string attributes(const value& list) {
     return out;
 }
 
+/// The first ```cpp block of the "## Traces" section of docs/observability.md.
+std::string doc_block() {
+    std::ifstream in(AGENTRY_TEST_SOURCE_DIR "/docs/observability.md", std::ios::binary);
+    std::stringstream text;
+    text << in.rdbuf();
+    const std::string doc = text.str();
+    const std::size_t section = doc.find("\n## Traces\n");
+    std::size_t start = doc.find("```cpp\n", section == std::string::npos ? doc.size() : section);
+    if (start == std::string::npos) return {};
+    start += 7;
+    return doc.substr(start, doc.find("```", start) - start);
+}
+
+std::string this_file() {
+    std::ifstream in(AGENTRY_TEST_SOURCE_DIR "/tests/traces/otlp_collector.cpp", std::ios::binary);
+    std::stringstream text;
+    text << in.rdbuf();
+    return text.str();
+}
+
+// The example of docs/observability.md, "Traces", as it is there.
+// A tracer that prints each span's name and exports to the collector at `url`.
+std::unique_ptr<agentry::tracer> make_tracer(std::string url) {
+    agentry::tracer_options options;
+    options.service_name = "travel-service";
+    options.on_span = [](const agentry::span& s) { std::puts(s.name.c_str()); };
+    options.otlp = agentry::otlp_options{};
+    options.otlp->url = std::move(url);  // e.g. "http://127.0.0.1:4318/v1/traces"
+    options.otlp->send = agentry::send_with(agentry::curl_transport{});
+    return std::make_unique<agentry::tracer>(std::move(options));
+}
+
 agentry::transport_result post(const std::string& url, std::string body) {
     agentry::http_request r;
     r.url = url;
@@ -307,6 +340,19 @@ TEST_CASE("otlp collector: the span tree and attributes, read back from what it 
                                        "gen_ai.tool.name={\"stringValue\":\"get_weather\"}\n";
     CHECK(attributes(member(*mcp_client, "attributes")) == mcp_attributes);
     CHECK(attributes(member(*mcp_server, "attributes")) == mcp_attributes);
+}
+
+TEST_CASE("otlp collector: the example of docs/observability.md is in this file, and exports") {
+    const std::string block = doc_block();
+    CHECK(block.starts_with("// A tracer that prints each span's name"));
+    CHECK(this_file().find(block) != std::string::npos);
+    collector c;
+    const std::unique_ptr<agentry::tracer> t = make_tracer(c.url());
+    const agentry::plan_event e{"a", 1, 1};
+    t->end_plan(t->begin_plan({}, e, at(0)), e, {1, false, at(1)});
+    REQUIRE(t->flush());
+    CHECK(t->delivered() == 1);
+    CHECK(t->exported() == 1);
 }
 
 TEST_CASE("otlp collector: an error span's status, as accepted") {
