@@ -686,3 +686,70 @@ TEST_CASE("otlp: spans past max_queue are dropped and counted") {
     CHECK(t.export_failures() == 0);
     CHECK(sent.load() == 1);
 }
+
+TEST_CASE("otlp: what the transport throws fails the batch, and is told") {
+    tracer_options options;
+    options.otlp.emplace();
+    options.otlp->url = "http://collector.invalid/v1/traces";
+    options.otlp->send = [](const agentry::http_request&) -> agentry::transport_result {
+        throw std::runtime_error("down");
+    };
+    tracer t{std::move(options)};
+    const agentry::plan_event e{"a", 1, 1};
+    t.end_plan(t.begin_plan({}, e, at(0)), e, {1, false, at(1)});
+    REQUIRE(t.flush());
+    CHECK(t.delivered() == 1);
+    CHECK(t.export_failures() == 1);
+    CHECK(t.export_dropped() == 1);
+    CHECK(t.last_export_error() == "agentry: OTLP export to http://collector.invalid/v1/traces failed, 1 spans dropped: down");
+}
+
+TEST_CASE("shutdown: the destructor delivers and exports what is left") {
+    std::mutex mutex;
+    std::vector<std::string> bodies;
+    std::atomic<int> hooked{0};
+    {
+        tracer_options options;
+        options.on_span = [&](const span&) { ++hooked; };
+        options.otlp.emplace();
+        options.otlp->url = "http://collector.invalid/v1/traces";
+        options.otlp->interval = std::chrono::hours(1);
+        options.otlp->send = [&](const agentry::http_request& r) {
+            std::lock_guard lock(mutex);
+            bodies.push_back(r.body);
+            agentry::transport_result out;
+            out.response.status = 200;
+            return out;
+        };
+        tracer t{std::move(options)};
+        const agentry::plan_event e{"a", 1, 1};
+        for (int i = 0; i != 3; ++i) t.end_plan(t.begin_plan({}, e, at(0)), e, {1, false, at(1)});
+    }
+    CHECK(hooked.load() == 3);
+    REQUIRE(bodies.size() == 1);
+    std::size_t spans = 0;
+    for (std::size_t at = 0; (at = bodies[0].find("\"spanId\"", at)) != std::string::npos; ++at) ++spans;
+    CHECK(spans == 3);
+}
+
+TEST_CASE("shutdown: past shutdown_timeout what is unsent is dropped, not sent") {
+    std::atomic<int> sent{0};
+    std::atomic<int> hooked{0};
+    {
+        tracer_options options;
+        options.on_span = [&](const span&) { ++hooked; };
+        options.shutdown_timeout = 0ms;
+        options.otlp.emplace();
+        options.otlp->url = "http://collector.invalid/v1/traces";
+        options.otlp->interval = std::chrono::hours(1);
+        options.otlp->send = [&](const agentry::http_request&) {
+            ++sent;
+            return agentry::transport_result{};
+        };
+        tracer t{std::move(options)};
+        const agentry::plan_event e{"a", 1, 1};
+        for (int i = 0; i != 3; ++i) t.end_plan(t.begin_plan({}, e, at(0)), e, {1, false, at(1)});
+    }
+    CHECK(hooked.load() == 3);
+    CHECK(sent.load() == 0);
+}

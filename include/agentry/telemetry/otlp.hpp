@@ -24,14 +24,15 @@
 
 #include <algorithm>
 #include <atomic>
-#include <exception>
 #include <cstddef>
 #include <cstdint>
+#include <exception>
 #include <functional>
 #include <memory>
 #include <mutex>
 #include <stdexcept>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -87,14 +88,19 @@ public:
 
     const otlp_options& options() const noexcept { return options_; }
 
-    /// Queues a span; false, and the span counted as dropped, when max_queue spans wait.
-    bool add(span s) {
-        if (pending_.size() >= options_.max_queue) {
-            dropped_.fetch_add(1, std::memory_order_relaxed);
-            return false;
+    /// Queues a span; false, and the span counted as dropped, when max_queue spans wait (or
+    /// memory ran out).
+    bool add(span s) noexcept {
+        if (pending_.size() < options_.max_queue) {
+            try {
+                pending_.push_back(std::move(s));
+                return true;
+            } catch (...) {
+                // Out of memory: dropped as if the queue were full.
+            }
         }
-        pending_.push_back(std::move(s));
-        return true;
+        dropped_.fetch_add(1, std::memory_order_relaxed);
+        return false;
     }
 
     std::size_t waiting() const noexcept { return pending_.size(); }
@@ -117,8 +123,7 @@ public:
             if (now >= deadline) {
                 dropped_.fetch_add(pending_.size() - at, std::memory_order_relaxed);
                 failures_.fetch_add(1, std::memory_order_relaxed);
-                remember("agentry: OTLP export stopped at its deadline; " + std::to_string(pending_.size() - at) +
-                         " spans dropped");
+                remember(pending_.size() - at, "its deadline passed (tracer_options::shutdown_timeout)");
                 all = false;
                 break;
             }
@@ -149,39 +154,52 @@ public:
 
 private:
     bool send_batch(const span* first, std::size_t n, std::chrono::milliseconds limit) {
-        http_request request;
-        request.method = "POST";
-        request.url = options_.url;
-        request.headers = options_.headers;
-        request.headers.push_back({"Content-Type", "application/json"});
-        request.body = detail::otlp_request(service_name_, first, n);
-        request.connect_timeout = limit;
-        request.total_timeout = limit;
-        request.max_body = 64 * 1024;
-        std::string why;
+        std::string_view why;
+        std::string text;
         try {
+            http_request request;
+            request.method = "POST";
+            request.url = options_.url;
+            request.headers = options_.headers;
+            request.headers.push_back({"Content-Type", "application/json"});
+            request.body = detail::otlp_request(service_name_, first, n);
+            request.connect_timeout = limit;
+            request.total_timeout = limit;
+            request.max_body = 64 * 1024;
             const transport_result r = options_.send(request);
             if (r.ok() && r.response.status >= 200 && r.response.status < 300) {
                 exported_.fetch_add(n, std::memory_order_relaxed);
                 return true;
             }
-            why = r.ok() ? "HTTP " + std::to_string(r.response.status) + ": " + r.response.body.substr(0, 200)
-                         : r.error.message;
+            text = r.ok() ? "HTTP " + std::to_string(r.response.status) + ": " + r.response.body.substr(0, 200)
+                          : r.error.message;
+            why = text;
         } catch (const std::exception& e) {
-            why = e.what();
+            try {
+                text = e.what();
+                why = text;
+            } catch (...) {
+                why = "the transport threw";
+            }
         } catch (...) {
-            why = "an exception that is not a std::exception";
+            why = "the transport threw";
         }
         dropped_.fetch_add(n, std::memory_order_relaxed);
         failures_.fetch_add(1, std::memory_order_relaxed);
-        remember("agentry: OTLP export to " + options_.url + " failed, " + std::to_string(n) +
-                 " spans dropped: " + why);
+        remember(n, why);
         return false;
     }
 
-    void remember(std::string why) {
-        std::lock_guard lock(error_mutex_);
-        last_error_ = std::move(why);
+    // Keeps the message of a failure (none when memory ran out).
+    void remember(std::size_t spans, std::string_view why) noexcept {
+        try {
+            std::string text = "agentry: OTLP export to " + options_.url + " failed, " + std::to_string(spans) +
+                               " spans dropped: ";
+            text.append(why);
+            std::lock_guard lock(error_mutex_);
+            last_error_ = std::move(text);
+        } catch (...) {
+        }
     }
 
     otlp_options options_;
