@@ -212,7 +212,7 @@ inline span to_span(span_record& r, std::int64_t offset) {
         s.name = joined("execute_tool", r.name.view());
         s.kind = span_kind::internal;
         add(s, "gen_ai.operation.name", "execute_tool");
-        add(s, "gen_ai.tool.name", r.name.view());
+        add_if(s, "gen_ai.tool.name", r.name.view());
         add_if(s, "gen_ai.tool.call.id", r.id.view());
         add(s, "gen_ai.tool.type", "function");
         if (arguments) add(s, "gen_ai.tool.call.arguments", *arguments);
