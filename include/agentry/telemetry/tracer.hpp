@@ -109,7 +109,7 @@ public:
         return begin(parent, start);
     }
     void end_run(const span_begun& s, const run_event& e, const run_end_event& end) noexcept override {
-        push(s, detail::record_kind::run, end.end, [&](detail::span_record& r) {
+        push(s, detail::spans::record_kind::run, end.end, [&](detail::spans::span_record& r) {
             r.name.assign(e.agent);
             r.id.assign(e.run_id);
             r.provider.assign(e.provider);
@@ -126,7 +126,7 @@ public:
         return begin(&run.context, start);
     }
     void end_turn(const span_begun& s, const turn_event& e, const turn_end_event& end) noexcept override {
-        push(s, detail::record_kind::turn, end.end, [&](detail::span_record& r) {
+        push(s, detail::spans::record_kind::turn, end.end, [&](detail::spans::span_record& r) {
             r.provider.assign(e.provider);
             r.model.assign(e.model);
             r.number = e.turn;
@@ -134,7 +134,7 @@ public:
             r.retries = end.retries;
             r.reason.assign(end.finish_reason);
             if (end.error) {
-                r.error.assign(detail::error_kind_name(end.error->kind));
+                r.error.assign(detail::spans::error_kind_name(end.error->kind));
                 r.message.assign(end.error->message);
             }
         });
@@ -144,7 +144,7 @@ public:
         return begin(&run.context, start);
     }
     void end_plan(const span_begun& s, const plan_event& e, const plan_end_event& end) noexcept override {
-        push(s, detail::record_kind::plan, end.end, [&](detail::span_record& r) {
+        push(s, detail::spans::record_kind::plan, end.end, [&](detail::spans::span_record& r) {
             r.name.assign(e.agent);
             r.number = e.turn;
             r.count = static_cast<std::uint32_t>(e.steps);
@@ -157,7 +157,7 @@ public:
         return begin(parent, start);
     }
     void end_call(const span_begun& s, const call_event& e, const call_end_event& end) noexcept override {
-        push(s, detail::record_kind::call, end.end, [&](detail::span_record& r) {
+        push(s, detail::spans::record_kind::call, end.end, [&](detail::spans::span_record& r) {
             r.name.assign(e.tool);
             r.id.assign(e.call_id);
             r.target.assign(e.plan_step);
@@ -188,7 +188,7 @@ public:
         return begin(parent, start);
     }
     void end_mcp(const span_begun& s, const mcp_event& e, const mcp_end_event& end) noexcept override {
-        push(s, detail::record_kind::mcp, end.end, [&](detail::span_record& r) {
+        push(s, detail::spans::record_kind::mcp, end.end, [&](detail::spans::span_record& r) {
             r.server = e.server;
             r.name.assign(e.method);
             r.target.assign(e.target);
@@ -254,18 +254,18 @@ private:
             out.context.flags = parent->flags;
             out.parent = parent->span_id;
         } else {
-            out.context.trace_id = detail::new_trace_id();
+            out.context.trace_id = detail::spans::new_trace_id();
         }
-        out.context.span_id = detail::new_span_id();
+        out.context.span_id = detail::spans::new_span_id();
         out.start = start;
         return out;
     }
 
     template <class Fill>
-    void push(const span_begun& s, detail::record_kind kind, clock::time_point end, Fill&& fill) noexcept {
+    void push(const span_begun& s, detail::spans::record_kind kind, clock::time_point end, Fill&& fill) noexcept {
         // Not traced, or not sampled by the caller (W3C trace-flags bit 0): nothing to record.
         if (!s.context.valid() || (s.context.flags & 1) == 0) return;
-        const bool queued = queue_.try_push([&](detail::span_record& r) {
+        const bool queued = queue_.try_push([&](detail::spans::span_record& r) {
             r.clear();
             r.kind = kind;
             r.trace_id = s.context.trace_id;
@@ -292,7 +292,7 @@ private:
             if (exporter_ && (stopping || asked || exporter_->due(clock::now()))) exporter_->send_waiting(deadline);
             if (stopping) {
                 // Past the deadline: what is left is dropped.
-                while (detail::span_record* r = queue_.front()) {
+                while (detail::spans::span_record* r = queue_.front()) {
                     r->release_content();
                     queue_.pop();
                     dropped_.fetch_add(1, std::memory_order_relaxed);
@@ -309,11 +309,11 @@ private:
     // Takes every published record, until the queue is empty or the deadline passes.
     void drain(clock::time_point deadline) {
         std::size_t n = 0;
-        while (detail::span_record* r = queue_.front()) {
+        while (detail::spans::span_record* r = queue_.front()) {
             if ((++n & 63) == 0 && clock::now() >= deadline) break;
             std::optional<span> s;
             try {
-                s.emplace(detail::to_span(*r, offset_));
+                s.emplace(detail::spans::to_span(*r, offset_));
             } catch (...) {
                 // Out of memory: the span is lost, counted as dropped.
             }
@@ -338,7 +338,7 @@ private:
     }
 
     tracer_options options_;
-    detail::span_queue<detail::span_record> queue_;
+    detail::span_queue<detail::spans::span_record> queue_;
     std::int64_t offset_ = 0;
     std::optional<otlp_exporter> exporter_;
 

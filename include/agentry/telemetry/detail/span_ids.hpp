@@ -14,7 +14,7 @@
 #include <cstring>
 #include <random>
 
-namespace agentry::detail {
+namespace agentry::detail::spans {
 
 class id_generator {
 public:
@@ -82,6 +82,6 @@ inline std::array<std::uint8_t, 16> new_trace_id() noexcept {
     return out;
 }
 
-} // namespace agentry::detail
+} // namespace agentry::detail::spans
 
 #endif

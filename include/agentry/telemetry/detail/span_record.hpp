@@ -21,7 +21,7 @@
 #include <string_view>
 #include <utility>
 
-namespace agentry::detail {
+namespace agentry::detail::spans {
 
 /// Text of at most N - 1 bytes, inline.
 template <std::size_t N>
@@ -257,6 +257,6 @@ inline span to_span(span_record& r, std::int64_t offset) {
     return s;
 }
 
-} // namespace agentry::detail
+} // namespace agentry::detail::spans
 
 #endif
