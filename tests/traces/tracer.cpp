@@ -223,6 +223,8 @@ TEST_CASE("tree: run, turn, plan, step, sub-run, MCP client and server, exactly"
 
     const span& s_run = got.named("invoke_agent travel");
     CHECK(s_run.kind == span_kind::internal);
+    CHECK(to_string(s_run.kind) == "internal");
+    CHECK(to_string(span_status::error) == "error");
     CHECK(s_run.root());
     CHECK(s_run.trace_id == run.context.trace_id);
     CHECK(s_run.span_id == run.context.span_id);
@@ -244,6 +246,7 @@ TEST_CASE("tree: run, turn, plan, step, sub-run, MCP client and server, exactly"
 
     const span& s_turn = got.named("chat gpt-4o-mini");
     CHECK(s_turn.kind == span_kind::client);
+    CHECK(to_string(s_turn.kind) == "client");
     CHECK(s_turn.parent_span_id == run.context.span_id);
     CHECK(s_turn.trace_id == run.context.trace_id);
     CHECK(s_turn.status == span_status::unset);
@@ -752,4 +755,16 @@ TEST_CASE("shutdown: past shutdown_timeout what is unsent is dropped, not sent")
     }
     CHECK(hooked.load() == 3);
     CHECK(sent.load() == 0);
+}
+
+TEST_CASE("delivery: with neither on_span nor an exporter, spans are taken and counted, not made") {
+    tracer_options options;
+    options.capture_content = true;
+    tracer t{std::move(options)};
+    const agentry::call_event e = call_of("add", "c", "{}");
+    agentry::step ok;
+    for (int i = 0; i != 5; ++i) t.end_call(t.begin_call(nullptr, e, at(0)), e, {&ok, "3", at(1)});
+    REQUIRE(t.flush());
+    CHECK(t.delivered() == 5);
+    CHECK(t.dropped() == 0);
 }

@@ -311,6 +311,13 @@ private:
         std::size_t n = 0;
         while (detail::spans::span_record* r = queue_.front()) {
             if ((++n & 63) == 0 && clock::now() >= deadline) break;
+            if (!options_.on_span && !exporter_) {
+                // No one to give it to: not made.
+                r->release_content();
+                queue_.pop();
+                delivered_.fetch_add(1, std::memory_order_relaxed);
+                continue;
+            }
             std::optional<span> s;
             try {
                 s.emplace(detail::spans::to_span(*r, offset_));
