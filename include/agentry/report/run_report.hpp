@@ -153,9 +153,9 @@ private:
         item("Tokens", tokens_text(r.usage), "tokens-total");
         std::size_t failed = 0, retried = 0, approvals = 0;
         for (const step& s : r.steps) {
-            failed += status_class(s.status) == "failed" ? 1 : 0;
-            retried += retries_of(s) != 0 ? 1 : 0;
-            approvals += s.decision ? 1 : 0;
+            if (status_class(s.status) == "failed") ++failed;
+            if (retries_of(s) != 0) ++retried;
+            if (s.decision) ++approvals;
         }
         item("Tool calls", std::to_string(r.steps.size()) + " (failed " + std::to_string(failed) + ", retried " +
                                std::to_string(retried) + ", approvals " + std::to_string(approvals) + ")");
