@@ -360,6 +360,20 @@ TEST_CASE("store: durable runs read back from a SQLite store") {
                                                        "<dd class=\"stop running\">not yet: shown as of its last "
                                                        "checkpoint</dd>"));
 
+    // Calls checkpointed after the last state: one finished, one started when its process stopped.
+    store.append(old, agentry::checkpoint_kind::call_started, R"({"id":"c9","tool":"quote","arguments":"{\"city\":\"Oslo\"}"})");
+    store.append(old, agentry::checkpoint_kind::call_finished, R"({"id":"c9","status":"ok","content":"95 EUR","unknown":false})");
+    store.append(old, agentry::checkpoint_kind::call_started, R"({"id":"c10","tool":"book","arguments":"{}"})");
+    const std::string later = agentry::render_report(store, old);
+    CHECK(contains(later, "</header><section class=\"later-calls\"><p class=\"note\">Calls checkpointed after the last "
+                          "state (the run's state does not hold them yet):</p><details class=\"later-call ok\" "
+                          "data-call=\"c9\"><summary><span class=\"tool\">quote</span><span class=\"status ok\">ok</span>"
+                          "<span class=\"call-id\">c9</span></summary><div class=\"body\"><p>Arguments</p><pre>{&quot;city"
+                          "&quot;:&quot;Oslo&quot;}</pre><p>Result</p><pre>95 EUR</pre></div></details><details "
+                          "class=\"later-call started\" data-call=\"c10\"><summary><span class=\"tool\">book</span><span "
+                          "class=\"status not_run\">started, no result recorded</span>"));
+    CHECK_FALSE(contains(page, "later-calls\""));
+
     CHECK_THROWS_WITH_AS(agentry::render_report(store, "nope"),
                          "agentry: render_report: no run nope in this store; give the id start_run returned "
                          "(store.runs lists the runs by status)",

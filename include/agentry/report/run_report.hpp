@@ -93,9 +93,11 @@ class report_page {
 public:
     explicit report_page(const report_options& options) : options_(options) {}
 
-    /// Appends the section of `r`, `depth` levels below the page's run. `status`: the store's
-    /// status of the run, for a stored run (report/stored_report.hpp), else empty.
-    void run(const run_result& r, std::size_t depth, std::string_view status, const sub_run* from) {
+    /// Appends the section of `r`, `depth` levels below the page's run. For a stored run
+    /// (report/stored_report.hpp): `status`, the store's status of the run, and `later`, HTML
+    /// shown after the summary; both empty otherwise.
+    void run(const run_result& r, std::size_t depth, std::string_view status, const sub_run* from,
+             std::string_view later = {}) {
         const std::string ids = "r" + std::to_string(++runs_);
         const std::chrono::microseconds span = std::max(span_of(r), std::chrono::microseconds(1));
         out += "<section class=\"run" + std::string(from ? " sub-run" : "") + "\" id=\"" + ids +
@@ -103,6 +105,7 @@ public:
         if (from) out += " data-step=\"" + html(from->step_id) + "\" data-tool=\"" + html(from->tool) + "\"";
         out += " data-stop=\"" + std::string(to_string(r.stop)) + "\">";
         summary(r, depth, status, from);
+        out += later;
         timeline(r, depth, ids, span);
         plans(r, depth, ids);
         calls(r, depth, ids);
@@ -402,8 +405,9 @@ private:
     std::size_t runs_ = 0;
 };
 
-/// The page of `r`; `status` as report_page::run takes it.
-inline std::string render_page(const run_result& r, const report_options& options, std::string_view status) {
+/// The page of `r`; `status` and `later` as report_page::run takes them.
+inline std::string render_page(const run_result& r, const report_options& options, std::string_view status,
+                               std::string_view later) {
     report_page page(options);
     const std::string title = !options.title.empty() ? options.title
                               : r.run_id.empty()     ? std::string("Run report")
@@ -413,7 +417,7 @@ inline std::string render_page(const run_result& r, const report_options& option
                "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\"><meta name=\"generator\" "
                "content=\"agentry\"><title>" +
                html(title) + "</title><style>" + std::string(report_style) + "</style></head><body><main class=\"report\">";
-    page.run(r, 0, status, nullptr);
+    page.run(r, 0, status, nullptr, later);
     page.out += "<footer>Run report written by agentry.</footer></main></body></html>\n";
     return std::move(page.out);
 }
@@ -422,7 +426,7 @@ inline std::string render_page(const run_result& r, const report_options& option
 
 /// The report of `r` as one HTML page (see the top of this file).
 inline std::string render_report(const run_result& r, const report_options& options = {}) {
-    return detail::render_page(r, options, {});
+    return detail::render_page(r, options, {}, {});
 }
 
 } // namespace agentry

@@ -44,8 +44,8 @@ dl.summary div{min-width:90px}dl.summary dt{color:var(--muted);font-size:12px}dl
 .mark.retry,.mark.fallback{background:var(--warn-bg);color:var(--warn)}.mark.timeout{background:var(--bad-bg);color:var(--bad)}
 .mark.sub-run{background:var(--ask-bg);color:var(--ask)}
 .approval{background:var(--ask-bg);color:var(--ask)}.approval.denied{background:var(--warn-bg);color:var(--warn)}
-details.call-detail,details.plan-step{border:1px solid #e6e6e6;border-radius:6px;margin:6px 0;background:#fff}
-details.call-detail>summary,details.plan-step>summary{padding:6px 10px;cursor:pointer}
+details.call-detail,details.plan-step,details.later-call{border:1px solid #e6e6e6;border-radius:6px;margin:6px 0;background:#fff}
+details.call-detail>summary,details.plan-step>summary,details.later-call>summary{padding:6px 10px;cursor:pointer}
 details.call-detail.failed{border-left:4px solid var(--bad)}details.call-detail.ok{border-left:4px solid var(--ok)}
 details.call-detail.denied,details.call-detail.rate-limited{border-left:4px solid var(--warn)}
 details .body{padding:4px 12px 10px}
