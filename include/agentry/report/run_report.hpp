@@ -40,7 +40,7 @@
 namespace agentry {
 
 struct report_options {
-    /// The page's title; empty: "Run <run id>".
+    /// The page's title; empty: "Run <run id>" ("Run report" for a run without an id).
     std::string title;
     /// Bytes of one call's arguments or result (and a plan's text) shown; longer text is cut at
     /// a character boundary, with a note saying how much was shown.
