@@ -379,3 +379,16 @@ TEST_CASE("store: durable runs read back from a SQLite store") {
                          "(store.runs lists the runs by status)",
                          agentry::store_error);
 }
+
+TEST_CASE("page: times however large or negative are bounded") {
+    agentry::run_result r;
+    r.wall_time = std::chrono::milliseconds::max();
+    r.turn_timings = {{std::chrono::microseconds::max(), std::chrono::microseconds::max(), 0}};
+    r.steps.push_back(make_step("c1", "echo", agentry::tool_status::ok, std::chrono::microseconds::min(),
+                                std::chrono::microseconds::max()));
+    const std::string page = agentry::render_report(r);
+    check_self_contained(page);
+    CHECK(contains(page, "<span class=\"tick last\" style=\"left:100.000%\">"));
+    CHECK(contains(page, "<span class=\"bar\" style=\"left:50.000%;width:50.000%\""));
+    CHECK(contains(page, "<a class=\"bar\" href=\"#r1-call-0\" style=\"left:0.000%;width:50.000%\""));
+}

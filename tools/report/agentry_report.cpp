@@ -48,7 +48,10 @@ std::optional<arguments> parse(int argc, char** argv, std::string& error) {
         };
         if (arg == "--help" || arg == "-h") return std::nullopt;
         if (arg == "--sqlite" || arg == "--postgres" || arg == "-o" || arg == "--title") {
-            std::string& to = arg == "--sqlite" ? a.sqlite : arg == "--postgres" ? a.postgres : arg == "-o" ? a.out : a.options.title;
+            std::string& to = arg == "--sqlite"     ? a.sqlite
+                              : arg == "--postgres" ? a.postgres
+                              : arg == "-o"         ? a.out
+                                                    : a.options.title;
             if (!value(to)) return std::nullopt;
         } else if (arg.starts_with("-") && arg.size() > 1) {
             error = "agentry-report: unknown option " + std::string(arg) + "; " + std::string(usage);
@@ -56,7 +59,8 @@ std::optional<arguments> parse(int argc, char** argv, std::string& error) {
         } else if (a.run.empty()) {
             a.run = arg;
         } else {
-            error = "agentry-report: one run id only (got " + a.run + " and " + std::string(arg) + "); " + std::string(usage);
+            error = "agentry-report: one run id only (got " + a.run + " and " + std::string(arg) + "); " +
+                    std::string(usage);
             return std::nullopt;
         }
     }

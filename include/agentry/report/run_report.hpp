@@ -118,16 +118,30 @@ private:
     std::string heading(std::size_t depth, std::size_t level) const {
         return std::to_string(std::min<std::size_t>(depth + level, 6));
     }
-    void open_heading(std::size_t depth, std::size_t level, std::string_view cls = {}) {
-        out += "<h" + heading(depth, level) + (cls.empty() ? "" : " class=\"" + std::string(cls) + "\"") + ">";
-    }
+    void open_heading(std::size_t depth, std::size_t level) { out += "<h" + heading(depth, level) + ">"; }
     void close_heading(std::size_t depth, std::size_t level) { out += "</h" + heading(depth, level) + ">"; }
+
+    // Times as recorded are taken within 0 to 100 years, so that sums of two cannot overflow
+    // whatever a store held.
+    static constexpr std::chrono::hours century{24 * 366 * 100};
+    static std::chrono::microseconds bounded(std::chrono::microseconds d) {
+        return std::clamp<std::chrono::microseconds>(d, std::chrono::microseconds(0), century);
+    }
+
+    // The style placing a bar on a track of `span`: from its start, as wide as it took (within
+    // the track).
+    static std::string place(std::chrono::microseconds started, std::chrono::microseconds took,
+                             std::chrono::microseconds span) {
+        const std::chrono::microseconds at = std::min(bounded(started), span);
+        return "left:" + percent(at, span) + ";width:" + percent(std::min(bounded(took), span - at), span);
+    }
 
     // The end of the last thing the run timed, or its wall time when later.
     static std::chrono::microseconds span_of(const run_result& r) {
-        std::chrono::microseconds end = std::chrono::duration_cast<std::chrono::microseconds>(r.wall_time);
-        for (const turn_timing& t : r.turn_timings) end = std::max(end, t.started + t.duration);
-        for (const step& s : r.steps) end = std::max(end, s.started + s.duration);
+        std::chrono::microseconds end =
+            std::clamp<std::chrono::milliseconds>(r.wall_time, std::chrono::milliseconds(0), century);
+        for (const turn_timing& t : r.turn_timings) end = std::max(end, bounded(t.started) + bounded(t.duration));
+        for (const step& s : r.steps) end = std::max(end, bounded(s.started) + bounded(s.duration));
         return end;
     }
 
@@ -139,7 +153,8 @@ private:
     void summary(const run_result& r, std::size_t depth, std::string_view status, const sub_run* from) {
         out += "<header class=\"summary\">";
         open_heading(depth, 1);
-        if (from) out += "Sub-run of <span class=\"tool\">" + html(from->tool) + "</span> (call " + html(from->step_id) + ")";
+        if (from)
+            out += "Sub-run of <span class=\"tool\">" + html(from->tool) + "</span> (call " + html(from->step_id) + ")";
         else if (!options_.title.empty()) out += html(options_.title);
         else out += r.run_id.empty() ? std::string("Run report") : "Run " + html(r.run_id);
         close_heading(depth, 1);
@@ -207,7 +222,8 @@ private:
         };
         std::vector<row> rows;
         for (std::size_t i = 0; i != turns; ++i)
-            rows.push_back({i < r.turn_timings.size() ? r.turn_timings[i].started : std::chrono::microseconds(0), true, i});
+            rows.push_back(
+                {i < r.turn_timings.size() ? r.turn_timings[i].started : std::chrono::microseconds(0), true, i});
         for (std::size_t i = 0; i != r.steps.size(); ++i) rows.push_back({r.steps[i].started, false, i});
         std::stable_sort(rows.begin(), rows.end(), [](const row& a, const row& b) {
             return a.started != b.started ? a.started < b.started : a.turn && !b.turn;
@@ -230,9 +246,8 @@ private:
                    std::to_string(t.retries) + (t.retries == 1 ? " retry" : " retries") + "</span>";
         out += "</span><div class=\"track\">";
         if (timed)
-            out += "<span class=\"bar\" style=\"left:" + percent(t.started, span) + ";width:" +
-                   percent(t.duration, span) + "\" title=\"Turn " + std::to_string(i + 1) + ": " +
-                   duration_text(t.duration) + "\"></span>";
+            out += "<span class=\"bar\" style=\"" + place(t.started, t.duration, span) + "\" title=\"Turn " +
+                   std::to_string(i + 1) + ": " + duration_text(t.duration) + "\"></span>";
         out += "</div></div>";
     }
 
@@ -265,9 +280,10 @@ private:
                std::to_string(retries_of(s)) + "\"";
         if (s.decision) out += " data-approval=\"" + std::string(approval_class(*s.decision)) + "\"";
         out += "><span class=\"label\"><span class=\"tool\">" + html(s.tool) + "</span><span class=\"status " + cls +
-               "\">" + status + "</span>" + marks(r, s) + "<span class=\"call-id\">" + html(s.id) + "</span></span><div class=\"track\"><a class=\"bar\" href=\"#" +
-               ids + "-call-" + std::to_string(i) + "\" style=\"left:" + percent(s.started, span) +
-               ";width:" + percent(s.duration, span) + "\" title=\"" + html(s.tool) + ": " + status + ", " +
+               "\">" + status + "</span>" + marks(r, s) + "<span class=\"call-id\">" + html(s.id) +
+               "</span></span><div class=\"track\"><a class=\"bar\" href=\"#" +
+               ids + "-call-" + std::to_string(i) + "\" style=\"" + place(s.started, s.duration, span) +
+               "\" title=\"" + html(s.tool) + ": " + status + ", " +
                duration_text(s.duration) + "\">";
         // One segment per try when there were several; the gaps stand for the waits between them.
         if (s.attempts.size() > 1)
@@ -285,7 +301,8 @@ private:
             out += "<div class=\"plan\" id=\"" + pid + "\" data-plan=\"" + std::to_string(k + 1) + "\" data-rounds=\"" +
                    std::to_string(p.rounds) + "\">";
             open_heading(depth, 2);
-            out += "Plan " + std::to_string(k + 1) + " <span class=\"when\">turn " + std::to_string(p.turn) + " \xC2\xB7 " +
+            out += "Plan " + std::to_string(k + 1) + " <span class=\"when\">turn " + std::to_string(p.turn) +
+                   " \xC2\xB7 " +
                    std::to_string(p.steps.size()) + (p.steps.size() == 1 ? " step" : " steps") + " \xC2\xB7 " +
                    std::to_string(p.rounds) + (p.rounds == 1 ? " round" : " rounds") + " \xC2\xB7 " +
                    duration_text(p.wall_time) + "</span>";
@@ -307,7 +324,8 @@ private:
 
     void plan_step(const plan_step_record& s, const std::string& id) {
         const std::string status(to_string(s.status));
-        out += "<details class=\"plan-step " + status + "\" id=\"" + id + "\" data-step=\"" + html(s.id) + "\"><summary>" +
+        out += "<details class=\"plan-step " + status + "\" id=\"" + id + "\" data-step=\"" + html(s.id) +
+               "\"><summary>" +
                "<span class=\"tool\">" + html(s.id) + "</span> " + html(s.tool) + "<span class=\"status " + status +
                "\">" + status + "</span>";
         if (s.status == plan_step_status::failed)
@@ -386,7 +404,8 @@ private:
             out += "</ul>";
         }
         if (!s.attempts.empty()) {
-            out += "<table class=\"attempts\"><tr><th>Try</th><th>Tool</th><th>Status</th><th>Failure</th><th>Took</th></tr>";
+            out += "<table class=\"attempts\"><tr><th>Try</th><th>Tool</th><th>Status</th><th>Failure</th><th>Took"
+                   "</th></tr>";
             for (const attempt& a : s.attempts) {
                 const bool retry = a.tool == s.tool && a.number > 1;
                 out += "<tr class=\"attempt-row" + std::string(retry ? " retry" : "") +
@@ -416,7 +435,8 @@ inline std::string render_page(const run_result& r, const report_options& option
                "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; style-src 'unsafe-inline'\">"
                "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\"><meta name=\"generator\" "
                "content=\"agentry\"><title>" +
-               html(title) + "</title><style>" + std::string(report_style) + "</style></head><body><main class=\"report\">";
+               html(title) + "</title><style>" + std::string(report_style) +
+               "</style></head><body><main class=\"report\">";
     page.run(r, 0, status, nullptr, later);
     page.out += "<footer>Run report written by agentry.</footer></main></body></html>\n";
     return std::move(page.out);

@@ -82,7 +82,8 @@ inline std::string later_calls(const std::vector<checkpoint>& tail, std::string_
                "class=\"tool\">" + html(c.tool) + "</span><span class=\"status " +
                (o ? std::string(status_class(o->status)) : std::string("not_run")) + "\">" +
                (o ? status : std::string("started, no result recorded")) + "</span><span class=\"call-id\">" +
-               html(c.id) + "</span></summary><div class=\"body\"><p>Arguments</p>" + html_shown(c.arguments, max_shown);
+               html(c.id) + "</span></summary><div class=\"body\"><p>Arguments</p>" +
+               html_shown(c.arguments, max_shown);
         if (o) out += "<p>Result</p>" + html_shown(o->content, max_shown);
         out += "</div></details>";
     }
