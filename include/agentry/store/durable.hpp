@@ -96,7 +96,9 @@ inline run_state state_of(std::span<const message> conversation, const run_resul
             run_time.count(),
             progress.summarized_messages,
             progress.summary_usage,
-            progress.turn_timings};
+            progress.turn_timings,
+            progress.plans,
+            progress.sub_runs};
 }
 
 /// The checkpointer a resumed run gives its agent: it appends to the store, and answers the
@@ -201,6 +203,8 @@ inline run_result result_of(const run_state& state, const std::optional<run_outc
     r.summarized_messages = state.summarized_messages.value_or(0);
     r.summary_usage = state.summary_usage.value_or(token_usage{});
     r.turn_timings = state.turn_timings.value_or(std::vector<turn_timing>{});
+    r.plans = state.plans;
+    r.sub_runs = state.sub_runs;
     // Bounded, as the agent's time limits are, whatever the store holds.
     constexpr std::int64_t century = std::int64_t(100) * 366 * 24 * 3600 * 1000;
     r.wall_time = std::chrono::milliseconds(std::clamp<std::int64_t>(state.run_time_ms.value_or(0), 0, century));

@@ -120,6 +120,10 @@ struct run_state {
     std::optional<token_usage> summary_usage;
     /// run_result::turn_timings; absent in checkpoints of older versions.
     std::optional<std::vector<turn_timing>> turn_timings;
+    /// run_result::plans and sub_runs (a sub-run with its own, nested); read as empty from
+    /// checkpoints of older versions, which have neither.
+    std::vector<plan_record> plans;
+    std::vector<sub_run> sub_runs;
 };
 
 /// The body of a call_started checkpoint.
