@@ -4,7 +4,14 @@
 // read back from what it accepted, what it refuses, a dead collector and a slow one. Without
 // node each case prints why and exits with 77 (skipped).
 
+#include <agentry/agent.hpp>
 #include <agentry/json/value.hpp>
+#include <agentry/mcp/client.hpp>
+#include <agentry/mcp/http.hpp>
+#include <agentry/mcp/server.hpp>
+#include <agentry/mcp/toolset.hpp>
+#include <agentry/provider/scripted.hpp>
+#include <agentry/registry.hpp>
 #include <agentry/telemetry/tracer.hpp>
 #include <agentry/transport/curl.hpp>
 
@@ -21,6 +28,7 @@
 #include <memory>
 #include <sstream>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include <arpa/inet.h>
@@ -234,8 +242,8 @@ TEST_CASE("otlp collector: the span tree and attributes, read back from what it 
     REQUIRE(meta);
     const agentry::mcp_event server_e{true, "tools/call", "get_weather", "sess-9", "12"};
     const agentry::span_begun server = t.begin_mcp(&*meta, server_e, at(5));
-    t.end_mcp(server, server_e, {std::nullopt, false, at(6)});
-    t.end_mcp(client, client_e, {std::nullopt, false, at(7)});
+    t.end_mcp(server, server_e, {std::nullopt, false, at(6), {}});
+    t.end_mcp(client, client_e, {std::nullopt, false, at(7), {}});
     agentry::step ok;
     ok.attempts.resize(1);
     t.end_call(call, call_e, {&ok, "{\"temperature\":21.5}", at(8)});
@@ -457,4 +465,99 @@ TEST_CASE("otlp collector: a slow collector, past the timeout, drops the batch a
     // The collector did read it, and it was valid: only the answer came too late.
     c.stop();
     CHECK(member(c.record(), "errors").size() == 0);
+}
+
+namespace {
+
+constexpr agentry::registry remote_tools{
+    agentry::tool<"add", "Adds two integers.", "a", "b">(+[](int a, int b) { return a + b; })};
+
+struct exported_span {
+    std::string trace, parent, name;
+    int kind = 0;
+};
+
+/// Every span the collector accepted, by span id.
+std::map<std::string, exported_span> spans_of(const value& record) {
+    std::map<std::string, exported_span> out;
+    for (const value& request : member(record, "accepted").items())
+        for (const value& rs : member(request, "resourceSpans").items())
+            for (const value& ss : member(rs, "scopeSpans").items())
+                for (const value& s : member(ss, "spans").items()) {
+                    exported_span e;
+                    e.trace = member(s, "traceId").as_string();
+                    if (const value* p = s.find("parentSpanId")) e.parent = p->as_string();
+                    e.name = member(s, "name").as_string();
+                    e.kind = int(member(s, "kind").as_double());
+                    out[member(s, "spanId").as_string()] = e;
+                }
+    return out;
+}
+
+/// The id of the one span named `name` whose parent is `parent`.
+std::string child(const std::map<std::string, exported_span>& spans, const std::string& parent, const std::string& name) {
+    std::string found;
+    for (const auto& [id, s] : spans)
+        if (s.parent == parent && s.name == name) {
+            CHECK_MESSAGE(found.empty(), "two spans named " << name << " under " << parent);
+            found = id;
+        }
+    REQUIRE_MESSAGE(!found.empty(), "no span named " << name << " under " << (parent.empty() ? "(root)" : parent));
+    return found;
+}
+
+} // namespace
+
+TEST_CASE("otlp collector: an agent, its MCP client and an agentry MCP server export one trace") {
+    collector c;
+    agentry::tracer t{exporting(c.url())};
+    agentry::mcp::server server{remote_tools, {.name = "remote", .version = "1"}};
+    server.set_observer(&t);
+    agentry::mcp::http_options http_options;
+    http_options.port = 0;
+    http_options.log = nullptr;
+    agentry::mcp::http_server http(server, http_options);
+    std::thread serving([&] { http.run(); });
+    {
+        agentry::mcp::client_options client_options;
+        client_options.observer = &t;
+        auto client = agentry::mcp::client::connect(agentry::mcp::http_url{http.url()}, client_options);
+        REQUIRE(client);
+        agentry::mcp::toolset remote;
+        REQUIRE(remote.add(*client));
+        const agentry::scripted_model model{[](const agentry::chat_request& r) {
+            if (r.messages.back().role == agentry::role::user)
+                return agentry::scripted_model::call("add", R"({"a":2,"b":3})");
+            return agentry::scripted_model::answer("5");
+        }};
+        agentry::agent_options options;
+        options.observer = &t;
+        options.name = "desk";
+        agentry::agent<agentry::loop_config{}> agent{model, agentry::registry{}, options, agentry::scripted_transport{}};
+        REQUIRE(agent.add_tools(remote));
+        REQUIRE(agent.run("2 + 3?").stop == agentry::stop_reason::completed);
+    }
+    http.stop();
+    serving.join();
+    REQUIRE(t.flush());
+    CHECK(t.export_failures() == 0);
+    c.stop();
+
+    const value record = c.record();
+    CHECK(member(record, "errors").size() == 0);
+    const std::map<std::string, exported_span> spans = spans_of(record);
+    // invoke_agent desk > chat (each turn), execute_tool add > tools/call add (client) >
+    // tools/call add (server) > execute_tool add.
+    const std::string run = child(spans, "", "invoke_agent desk");
+    const std::string call = child(spans, run, "execute_tool add");
+    const std::string sent = child(spans, call, "tools/call add");
+    const std::string served = child(spans, sent, "tools/call add");
+    const std::string ran = child(spans, served, "execute_tool add");
+    std::size_t turns = 0;
+    for (const auto& [id, s] : spans) turns += s.parent == run && s.name.starts_with("chat") ? 1 : 0;
+    CHECK(turns == 2);
+    CHECK(spans.at(sent).kind == 3);    // client
+    CHECK(spans.at(served).kind == 2);  // server
+    CHECK(spans.at(ran).kind == 1);     // internal
+    for (const std::string& id : {call, sent, served, ran}) CHECK(spans.at(id).trace == spans.at(run).trace);
 }

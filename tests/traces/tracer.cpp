@@ -359,11 +359,13 @@ TEST_CASE("names: no agent, no target, a resource's URI kept out of the name, a 
     t.end_run(run, run_e, {"final_answer", false, "", 0, {}, at(1)});
 
     const agentry::mcp_event read_e{false, "resources/read", "file:///tmp/a.txt", "", "3"};
-    t.end_mcp(t.begin_mcp(nullptr, read_e, at(0)), read_e, {std::nullopt, false, at(1)});
+    t.end_mcp(t.begin_mcp(nullptr, read_e, at(0)), read_e, {std::nullopt, false, at(1), {}});
     const agentry::mcp_event list_e{true, "tools/list", "", "", ""};
-    t.end_mcp(t.begin_mcp(nullptr, list_e, at(0)), list_e, {std::nullopt, false, at(1)});
+    t.end_mcp(t.begin_mcp(nullptr, list_e, at(0)), list_e, {std::nullopt, false, at(1), {}});
     const agentry::mcp_event prompt_e{false, "prompts/get", "review", "", "4"};
-    t.end_mcp(t.begin_mcp(nullptr, prompt_e, at(0)), prompt_e, {std::nullopt, false, at(1)});
+    t.end_mcp(t.begin_mcp(nullptr, prompt_e, at(0)), prompt_e, {std::nullopt, false, at(1), {}});
+    const agentry::mcp_event ping_e{false, "ping", "", "", "5"};
+    t.end_mcp(t.begin_mcp(nullptr, ping_e, at(0)), ping_e, {std::nullopt, false, at(1), "timeout"});
 
     agentry::step slow;
     slow.status = agentry::tool_status::tool_error;
@@ -381,7 +383,12 @@ TEST_CASE("names: no agent, no target, a resource's URI kept out of the name, a 
     t.end_call(t.begin_call(&run.context, fine_e, at(0)), fine_e, {&fine, "3", at(1)});
 
     REQUIRE(t.flush());
-    REQUIRE(got.spans.size() == 7);
+    REQUIRE(got.spans.size() == 8);
+    // A client's request that got no response.
+    CHECK(attributes(got.named("ping")) == "mcp.method.name=\"ping\"\n"
+                                           "jsonrpc.request.id=\"5\"\n"
+                                           "error.type=\"timeout\"\n");
+    CHECK(got.named("ping").status == span_status::error);
     CHECK(attributes(got.named("invoke_agent")) == "gen_ai.operation.name=\"invoke_agent\"\n"
                                                    "gen_ai.usage.input_tokens=0\n"
                                                    "gen_ai.usage.output_tokens=0\n"
@@ -478,9 +485,9 @@ TEST_CASE("sampling: what the caller did not sample (trace-flags 00) is not reco
     CHECK(call.context.flags == 0);
     agentry::step ok;
     t.end_call(call, call_e, {&ok, "", at(2)});
-    t.end_mcp(served, e, {std::nullopt, false, at(3)});
+    t.end_mcp(served, e, {std::nullopt, false, at(3), {}});
     const auto sampled = trace_context::from_traceparent("00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01");
-    t.end_mcp(t.begin_mcp(&*sampled, e, at(0)), e, {std::nullopt, false, at(3)});
+    t.end_mcp(t.begin_mcp(&*sampled, e, at(0)), e, {std::nullopt, false, at(3), {}});
     REQUIRE(t.flush());
     CHECK(got.spans.size() == 1);
     CHECK(t.delivered() == 1);

@@ -150,12 +150,12 @@ struct mcp_event {
 struct mcp_end_event {
     /// The JSON-RPC error code of an error response; empty for a result.
     std::optional<int> error_code;
-    /// On a client, a request that got no response: "timeout", "cancelled" or "transport";
-    /// empty otherwise.
-    std::string_view error_type;
     /// A tools/call result with isError true.
     bool tool_error = false;
     std::chrono::steady_clock::time_point end{};
+    /// On a client, a request that got no response: "timeout", "cancelled" or "transport";
+    /// empty otherwise.
+    std::string_view error_type;
 };
 
 class observer {

@@ -199,6 +199,7 @@ public:
                 r.error_code = *end.error_code;
             }
             r.failed = end.tool_error;
+            r.error.assign(end.error_type);
         });
     }
 

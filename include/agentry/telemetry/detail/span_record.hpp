@@ -248,6 +248,8 @@ inline span to_span(span_record& r, std::int64_t offset) {
             const std::string code = std::to_string(r.error_code);
             add(s, "rpc.response.status_code", code);
             set_error(s, code);
+        } else if (!r.error.view().empty()) {
+            set_error(s, r.error.view());
         } else if (r.failed) {
             set_error(s, "tool_error");
         }
