@@ -134,7 +134,7 @@ public:
             r.retries = end.retries;
             r.reason.assign(end.finish_reason);
             if (end.error) {
-                r.error.assign(detail::spans::error_kind_name(end.error->kind));
+                r.error.assign(to_string(end.error->kind));
                 r.message.assign(end.error->message);
             }
         });

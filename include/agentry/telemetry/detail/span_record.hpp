@@ -104,21 +104,6 @@ struct span_record {
     }
 };
 
-constexpr std::string_view error_kind_name(provider_error_kind k) noexcept {
-    switch (k) {
-    case provider_error_kind::transport: return "transport";
-    case provider_error_kind::bad_request: return "bad_request";
-    case provider_error_kind::authentication: return "authentication";
-    case provider_error_kind::permission: return "permission";
-    case provider_error_kind::rate_limited: return "rate_limited";
-    case provider_error_kind::server: return "server";
-    case provider_error_kind::malformed: return "malformed";
-    case provider_error_kind::too_large: return "too_large";
-    case provider_error_kind::insecure: return "insecure";
-    }
-    return "other";
-}
-
 inline void add(span& s, std::string_view key, std::string_view value) {
     s.attributes.push_back({key, attribute_value(std::in_place_type<std::string>, value)});
 }
