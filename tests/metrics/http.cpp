@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: BSL-1.0
 // GET /metrics on the MCP HTTP server: the exposition, the Host, Origin and authorization rules,
 // and a real Prometheus server scraping it (with and without a bearer token) and answering a
-// query of a tool's call count; promtool check metrics on the exposition.
+// query of a tool's call count and every query of the Grafana dashboard; promtool check metrics
+// on the exposition.
 #include "events.hpp"
+#include "grafana.hpp"
 #include "tools.hpp"
 
 #include <agentry/mcp/http.hpp>
@@ -193,4 +195,12 @@ TEST_CASE("metrics over http: a real Prometheus scrapes /metrics, with and witho
         CHECK_MESSAGE(seen == "3", job, ": last seen: ", seen, "\nprometheus said: ", read_file(prometheus.log()));
     }
     CHECK(prometheus.poll(R"(agentry_tool_calls_total{job="open",tool="search",outcome="tool_error"})", "1") == "1");
+
+    // Every query of the Grafana dashboard is PromQL this Prometheus evaluates.
+    const agentry::json::parsed dashboard = grafana_dashboard();
+    REQUIRE(dashboard.ok());
+    for (const std::string& query : grafana_queries(dashboard.value)) {
+        const auto answer = prometheus.query(expanded(query));
+        CHECK_MESSAGE(answer.starts_with(R"({"status":"success")"), query, ": ", answer);
+    }
 }

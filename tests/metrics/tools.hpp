@@ -216,6 +216,12 @@ public:
         return last;
     }
 
+    /// The answer to the instant query `expr` (the JSON text), or what went wrong.
+    std::string query(const std::string& expr) const {
+        const auto answer = http_get(port_, "/api/v1/query?query=" + url_encoded(expr));
+        return answer ? answer->second : "(no answer)";
+    }
+
 private:
     scratch_dir dir_;
     std::string program_;
