@@ -382,7 +382,7 @@ public:
         if (outcome >= detail::outcome_count) outcome = static_cast<std::size_t>(tool_status::tool_error);
         c.outcomes[outcome].fetch_add(1, std::memory_order_relaxed);
         std::uint64_t retries = 0;
-        for (const attempt& a : r->attempts) retries += a.number > 1 && a.tool == e.tool ? 1 : 0;
+        for (const attempt& a : r->attempts) retries += a.number > 1 && a.tool == e.tool ? 1u : 0u;
         detail::add(c.attempts, r->attempts.size());
         detail::add(c.retries, retries);
         detail::add(c.timeouts, r->timed_out ? 1 : 0);
