@@ -204,3 +204,30 @@ TEST_CASE("metrics over http: a real Prometheus scrapes /metrics, with and witho
         CHECK_MESSAGE(answer.starts_with(R"({"status":"success")"), query, ": ", answer);
     }
 }
+
+TEST_CASE("metrics over http: the example of docs/observability.md is this test") {
+    // The block below is the first C++ block of the section "## Metrics", byte for byte.
+    // clang-format off
+agentry::metrics metrics{{
+    .prices = {
+        .models = {{"gpt-4o-mini", {.input_per_million = 0.15, .output_per_million = 0.60,
+                                    .cached_input_per_million = 0.075}}},
+        .per_call = {{"search_flights", 0.002}},  // dollars per call of a paid API
+        .tool_tokens_model = "gpt-4o-mini",       // what tools' tokens cost (see below)
+    },
+}};
+
+agentry::mcp::http_options http;  // <agentry/mcp/http.hpp>
+http.metrics = &metrics;          // GET /metrics on the MCP HTTP server
+    // clang-format on
+    record(metrics, {"search_flights"});
+    CHECK(metrics.snapshot().tools.at(0).cost == 0.002);
+    CHECK(http.metrics_path == "/metrics");
+
+    const std::string doc = read_file(std::string(AGENTRY_SOURCE_DIR) + "/docs/observability.md");
+    const std::size_t section = doc.find("## Metrics\n");
+    REQUIRE(section != std::string::npos);
+    const std::size_t start = doc.find("```cpp\n", section) + 7;
+    const std::string block = doc.substr(start, doc.find("```", start) - start);
+    CHECK(read_file(std::string(AGENTRY_METRICS_TEST_DIR) + "/http.cpp").find(block) != std::string::npos);
+}
