@@ -104,7 +104,8 @@ public:
 
     /// The entry of the name (`first`, `second`): found, taken now, or the overflow entry.
     Counters& find(std::string_view first, std::string_view second) noexcept {
-        const std::uint64_t h = metrics_hash(second, metrics_hash(first, 0));
+        const std::uint64_t h0 = metrics_hash(first, 0);
+        const std::uint64_t h = second.empty() ? h0 : metrics_hash(second, h0);
         for (std::size_t i = h & mask_;; i = (i + 1) & mask_) {
             slot& s = index_[i];
             std::uint64_t seen = s.hash.load(std::memory_order_acquire);
