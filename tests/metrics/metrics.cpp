@@ -8,6 +8,7 @@
 
 #include <cmath>
 #include <fstream>
+#include <memory>
 #include <sstream>
 #include <string>
 #include <thread>
@@ -156,39 +157,78 @@ TEST_CASE("metrics: histogram quantiles as Prometheus' histogram_quantile") {
     CHECK(std::isnan(h.quantile(0.5)));
 }
 
-TEST_CASE("metrics: 4 threads x 10,000 calls give exact totals") {
-    agentry::metrics m;
-    constexpr int per_thread = 10'000;
-    std::vector<std::thread> threads;
-    for (int t = 0; t != 4; ++t)
-        threads.emplace_back([&m, t] {
-            for (int i = 0; i != per_thread; ++i) {
-                call c{"tool_" + std::to_string(i % 8)};
-                c.attempts = {tried(c.tool, 1)};
-                if (i % 10 == 0) c.attempts.push_back(tried(c.tool, 2));
-                c.arguments = "12345678";  // 2 tokens
-                c.took = std::chrono::milliseconds(t);
-                record(m, c);
-                request(m, "openai", i % 2 ? "a" : "b", 10ms, usage(3, 1));
-            }
-        });
-    for (std::thread& t : threads) t.join();
-    const agentry::metrics_snapshot s = m.snapshot();
-    REQUIRE(s.tools.size() == 8);
-    for (const agentry::tool_snapshot& t : s.tools) {
-        CHECK(t.calls == 5'000);
-        CHECK(t.duration.count == 5'000);
-        CHECK(t.argument_tokens == 10'000);
+TEST_CASE("metrics: 4 threads x 10,000 calls give exact totals, in lanes of their own or shared") {
+    // 8 lanes: a lane each; 1: one thread in it, three in the shared lane; 0: all shared.
+    for (std::size_t lanes : {8u, 1u, 0u}) {
+        CAPTURE(lanes);
+        agentry::metrics_options options;
+        options.lanes = lanes;
+        agentry::metrics m{options};
+        constexpr int per_thread = 10'000;
+        std::vector<std::thread> threads;
+        for (int t = 0; t != 4; ++t)
+            threads.emplace_back([&m, t] {
+                for (int i = 0; i != per_thread; ++i) {
+                    call c{"tool_" + std::to_string(i % 8)};
+                    c.attempts = {tried(c.tool, 1)};
+                    if (i % 10 == 0) c.attempts.push_back(tried(c.tool, 2));
+                    c.arguments = "12345678";  // 2 tokens
+                    c.took = std::chrono::milliseconds(t);
+                    record(m, c);
+                    request(m, "openai", i % 2 ? "a" : "b", 10ms, usage(3, 1));
+                }
+            });
+        for (std::thread& t : threads) t.join();
+        const agentry::metrics_snapshot s = m.snapshot();
+        REQUIRE(s.tools.size() == 8);
+        for (const agentry::tool_snapshot& t : s.tools) {
+            CHECK(t.calls == 5'000);
+            CHECK(t.duration.count == 5'000);
+            CHECK(t.argument_tokens == 10'000);
+        }
+        CHECK(s.tools[0].attempts == 5'000 + 1'000);  // tool_0: i % 8 == 0; retried: i % 40 == 0, 250 a thread
+        CHECK(s.tools[0].retries == 1'000);
+        CHECK(s.tools[0].duration.sum == doctest::Approx(1'250 * (0.0 + 0.001 + 0.002 + 0.003)));
+        REQUIRE(s.providers.size() == 2);
+        for (const agentry::provider_snapshot& p : s.providers) {
+            CHECK(p.requests == 20'000);
+            CHECK(p.tokens.input_tokens == 60'000);
+            CHECK(p.input_tokens.count == 20'000);
+        }
     }
-    CHECK(s.tools[0].attempts == 5'000 + 1'000);  // tool_0: i % 8 == 0; retried: i % 40 == 0, 250 a thread
-    CHECK(s.tools[0].retries == 1'000);
-    CHECK(s.tools[0].duration.sum == doctest::Approx(1'250 * (0.0 + 0.001 + 0.002 + 0.003)));
-    REQUIRE(s.providers.size() == 2);
-    for (const agentry::provider_snapshot& p : s.providers) {
-        CHECK(p.requests == 20'000);
-        CHECK(p.tokens.input_tokens == 60'000);
-        CHECK(p.input_tokens.count == 20'000);
-    }
+}
+
+TEST_CASE("metrics: a thread gives its lane back when it exits") {
+    const auto registry = std::make_shared<agentry::detail::lane_registry>(1);
+    agentry::detail::lane first{}, second{}, third{};
+    std::thread a([&] {
+        first = agentry::detail::current_lane(registry);
+        std::thread b([&] { second = agentry::detail::current_lane(registry); });  // while a holds the lane
+        b.join();
+    });
+    a.join();
+    std::thread c([&] { third = agentry::detail::current_lane(registry); });
+    c.join();
+    CHECK(!first.shared);
+    CHECK(first.index == 0);
+    CHECK(second.shared);
+    CHECK(second.index == 1);
+    CHECK(!third.shared);
+    CHECK(third.index == 0);
+    CHECK(registry->taken[0].load() == false);
+
+    // A thread that outlives the metrics object it recorded into exits cleanly.
+    std::thread d([] {
+        {
+            agentry::metrics m;
+            record(m, {"search"});
+            CHECK(m.snapshot().tools.at(0).calls == 1);
+        }
+        agentry::metrics other;
+        record(other, {"search"});
+        CHECK(other.snapshot().tools.at(0).calls == 1);
+    });
+    d.join();
 }
 
 TEST_CASE("metrics: names past a table's capacity are counted under _other") {

@@ -12,9 +12,11 @@
 //   mcp::http_options http{.metrics = &metrics};        // GET /metrics
 //
 // Recording is lock-free: names live in fixed-capacity tables (detail/metrics_table.hpp), a
-// name past a table's capacity is counted under "_other", and every counter is a relaxed
-// std::atomic<std::uint64_t>. A tool call costs one hash of its name, one probe and about eight
-// atomic additions, with no allocation once the name is known. Costs are computed when read,
+// name past a table's capacity is counted under "_other", and every counter is a
+// std::atomic<std::uint64_t> kept once per lane (detail/metrics_lanes.hpp): a thread records into
+// a lane of its own with relaxed loads and stores, threads past metrics_options::lanes into a
+// shared lane with relaxed atomic additions. A tool call costs one hash of its name, one probe
+// and about eight additions, with no allocation once the name is known. Costs are computed when read,
 // from the price table given at construction. Reading is consistent per counter, not across
 // counters: a reader racing writers may see a call counted and its duration not yet.
 
@@ -33,6 +35,7 @@
 #include <functional>
 #include <limits>
 #include <map>
+#include <memory>
 #include <string>
 #include <string_view>
 #include <tuple>
@@ -65,6 +68,11 @@ struct metrics_options {
     std::size_t max_providers = 64;
     /// (agent, stop reason) pairs kept; more are counted under ("_other", "_other").
     std::size_t max_runs = 256;
+    /// Threads that record at once, each into counters of its own with plain stores; a thread
+    /// takes a lane when it first records and gives it back when it exits. Threads past this
+    /// number share one more lane, with atomic additions. Every name's counters are kept once
+    /// per lane, plus the shared one (about 300 bytes for a tool).
+    std::size_t lanes = 8;
     price_table prices{};
 };
 
@@ -232,7 +240,7 @@ inline constexpr std::array<std::string_view, 9> provider_error_names{
     "transport", "bad_request", "authentication", "permission", "rate_limited",
     "server",    "malformed",   "too_large",      "insecure"};
 
-struct tool_counters {
+struct alignas(64) tool_counters {
     std::array<counter, outcome_count> outcomes{};
     counter attempts{0};
     counter retries{0};
@@ -243,7 +251,7 @@ struct tool_counters {
     histogram_counts<15> duration{};  // sum in nanoseconds
 };
 
-struct provider_counters {
+struct alignas(64) provider_counters {
     counter requests{0};
     std::array<counter, provider_error_names.size()> errors{};
     counter retries{0};
@@ -257,7 +265,7 @@ struct provider_counters {
     counter reasoning{0};
 };
 
-struct run_counters {
+struct alignas(64) run_counters {
     counter runs{0};
 };
 
@@ -266,17 +274,26 @@ inline std::uint64_t nanoseconds(std::chrono::steady_clock::duration d) noexcept
     return ns > 0 ? static_cast<std::uint64_t>(ns) : 0;
 }
 
-/// A histogram read, its sum divided by `scale`.
-template <std::size_t N, class Bound>
-histogram_snapshot read_histogram(const histogram_counts<N>& h, const std::array<Bound, N>& bounds, double scale) {
+/// The sum over the lanes of the counter `get` picks.
+template <class Counters, class Get>
+std::uint64_t total(const Counters* lanes, std::size_t n, Get get) noexcept {
+    std::uint64_t out = 0;
+    for (std::size_t i = 0; i != n; ++i) out += read(get(lanes[i]));
+    return out;
+}
+
+/// The histogram `get` picks, summed over the lanes, its sum divided by `scale`.
+template <class Counters, class Get, class Bound, std::size_t N>
+histogram_snapshot read_histogram(const Counters* lanes, std::size_t n, Get get, const std::array<Bound, N>& bounds,
+                                  double scale) {
     histogram_snapshot out;
     out.bounds.assign(bounds.begin(), bounds.end());
     out.counts.reserve(N + 1);
-    for (const counter& c : h.counts) {
-        out.counts.push_back(read(c));
+    for (std::size_t b = 0; b != N + 1; ++b) {
+        out.counts.push_back(total(lanes, n, [&](const Counters& c) -> const counter& { return get(c).counts[b]; }));
         out.count += out.counts.back();
     }
-    out.sum = static_cast<double>(read(h.sum)) / scale;
+    out.sum = static_cast<double>(total(lanes, n, [&](const Counters& c) -> const counter& { return get(c).sum; })) / scale;
     return out;
 }
 
@@ -365,9 +382,10 @@ class metrics final : public observer {
 public:
     explicit metrics(metrics_options options = {})
         : prices_(std::move(options.prices)),
-          tools_(options.max_tools, "_other", ""),
-          providers_(options.max_providers, "_other", "_other"),
-          runs_(options.max_runs, "_other", "_other") {}
+          lanes_(std::make_shared<detail::lane_registry>(options.lanes)),
+          tools_(options.max_tools, options.lanes + 1, "_other", ""),
+          providers_(options.max_providers, options.lanes + 1, "_other", "_other"),
+          runs_(options.max_runs, options.lanes + 1, "_other", "_other") {}
 
     metrics(const metrics&) = delete;
     metrics& operator=(const metrics&) = delete;
@@ -375,69 +393,79 @@ public:
     void end_call(const span_begun& span, const call_event& e, const call_end_event& end) noexcept override {
         const step* r = end.record;
         if (!r) return;
-        detail::tool_counters& c = tools_.find(e.tool, {});
+        const detail::lane l = detail::current_lane(lanes_);
+        detail::tool_counters& c = tools_.find(e.tool, {})[l.index];
         std::size_t outcome = static_cast<std::size_t>(r->status);
         if (r->status == tool_status::tool_error && r->failure)
             outcome = detail::status_count + static_cast<std::size_t>(*r->failure);
         if (outcome >= detail::outcome_count) outcome = static_cast<std::size_t>(tool_status::tool_error);
-        c.outcomes[outcome].fetch_add(1, std::memory_order_relaxed);
+        detail::add(c.outcomes[outcome], 1, l);
         std::uint64_t retries = 0;
         for (const attempt& a : r->attempts) retries += a.number > 1 && a.tool == e.tool ? 1u : 0u;
-        detail::add(c.attempts, r->attempts.size());
-        detail::add(c.retries, retries);
-        detail::add(c.timeouts, r->timed_out ? 1 : 0);
-        detail::add(c.fallbacks, r->fallback.empty() ? 0 : 1);
-        detail::add(c.argument_tokens, (e.arguments.size() + 3) / 4);
-        detail::add(c.result_tokens, (end.result.size() + 3) / 4);
-        c.duration.observe(detail::tool_duration_edges, detail::nanoseconds(end.end - span.start));
+        detail::add(c.attempts, r->attempts.size(), l);
+        detail::add(c.retries, retries, l);
+        detail::add(c.timeouts, r->timed_out ? 1 : 0, l);
+        detail::add(c.fallbacks, r->fallback.empty() ? 0 : 1, l);
+        detail::add(c.argument_tokens, (e.arguments.size() + 3) / 4, l);
+        detail::add(c.result_tokens, (end.result.size() + 3) / 4, l);
+        c.duration.observe(detail::tool_duration_edges, detail::nanoseconds(end.end - span.start), l);
     }
 
     void provider_request(const request_event& e) noexcept override {
-        detail::provider_counters& c = providers_.find(e.provider, e.model);
-        c.requests.fetch_add(1, std::memory_order_relaxed);
+        const detail::lane l = detail::current_lane(lanes_);
+        detail::provider_counters& c = providers_.find(e.provider, e.model)[l.index];
+        detail::add(c.requests, 1, l);
         if (e.error) {
             const auto kind = static_cast<std::size_t>(e.error->kind);
-            if (kind < c.errors.size()) c.errors[kind].fetch_add(1, std::memory_order_relaxed);
+            if (kind < c.errors.size()) detail::add(c.errors[kind], 1, l);
         }
-        detail::add(c.retries, e.retry ? 1 : 0);
-        c.duration.observe(detail::request_duration_edges, detail::nanoseconds(e.duration));
+        detail::add(c.retries, e.retry ? 1 : 0, l);
+        c.duration.observe(detail::request_duration_edges, detail::nanoseconds(e.duration), l);
         const token_usage& u = e.usage;
-        detail::add(c.input, u.input_tokens);
-        detail::add(c.output, u.output_tokens);
-        detail::add(c.cached, u.cached_input_tokens);
-        detail::add(c.cache_write, u.cache_write_tokens);
-        detail::add(c.reasoning, u.reasoning_tokens);
+        detail::add(c.input, u.input_tokens, l);
+        detail::add(c.output, u.output_tokens, l);
+        detail::add(c.cached, u.cached_input_tokens, l);
+        detail::add(c.cache_write, u.cache_write_tokens, l);
+        detail::add(c.reasoning, u.reasoning_tokens, l);
         if (!e.error && (u.input_tokens != 0 || u.output_tokens != 0)) {
-            c.input_tokens.observe(detail::token_bounds, u.input_tokens);
-            c.output_tokens.observe(detail::token_bounds, u.output_tokens);
+            c.input_tokens.observe(detail::token_bounds, u.input_tokens, l);
+            c.output_tokens.observe(detail::token_bounds, u.output_tokens, l);
         }
     }
 
     void end_run(const span_begun&, const run_event& e, const run_end_event& end) noexcept override {
-        runs_.find(e.agent, end.stop).runs.fetch_add(1, std::memory_order_relaxed);
+        const detail::lane l = detail::current_lane(lanes_);
+        detail::add(runs_.find(e.agent, end.stop)[l.index].runs, 1, l);
     }
 
     /// Everything counted so far, with costs from the price table.
     metrics_snapshot snapshot() const {
         metrics_snapshot out;
+        using detail::total;
+        using tc = detail::tool_counters;
+        using pc = detail::provider_counters;
+        const std::size_t n_lanes = tools_.lanes();
         tools_.each([&](const auto& entry) {
-            const detail::tool_counters& c = entry.counters;
+            const tc* c = entry.lanes.get();
+            const auto sum = [&](auto get) { return total(c, n_lanes, get); };
             tool_snapshot t;
             t.tool = entry.first;
             for (std::size_t i = 0; i != detail::outcome_count; ++i)
-                if (const std::uint64_t n = detail::read(c.outcomes[i]); n != 0) {
+                if (const std::uint64_t n = sum([i](const tc& x) -> const detail::counter& { return x.outcomes[i]; });
+                    n != 0) {
                     t.outcomes.push_back({std::string(detail::outcome_names[i]),
                                           std::string(detail::outcome_failures[i]), n});
                     t.calls += n;
                 }
             if (t.calls == 0) return;
-            t.attempts = detail::read(c.attempts);
-            t.retries = detail::read(c.retries);
-            t.timeouts = detail::read(c.timeouts);
-            t.fallbacks = detail::read(c.fallbacks);
-            t.argument_tokens = detail::read(c.argument_tokens);
-            t.result_tokens = detail::read(c.result_tokens);
-            t.duration = detail::read_histogram(c.duration, detail::tool_duration_bounds, 1e9);
+            t.attempts = sum([](const tc& x) -> const detail::counter& { return x.attempts; });
+            t.retries = sum([](const tc& x) -> const detail::counter& { return x.retries; });
+            t.timeouts = sum([](const tc& x) -> const detail::counter& { return x.timeouts; });
+            t.fallbacks = sum([](const tc& x) -> const detail::counter& { return x.fallbacks; });
+            t.argument_tokens = sum([](const tc& x) -> const detail::counter& { return x.argument_tokens; });
+            t.result_tokens = sum([](const tc& x) -> const detail::counter& { return x.result_tokens; });
+            t.duration = detail::read_histogram(
+                c, n_lanes, [](const tc& x) -> const auto& { return x.duration; }, detail::tool_duration_bounds, 1e9);
             if (const auto it = prices_.per_call.find(t.tool); it != prices_.per_call.end())
                 t.cost += static_cast<double>(t.calls) * it->second;
             if (const auto it = prices_.models.find(prices_.tool_tokens_model); it != prices_.models.end())
@@ -446,24 +474,28 @@ public:
             out.tools.push_back(std::move(t));
         });
         providers_.each([&](const auto& entry) {
-            const detail::provider_counters& c = entry.counters;
+            const pc* c = entry.lanes.get();
+            const auto sum = [&](auto get) { return total(c, n_lanes, get); };
             provider_snapshot p;
-            p.requests = detail::read(c.requests);
+            p.requests = sum([](const pc& x) -> const detail::counter& { return x.requests; });
             if (p.requests == 0) return;
             p.provider = entry.first;
             p.model = entry.second;
-            for (std::size_t i = 0; i != c.errors.size(); ++i)
-                if (const std::uint64_t n = detail::read(c.errors[i]); n != 0)
+            for (std::size_t i = 0; i != detail::provider_error_names.size(); ++i)
+                if (const std::uint64_t n = sum([i](const pc& x) -> const detail::counter& { return x.errors[i]; }); n != 0)
                     p.errors.push_back({std::string(detail::provider_error_names[i]), n});
-            p.retries = detail::read(c.retries);
-            p.duration = detail::read_histogram(c.duration, detail::request_duration_bounds, 1e9);
-            p.input_tokens = detail::read_histogram(c.input_tokens, detail::token_bounds, 1);
-            p.output_tokens = detail::read_histogram(c.output_tokens, detail::token_bounds, 1);
-            p.tokens.input_tokens = detail::read(c.input);
-            p.tokens.output_tokens = detail::read(c.output);
-            p.tokens.cached_input_tokens = detail::read(c.cached);
-            p.tokens.cache_write_tokens = detail::read(c.cache_write);
-            p.tokens.reasoning_tokens = detail::read(c.reasoning);
+            p.retries = sum([](const pc& x) -> const detail::counter& { return x.retries; });
+            p.duration = detail::read_histogram(
+                c, n_lanes, [](const pc& x) -> const auto& { return x.duration; }, detail::request_duration_bounds, 1e9);
+            p.input_tokens = detail::read_histogram(
+                c, n_lanes, [](const pc& x) -> const auto& { return x.input_tokens; }, detail::token_bounds, 1);
+            p.output_tokens = detail::read_histogram(
+                c, n_lanes, [](const pc& x) -> const auto& { return x.output_tokens; }, detail::token_bounds, 1);
+            p.tokens.input_tokens = sum([](const pc& x) -> const detail::counter& { return x.input; });
+            p.tokens.output_tokens = sum([](const pc& x) -> const detail::counter& { return x.output; });
+            p.tokens.cached_input_tokens = sum([](const pc& x) -> const detail::counter& { return x.cached; });
+            p.tokens.cache_write_tokens = sum([](const pc& x) -> const detail::counter& { return x.cache_write; });
+            p.tokens.reasoning_tokens = sum([](const pc& x) -> const detail::counter& { return x.reasoning; });
             if (const auto it = prices_.models.find(p.model); it != prices_.models.end()) {
                 const std::uint64_t cached = std::min(p.tokens.cached_input_tokens, p.tokens.input_tokens);
                 p.cost = detail::dollars(p.tokens.input_tokens - cached, it->second.input_per_million) +
@@ -473,7 +505,9 @@ public:
             out.providers.push_back(std::move(p));
         });
         runs_.each([&](const auto& entry) {
-            if (const std::uint64_t n = detail::read(entry.counters.runs); n != 0)
+            if (const std::uint64_t n = total(entry.lanes.get(), n_lanes,
+                                              [](const detail::run_counters& x) -> const detail::counter& { return x.runs; });
+                n != 0)
                 out.runs.push_back({entry.first, entry.second, n});
         });
         std::sort(out.tools.begin(), out.tools.end(),
@@ -500,6 +534,7 @@ public:
 
 private:
     price_table prices_;
+    std::shared_ptr<detail::lane_registry> lanes_;
     detail::metrics_table<detail::tool_counters> tools_;
     detail::metrics_table<detail::provider_counters> providers_;
     detail::metrics_table<detail::run_counters> runs_;

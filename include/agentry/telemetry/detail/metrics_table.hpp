@@ -3,15 +3,18 @@
 #define AGENTRY_TELEMETRY_DETAIL_METRICS_TABLE_HPP
 
 // The lock-free tables of agentry::metrics (telemetry/metrics.hpp): counters kept by a name of
-// two parts (a tool and nothing, a provider and a model, an agent and a stop reason).
+// two parts (a tool and nothing, a provider and a model, an agent and a stop reason), once per
+// lane (metrics_lanes.hpp).
 //
 // A table holds at most `capacity` names in a dense array of entries, found through an index of
 // open addressing (linear probing) at most half full. A name is copied into its entry once,
 // when it is first seen; a name seen when the table is full is counted under the overflow entry
 // ("_other"). Finding a name: one hash of its bytes, eight at a time, one probe in the common
-// case, no lock, no allocation. Only the first sight of a name takes an entry (one
-// compare-and-swap and the copy of the name); a thread that meets a name another thread is
+// case, no lock, no allocation. Only the first sight of a name takes an entry (its counters
+// allocated, one compare-and-swap, the name copied); a thread that meets a name another thread is
 // copying waits for that copy to end.
+
+#include <agentry/telemetry/detail/metrics_lanes.hpp>
 
 #include <algorithm>
 #include <array>
@@ -21,18 +24,12 @@
 #include <cstdint>
 #include <cstring>
 #include <memory>
+#include <new>
 #include <string>
 #include <string_view>
 #include <thread>
 
 namespace agentry::detail {
-
-using counter = std::atomic<std::uint64_t>;
-
-/// Adds `n` when it is not zero (an addition of zero would still take the cache line).
-inline void add(counter& c, std::uint64_t n) noexcept {
-    if (n != 0) c.fetch_add(n, std::memory_order_relaxed);
-}
 
 inline std::uint64_t read(const counter& c) noexcept { return c.load(std::memory_order_relaxed); }
 
@@ -68,21 +65,21 @@ struct histogram_counts {
     counter sum{0};
 
     /// Counts `value` in the bucket `edges` (ascending, in the unit of `value`) say.
-    void observe(const std::array<std::uint64_t, Bounds>& edges, std::uint64_t value) noexcept {
+    void observe(const std::array<std::uint64_t, Bounds>& edges, std::uint64_t value, lane where) noexcept {
         std::size_t i = 0;
         for (std::uint64_t edge : edges) i += value > edge ? 1 : 0;
-        counts[i].fetch_add(1, std::memory_order_relaxed);
-        add(sum, value);
+        add(counts[i], 1, where);
+        add(sum, value, where);
     }
 };
 
-/// One name's counters in a table.
+/// One name's counters in a table, one Counters per lane.
 template <class Counters>
 struct metrics_entry {
     std::atomic<bool> ready{false};
     std::string first;
     std::string second;
-    Counters counters{};
+    std::unique_ptr<Counters[]> lanes;
 };
 
 template <class Counters>
@@ -90,35 +87,42 @@ class metrics_table {
 public:
     using entry = metrics_entry<Counters>;
 
-    /// `overflow_first` and `overflow_second` name the overflow entry.
-    metrics_table(std::size_t capacity, std::string_view overflow_first, std::string_view overflow_second)
+    /// `overflow_first` and `overflow_second` name the overflow entry; every entry has `lanes`
+    /// lanes.
+    metrics_table(std::size_t capacity, std::size_t lanes, std::string_view overflow_first,
+                  std::string_view overflow_second)
         : capacity_(capacity),
+          lanes_(lanes),
           mask_(std::bit_ceil(std::max<std::size_t>(2 * capacity, 2)) - 1),
           index_(new slot[mask_ + 1]),
           entries_(new entry[capacity + 1]) {
         entry& other = entries_[capacity_];
         other.first = overflow_first;
         other.second = overflow_second;
+        other.lanes.reset(new Counters[lanes_]);
         other.ready.store(true, std::memory_order_release);
     }
 
-    /// The entry of the name (`first`, `second`): found, taken now, or the overflow entry.
-    Counters& find(std::string_view first, std::string_view second) noexcept {
+    /// The lanes of the name (`first`, `second`): found, taken now, or the overflow entry's.
+    Counters* find(std::string_view first, std::string_view second) noexcept {
         const std::uint64_t h0 = metrics_hash(first, 0);
         const std::uint64_t h = second.empty() ? h0 : metrics_hash(second, h0);
         for (std::size_t i = h & mask_;; i = (i + 1) & mask_) {
             slot& s = index_[i];
             std::uint64_t seen = s.hash.load(std::memory_order_acquire);
             if (seen == 0) {
-                if (taken_.fetch_add(1, std::memory_order_relaxed) >= capacity_) {
+                std::unique_ptr<Counters[]> lanes;
+                if (taken_.fetch_add(1, std::memory_order_relaxed) < capacity_)
+                    lanes.reset(new (std::nothrow) Counters[lanes_]);
+                if (!lanes) {
                     taken_.fetch_sub(1, std::memory_order_relaxed);
-                    return entries_[capacity_].counters;
+                    return entries_[capacity_].lanes.get();
                 }
                 if (!s.hash.compare_exchange_strong(seen, h, std::memory_order_acq_rel)) {
                     taken_.fetch_sub(1, std::memory_order_relaxed);
                     if (seen != h) continue;
                 } else {
-                    return claim(s, first, second);
+                    return claim(s, std::move(lanes), first, second);
                 }
             }
             if (seen != h) continue;
@@ -128,7 +132,7 @@ public:
                 at = s.entry.load(std::memory_order_acquire);
             }
             entry& e = entries_[at - 1];
-            if (e.first == first && e.second == second) return e.counters;
+            if (e.first == first && e.second == second) return e.lanes.get();
         }
     }
 
@@ -141,7 +145,7 @@ public:
         f(entries_[capacity_]);
     }
 
-    std::size_t capacity() const noexcept { return capacity_; }
+    std::size_t lanes() const noexcept { return lanes_; }
 
 private:
     struct slot {
@@ -150,9 +154,11 @@ private:
         std::atomic<std::uint32_t> entry{0};
     };
 
-    Counters& claim(slot& s, std::string_view first, std::string_view second) noexcept {
+    Counters* claim(slot& s, std::unique_ptr<Counters[]> lanes, std::string_view first,
+                    std::string_view second) noexcept {
         const std::size_t at = used_.fetch_add(1, std::memory_order_relaxed);
         entry& e = entries_[at];
+        e.lanes = std::move(lanes);
         try {
             e.first = first;
             e.second = second;
@@ -162,10 +168,11 @@ private:
         }
         e.ready.store(true, std::memory_order_release);
         s.entry.store(static_cast<std::uint32_t>(at + 1), std::memory_order_release);
-        return e.counters;
+        return e.lanes.get();
     }
 
     std::size_t capacity_;
+    std::size_t lanes_;
     std::size_t mask_;
     std::unique_ptr<slot[]> index_;
     std::unique_ptr<entry[]> entries_;
