@@ -9,16 +9,17 @@
 //
 //   agentry::metrics metrics{{.prices = {.models = {{"gpt-4o-mini", {0.15, 0.60, 0.075}}}}}};
 //   agentry::agent agent{model, tools, {.observer = &metrics}};
-//   mcp::http_options http{.metrics = &metrics};        // GET /metrics
+//   mcp::http_options http;
+//   http.metrics = &metrics;                             // GET /metrics on the MCP HTTP server
 //
 // Recording is lock-free: names live in fixed-capacity tables (detail/metrics_table.hpp), a
 // name past a table's capacity is counted under "_other", and every counter is a
 // std::atomic<std::uint64_t> kept once per lane (detail/metrics_lanes.hpp): a thread records into
 // a lane of its own with relaxed loads and stores, threads past metrics_options::lanes into a
 // shared lane with relaxed atomic additions. A tool call costs one hash of its name, one probe
-// and about eight additions, with no allocation once the name is known. Costs are computed when read,
-// from the price table given at construction. Reading is consistent per counter, not across
-// counters: a reader racing writers may see a call counted and its duration not yet.
+// and about eight additions, with no allocation once the name is known. Costs are computed when
+// read, from the price table given at construction. Reading is consistent per counter, not
+// across counters: a reader racing writers may see a call counted and its duration not yet.
 
 #include <agentry/telemetry/detail/metrics_table.hpp>
 #include <agentry/telemetry/detail/metrics_text.hpp>
@@ -390,6 +391,8 @@ public:
     metrics(const metrics&) = delete;
     metrics& operator=(const metrics&) = delete;
 
+    /// Counts a call by its record (a call without one, end.record null, is not counted) and
+    /// its duration from span.start to end.end.
     void end_call(const span_begun& span, const call_event& e, const call_end_event& end) noexcept override {
         const step* r = end.record;
         if (!r) return;
@@ -411,6 +414,8 @@ public:
         c.duration.observe(detail::tool_duration_edges, detail::nanoseconds(end.end - span.start), l);
     }
 
+    /// Counts a request; its tokens go to gen_ai_client_token_usage when it completed and
+    /// reported any.
     void provider_request(const request_event& e) noexcept override {
         const detail::lane l = detail::current_lane(lanes_);
         detail::provider_counters& c = providers_.find(e.provider, e.model)[l.index];
@@ -433,6 +438,7 @@ public:
         }
     }
 
+    /// Counts a run by its agent and stop reason.
     void end_run(const span_begun&, const run_event& e, const run_end_event& end) noexcept override {
         const detail::lane l = detail::current_lane(lanes_);
         detail::add(runs_.find(e.agent, end.stop)[l.index].runs, 1, l);
