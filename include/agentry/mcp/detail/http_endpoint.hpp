@@ -101,7 +101,8 @@ inline bool quotable(std::string_view text) noexcept {
 template <class Registry>
 class http_endpoint {
 public:
-    /// Throws std::invalid_argument when options.authorization is incomplete.
+    /// Throws std::invalid_argument when options.authorization is incomplete, or when
+    /// options.metrics is set and metrics_path is the MCP endpoint's path.
     http_endpoint(const server<Registry>& srv, const http_options& options, bool loopback)
         : server_(srv), options_(options), loopback_(loopback) {
         if (options_.metrics && options_.metrics_path == options_.path)
