@@ -7,6 +7,8 @@
 #include <agentry/telemetry/metrics.hpp>
 
 #include <chrono>
+#include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
