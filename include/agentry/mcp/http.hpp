@@ -16,8 +16,11 @@
 // loopback origin or one of allowed_origins gets 403, and so does a Host header naming another
 // machine when the server listens on loopback (both against DNS rebinding). With
 // options.authorization, every request needs a valid bearer token (401 / 403, see auth.hpp) and
-// the Protected Resource Metadata document is served. A request cancelled with
-// notifications/cancelled while it runs gets no response: its connection is closed.
+// the Protected Resource Metadata document is served. With options.metrics, GET
+// options.metrics_path (/metrics) answers its counters in the Prometheus text format
+// (telemetry/metrics.hpp), behind the same Host, Origin and authorization checks. A request
+// cancelled with notifications/cancelled while it runs gets no response: its connection is
+// closed.
 //
 // Limits (http_options.hpp): a body over max_message_size gets 413, a head or trailer section
 // over max_header_size 431, a longer chunk-size line 400; a head must arrive within

@@ -14,6 +14,10 @@
 #include <string>
 #include <vector>
 
+namespace agentry {
+class metrics;
+}
+
 namespace agentry::mcp {
 
 struct http_options {
@@ -62,6 +66,13 @@ struct http_options {
     std::chrono::seconds write_timeout{30};
     /// How long a GET stream (server-initiated messages) stays open; the client reconnects after.
     std::chrono::seconds stream_timeout{300};
+    /// Counters to serve in the Prometheus text format at `metrics_path` (telemetry/metrics.hpp);
+    /// it must outlive the server. GET gets them (200, text/plain; version=0.0.4), other methods
+    /// 405; the Host and Origin checks and `authorization` apply as on the MCP endpoint. Null:
+    /// `metrics_path` is not served.
+    const agentry::metrics* metrics = nullptr;
+    /// Must differ from `path`.
+    std::string metrics_path = "/metrics";
     /// Where the server logs; nullptr for nowhere.
     std::ostream* log = &std::cerr;
 };

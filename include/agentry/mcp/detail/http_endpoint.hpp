@@ -19,6 +19,7 @@
 #include <agentry/mcp/server.hpp>
 #include <agentry/mcp/session.hpp>
 #include <agentry/mcp/version.hpp>
+#include <agentry/telemetry/metrics.hpp>
 
 #include <boost/beast/http/message.hpp>
 #include <boost/beast/http/string_body.hpp>
@@ -100,9 +101,14 @@ inline bool quotable(std::string_view text) noexcept {
 template <class Registry>
 class http_endpoint {
 public:
-    /// Throws std::invalid_argument when options.authorization is incomplete.
+    /// Throws std::invalid_argument when options.authorization is incomplete, or when
+    /// options.metrics is set and metrics_path is the MCP endpoint's path.
     http_endpoint(const server<Registry>& srv, const http_options& options, bool loopback)
         : server_(srv), options_(options), loopback_(loopback) {
+        if (options_.metrics && options_.metrics_path == options_.path)
+            throw std::invalid_argument("agentry: mcp::http_options::metrics_path \"" + options_.metrics_path +
+                                        "\" is the MCP endpoint's path too; give the metrics another path, e.g. "
+                                        "\"/metrics\"");
         const authorization& auth = options_.authorization;
         if (!auth.verify) return;
         const std::size_t scheme = auth.resource.find("://");
@@ -345,7 +351,8 @@ private:
         const bool metadata = !metadata_url_.empty() && path.starts_with(metadata_prefix) &&
                               (path.size() == metadata_prefix.size() ||
                                path.substr(metadata_prefix.size()) == options_.path);
-        if (path != options_.path && !metadata) return plain(http::status::not_found, "Not Found");
+        const bool scrape = options_.metrics && path == options_.metrics_path;
+        if (path != options_.path && !metadata && !scrape) return plain(http::status::not_found, "Not Found");
         if (request.count(http::field::host) != 1 || !host_allowed(request[http::field::host]))
             return json(http::status::forbidden, {}, error_code::invalid_request,
                         "Forbidden: the Host header is not allowed");
@@ -371,6 +378,7 @@ private:
             who = authenticate(request, refusal);
             if (!who) return refusal;
         }
+        if (scrape) return metrics_page(request);
         const identity* caller = who ? &*who : nullptr;
         if (request.method() == http::verb::post)
             return post(request, client, caller, streams(request) ? events : message_sink{});
@@ -378,6 +386,20 @@ private:
         if (request.method() == http::verb::get) return listen(request, caller);
         http_reply reply = plain(http::status::method_not_allowed, "Method Not Allowed");
         reply.response.set(http::field::allow, "GET, POST, DELETE");
+        return reply;
+    }
+
+    // GET <metrics_path>: the counters in the Prometheus text format.
+    http_reply metrics_page(const http_request& request) const {
+        if (request.method() != http::verb::get) {
+            http_reply reply = plain(http::status::method_not_allowed, "Method Not Allowed");
+            reply.response.set(http::field::allow, "GET");
+            return reply;
+        }
+        http_reply reply;
+        reply.response.result(http::status::ok);
+        reply.response.set(http::field::content_type, "text/plain; version=0.0.4; charset=utf-8");
+        reply.response.body() = options_.metrics->prometheus();
         return reply;
     }
 
