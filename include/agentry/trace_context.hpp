@@ -11,6 +11,7 @@
 //                version-trace id (16 bytes)-parent span id (8 bytes)-flags (01: sampled)
 
 #include <array>
+#include <bit>
 #include <cstddef>
 #include <cstdint>
 #include <optional>
@@ -26,7 +27,10 @@ struct trace_context {
     std::uint8_t flags = 1;
 
     /// Both ids are set (the spec makes all-zero ids invalid).
-    constexpr bool valid() const noexcept { return !all_zero(trace_id) && !all_zero(span_id); }
+    constexpr bool valid() const noexcept {
+        const auto trace = std::bit_cast<std::array<std::uint64_t, 2>>(trace_id);
+        return (trace[0] | trace[1]) != 0 && std::bit_cast<std::uint64_t>(span_id) != 0;
+    }
 
     /// The traceparent header value: "00-" trace id "-" span id "-" flags, in lower-case hex.
     std::string traceparent() const {
@@ -79,12 +83,6 @@ struct trace_context {
     friend constexpr bool operator==(const trace_context&, const trace_context&) = default;
 
 private:
-    template <std::size_t N>
-    static constexpr bool all_zero(const std::array<std::uint8_t, N>& bytes) noexcept {
-        for (std::uint8_t b : bytes)
-            if (b != 0) return false;
-        return true;
-    }
     template <std::size_t N>
     static void append_hex(std::string& out, const std::array<std::uint8_t, N>& bytes) {
         static constexpr char digits[] = "0123456789abcdef";

@@ -237,9 +237,8 @@ inline constexpr std::array<std::string_view, outcome_count> outcome_names{
 inline constexpr std::array<std::string_view, outcome_count> outcome_failures{
     "", "", "", "unclassified", "", "", "transient", "permanent", "invalid_input", "not_found", "permission"};
 
-inline constexpr std::array<std::string_view, 9> provider_error_names{
-    "transport", "bad_request", "authentication", "permission", "rate_limited",
-    "server",    "malformed",   "too_large",      "insecure"};
+/// provider_error_kind's values (to_string names them).
+inline constexpr std::size_t provider_error_count = std::size_t(provider_error_kind::insecure) + 1;
 
 struct alignas(64) tool_counters {
     std::array<counter, outcome_count> outcomes{};
@@ -254,7 +253,7 @@ struct alignas(64) tool_counters {
 
 struct alignas(64) provider_counters {
     counter requests{0};
-    std::array<counter, provider_error_names.size()> errors{};
+    std::array<counter, provider_error_count> errors{};
     counter retries{0};
     histogram_counts<14> duration{};  // sum in nanoseconds
     histogram_counts<14> input_tokens{};
@@ -393,6 +392,9 @@ public:
 
     /// Counts a call by its record (a call without one, end.record null, is not counted) and
     /// its duration from span.start to end.end.
+    /// Makes no spans: begin_* are observer's.
+    bool makes_spans() const noexcept override { return false; }
+
     void end_call(const span_begun& span, const call_event& e, const call_end_event& end) noexcept override {
         const step* r = end.record;
         if (!r) return;
@@ -487,9 +489,9 @@ public:
             if (p.requests == 0) return;
             p.provider = entry.first;
             p.model = entry.second;
-            for (std::size_t i = 0; i != detail::provider_error_names.size(); ++i)
+            for (std::size_t i = 0; i != detail::provider_error_count; ++i)
                 if (const std::uint64_t n = sum([i](const pc& x) -> const detail::counter& { return x.errors[i]; }); n != 0)
-                    p.errors.push_back({std::string(detail::provider_error_names[i]), n});
+                    p.errors.push_back({std::string(to_string(provider_error_kind(i))), n});
             p.retries = sum([](const pc& x) -> const detail::counter& { return x.retries; });
             p.duration = detail::read_histogram(
                 c, n_lanes, [](const pc& x) -> const auto& { return x.duration; }, detail::request_duration_bounds, 1e9);

@@ -164,6 +164,10 @@ public:
 
     virtual ~observer() = default;
 
+    /// False for an observer whose begin_* functions are the ones below (it makes no spans):
+    /// observer_list then skips them.
+    virtual bool makes_spans() const noexcept { return true; }
+
     /// `parent` is the caller's context when the run is a sub-run or was called with one; null
     /// otherwise (a root span).
     virtual span_begun begin_run(const trace_context* parent, const run_event&, clock::time_point start) noexcept {
@@ -210,7 +214,10 @@ protected:
 /// traces.
 class observer_list final : public observer {
 public:
-    observer_list(std::initializer_list<observer*> list) : list_(list) {}
+    observer_list(std::initializer_list<observer*> list) : list_(list) {
+        for (observer* o : list_)
+            if (o->makes_spans()) spanning_.push_back(o);
+    }
 
     span_begun begin_run(const trace_context* parent, const run_event& e, clock::time_point start) noexcept override {
         return first([&](observer& o) { return o.begin_run(parent, e, start); }, parent, start);
@@ -247,13 +254,13 @@ public:
     }
 
 private:
-    // Every observer begins the span (a tracer keeps nothing between begin and end, a metrics
-    // observer nothing at all); the first new context wins.
+    // Every observer that makes spans begins the span (a tracer keeps nothing between begin
+    // and end); the first new context wins.
     template <class Begin>
     span_begun first(Begin&& begin, const trace_context* parent, clock::time_point start) noexcept {
         span_begun out = inherit(parent, start);
         bool taken = false;
-        for (observer* o : list_) {
+        for (observer* o : spanning_) {
             span_begun s = begin(*o);
             if (!taken && s.context.valid() && (!parent || s.context.span_id != parent->span_id)) {
                 out = s;
@@ -264,6 +271,7 @@ private:
     }
 
     std::vector<observer*> list_;
+    std::vector<observer*> spanning_;  // those of list_ that make spans
 };
 
 } // namespace agentry

@@ -110,15 +110,15 @@ public:
     }
     void end_run(const span_begun& s, const run_event& e, const run_end_event& end) noexcept override {
         push(s, detail::spans::record_kind::run, end.end, [&](detail::spans::span_record& r) {
-            r.name.assign(e.agent);
-            r.id.assign(e.run_id);
-            r.provider.assign(e.provider);
-            r.model.assign(e.model);
-            r.reason.assign(end.stop);
+            r.set(detail::spans::text::name, e.agent);
+            r.set(detail::spans::text::id, e.run_id);
+            r.set(detail::spans::text::provider, e.provider);
+            r.set(detail::spans::text::model, e.model);
+            r.set(detail::spans::text::reason, end.stop);
             r.usage = end.usage;
             r.count = end.turns;
             r.failed = end.failed;
-            if (end.failed) r.error.assign(end.error_type);
+            if (end.failed) r.set(detail::spans::text::error, end.error_type);
         });
     }
 
@@ -127,15 +127,15 @@ public:
     }
     void end_turn(const span_begun& s, const turn_event& e, const turn_end_event& end) noexcept override {
         push(s, detail::spans::record_kind::turn, end.end, [&](detail::spans::span_record& r) {
-            r.provider.assign(e.provider);
-            r.model.assign(e.model);
+            r.set(detail::spans::text::provider, e.provider);
+            r.set(detail::spans::text::model, e.model);
             r.number = e.turn;
             r.usage = end.usage;
             r.retries = end.retries;
-            r.reason.assign(end.finish_reason);
+            r.set(detail::spans::text::reason, end.finish_reason);
             if (end.error) {
-                r.error.assign(to_string(end.error->kind));
-                r.message.assign(end.error->message);
+                r.set(detail::spans::text::error, to_string(end.error->kind));
+                r.set(detail::spans::text::message, end.error->message);
             }
         });
     }
@@ -145,7 +145,7 @@ public:
     }
     void end_plan(const span_begun& s, const plan_event& e, const plan_end_event& end) noexcept override {
         push(s, detail::spans::record_kind::plan, end.end, [&](detail::spans::span_record& r) {
-            r.name.assign(e.agent);
+            r.set(detail::spans::text::name, e.agent);
             r.number = e.turn;
             r.count = static_cast<std::uint32_t>(e.steps);
             r.retries = end.rounds;
@@ -158,18 +158,18 @@ public:
     }
     void end_call(const span_begun& s, const call_event& e, const call_end_event& end) noexcept override {
         push(s, detail::spans::record_kind::call, end.end, [&](detail::spans::span_record& r) {
-            r.name.assign(e.tool);
-            r.id.assign(e.call_id);
-            r.target.assign(e.plan_step);
+            r.set(detail::spans::text::name, e.tool);
+            r.set(detail::spans::text::id, e.call_id);
+            r.set(detail::spans::text::target, e.plan_step);
             r.number = e.round;
             if (const step* record = end.record) {
                 r.has_status = true;
                 r.status = record->status;
                 r.count = static_cast<std::uint32_t>(record->attempts.size());
                 r.timed_out = record->timed_out;
-                r.other.assign(record->fallback);
+                r.set(detail::spans::text::other, record->fallback);
                 if (record->status != tool_status::ok)
-                    r.error.assign(record->timed_out  ? std::string_view("timeout")
+                    r.set(detail::spans::text::error, record->timed_out  ? std::string_view("timeout")
                                    : record->failure ? to_string(*record->failure)
                                                      : to_string(record->status));
             }
@@ -190,16 +190,16 @@ public:
     void end_mcp(const span_begun& s, const mcp_event& e, const mcp_end_event& end) noexcept override {
         push(s, detail::spans::record_kind::mcp, end.end, [&](detail::spans::span_record& r) {
             r.server = e.server;
-            r.name.assign(e.method);
-            r.target.assign(e.target);
-            r.other.assign(e.session_id);
-            r.id.assign(e.request_id);
+            r.set(detail::spans::text::name, e.method);
+            r.set(detail::spans::text::target, e.target);
+            r.set(detail::spans::text::other, e.session_id);
+            r.set(detail::spans::text::id, e.request_id);
             if (end.error_code) {
                 r.has_error_code = true;
                 r.error_code = *end.error_code;
             }
             r.failed = end.tool_error;
-            r.error.assign(end.error_type);
+            r.set(detail::spans::text::error, end.error_type);
         });
     }
 

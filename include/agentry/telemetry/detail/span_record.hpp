@@ -23,24 +23,19 @@
 
 namespace agentry::detail::spans {
 
-/// Text of at most N - 1 bytes, inline.
-template <std::size_t N>
-struct fixed_text {
-    static_assert(N < 65536);
-    char data[N];
-    std::uint16_t size = 0;
-
-    void assign(std::string_view text) noexcept {
-        const std::size_t n = agentry::detail::utf8_cut(text, N - 1);
-        if (n != 0) std::memcpy(data, text.data(), n);
-        size = static_cast<std::uint16_t>(n);
-    }
-    std::string_view view() const noexcept { return {data, size}; }
-    bool empty() const noexcept { return size == 0; }
-};
+/// The texts of a record, each with its most bytes (cut past it at a UTF-8 boundary).
+enum class text : std::uint8_t { name, id, target, other, model, provider, error, reason, message };
+inline constexpr std::array<std::uint16_t, 9> text_limits{63, 63, 127, 63, 63, 31, 47, 31, 159};
+inline constexpr std::size_t text_room = [] {
+    std::size_t n = 0;
+    for (std::uint16_t limit : text_limits) n += limit;
+    return n;
+}();
 
 enum class record_kind : std::uint8_t { run, turn, plan, call, mcp };
 
+// Laid out so that a call's record, the most frequent, writes its first cache lines only: the
+// header, then the texts it sets.
 struct span_record {
     record_kind kind = record_kind::run;
     std::array<std::uint8_t, 16> trace_id{};
@@ -50,23 +45,6 @@ struct span_record {
     std::int64_t start = 0;
     std::int64_t end = 0;
 
-    // run: agent; call: tool; mcp: method; plan: agent.
-    fixed_text<64> name;
-    // run: run id; call: call id; mcp: JSON-RPC request id.
-    fixed_text<64> id;
-    // call: plan step; mcp: target.
-    fixed_text<128> target;
-    // call: fallback tool; mcp: session id.
-    fixed_text<64> other;
-    fixed_text<64> model;
-    fixed_text<32> provider;
-    fixed_text<48> error;
-    // run: stop reason; turn: finish reason.
-    fixed_text<32> reason;
-    // turn: the provider's error message.
-    fixed_text<160> message;
-
-    token_usage usage{};
     std::uint32_t count = 0;     // run: turns; plan: steps; call: attempts
     std::uint32_t number = 0;    // turn: its number; plan: the turn that wrote it; call: round
     std::uint32_t retries = 0;   // turn: retries; plan: rounds
@@ -78,9 +56,25 @@ struct span_record {
     bool has_status = false;     // call: a step record was given
     tool_status status = tool_status::ok;
 
+    // The texts, packed one after the other in the order set (only the bytes written are
+    // touched: a call's record writes a few cache lines, not one per text):
+    //   name     run: agent; call: tool; mcp: method; plan: agent
+    //   id       run: run id; call: call id; mcp: JSON-RPC request id
+    //   target   call: plan step; mcp: target
+    //   other    call: fallback tool; mcp: session id
+    //   model, provider, error
+    //   reason   run: stop reason; turn: finish reason
+    //   message  turn: the provider's error message
+    std::array<std::uint16_t, 9> text_at{};
+    std::array<std::uint16_t, 9> text_size{};
+    std::uint16_t text_used = 0;
     // capture_content only: owned, deleted by the consumer.
     std::string* arguments = nullptr;
     std::string* result = nullptr;
+
+    char texts[text_room];
+    // run, turn: set by each that reads it (past the texts: a call's record does not touch it).
+    token_usage usage{};
 
     span_record() = default;
     span_record(const span_record&) = delete;
@@ -92,10 +86,23 @@ struct span_record {
         delete std::exchange(result, nullptr);
     }
 
+    /// Sets text `t` (once per record: the room holds each text at its limit).
+    void set(text t, std::string_view value) noexcept {
+        const std::size_t i = std::size_t(t);
+        const std::size_t n = agentry::detail::utf8_cut(value, text_limits[i]);
+        if (n != 0) std::memcpy(texts + text_used, value.data(), n);
+        text_at[i] = text_used;
+        text_size[i] = static_cast<std::uint16_t>(n);
+        text_used = static_cast<std::uint16_t>(text_used + n);
+    }
+    std::string_view get(text t) const noexcept {
+        const std::size_t i = std::size_t(t);
+        return {texts + text_at[i], text_size[i]};
+    }
+
     void clear() noexcept {
-        name.size = id.size = target.size = other.size = model.size = provider.size = error.size = reason.size =
-            message.size = 0;
-        usage = {};
+        text_size = {};
+        text_used = 0;
         count = number = retries = 0;
         error_code = 0;
         failed = has_error_code = server = timed_out = has_status = false;
@@ -156,49 +163,49 @@ inline span to_span(span_record& r, std::int64_t offset) {
     s.attributes.reserve(12);
     switch (r.kind) {
     case record_kind::run:
-        s.name = joined("invoke_agent", r.name.view());
+        s.name = joined("invoke_agent", r.get(text::name));
         s.kind = span_kind::internal;
         add(s, "gen_ai.operation.name", "invoke_agent");
-        add_if(s, "gen_ai.agent.name", r.name.view());
-        add_if(s, "gen_ai.provider.name", r.provider.view());
-        add_if(s, "gen_ai.request.model", r.model.view());
-        add_if(s, "agentry.run.id", r.id.view());
+        add_if(s, "gen_ai.agent.name", r.get(text::name));
+        add_if(s, "gen_ai.provider.name", r.get(text::provider));
+        add_if(s, "gen_ai.request.model", r.get(text::model));
+        add_if(s, "agentry.run.id", r.get(text::id));
         add_usage(s, r.usage);
         add(s, "agentry.run.turns", r.count);
-        add_if(s, "agentry.run.stop", r.reason.view());
-        if (r.failed) set_error(s, r.error.empty() ? std::string_view("run_failed") : r.error.view());
+        add_if(s, "agentry.run.stop", r.get(text::reason));
+        if (r.failed) set_error(s, r.get(text::error).empty() ? std::string_view("run_failed") : r.get(text::error));
         break;
     case record_kind::turn:
-        s.name = joined("chat", r.model.view());
+        s.name = joined("chat", r.get(text::model));
         s.kind = span_kind::client;
         add(s, "gen_ai.operation.name", "chat");
-        add_if(s, "gen_ai.provider.name", r.provider.view());
-        add_if(s, "gen_ai.request.model", r.model.view());
+        add_if(s, "gen_ai.provider.name", r.get(text::provider));
+        add_if(s, "gen_ai.request.model", r.get(text::model));
         add_usage(s, r.usage);
-        if (!r.reason.empty())
+        if (!r.get(text::reason).empty())
             s.attributes.push_back({"gen_ai.response.finish_reasons",
                                     attribute_value(std::in_place_type<std::vector<std::string>>,
-                                                    1, std::string(r.reason.view()))});
+                                                    1, std::string(r.get(text::reason)))});
         add(s, "agentry.turn", r.number);
         add(s, "agentry.retries", r.retries);
-        if (!r.error.empty()) set_error(s, r.error.view(), r.message.view());
+        if (!r.get(text::error).empty()) set_error(s, r.get(text::error), r.get(text::message));
         break;
     case record_kind::plan:
-        s.name = joined("plan", r.name.view());
+        s.name = joined("plan", r.get(text::name));
         s.kind = span_kind::internal;
         add(s, "gen_ai.operation.name", "plan");
-        add_if(s, "gen_ai.agent.name", r.name.view());
+        add_if(s, "gen_ai.agent.name", r.get(text::name));
         add(s, "agentry.plan.turn", r.number);
         add(s, "agentry.plan.steps", r.count);
         add(s, "agentry.plan.rounds", r.retries);
         if (r.failed) set_error(s, "plan_failed");
         break;
     case record_kind::call:
-        s.name = joined("execute_tool", r.name.view());
+        s.name = joined("execute_tool", r.get(text::name));
         s.kind = span_kind::internal;
         add(s, "gen_ai.operation.name", "execute_tool");
-        add_if(s, "gen_ai.tool.name", r.name.view());
-        add_if(s, "gen_ai.tool.call.id", r.id.view());
+        add_if(s, "gen_ai.tool.name", r.get(text::name));
+        add_if(s, "gen_ai.tool.call.id", r.get(text::id));
         add(s, "gen_ai.tool.type", "function");
         if (arguments) add(s, "gen_ai.tool.call.arguments", *arguments);
         if (result) add(s, "gen_ai.tool.call.result", *result);
@@ -206,35 +213,35 @@ inline span to_span(span_record& r, std::int64_t offset) {
             add(s, "agentry.tool.status", to_string(r.status));
             add(s, "agentry.tool.attempts", r.count);
         }
-        add_if(s, "agentry.tool.fallback", r.other.view());
-        if (!r.target.empty()) {
-            add(s, "agentry.plan.step", r.target.view());
+        add_if(s, "agentry.tool.fallback", r.get(text::other));
+        if (!r.get(text::target).empty()) {
+            add(s, "agentry.plan.step", r.get(text::target));
             add(s, "agentry.plan.round", r.number);
         }
-        if (r.has_status && r.status != tool_status::ok) set_error(s, r.error.view());
+        if (r.has_status && r.status != tool_status::ok) set_error(s, r.get(text::error));
         break;
     case record_kind::mcp: {
-        const std::string_view method = r.name.view();
+        const std::string_view method = r.get(text::name);
         const bool named = method == "tools/call" || method == "prompts/get";
-        s.name = joined(method, named ? r.target.view() : std::string_view());
+        s.name = joined(method, named ? r.get(text::target) : std::string_view());
         s.kind = r.server ? span_kind::server : span_kind::client;
         add(s, "mcp.method.name", method);
-        add_if(s, "mcp.session.id", r.other.view());
-        add_if(s, "jsonrpc.request.id", r.id.view());
+        add_if(s, "mcp.session.id", r.get(text::other));
+        add_if(s, "jsonrpc.request.id", r.get(text::id));
         if (method == "tools/call") {
             add(s, "gen_ai.operation.name", "execute_tool");
-            add_if(s, "gen_ai.tool.name", r.target.view());
+            add_if(s, "gen_ai.tool.name", r.get(text::target));
         } else if (method == "prompts/get") {
-            add_if(s, "gen_ai.prompt.name", r.target.view());
+            add_if(s, "gen_ai.prompt.name", r.get(text::target));
         } else if (method.starts_with("resources/") || method == "notifications/resources/updated") {
-            add_if(s, "mcp.resource.uri", r.target.view());
+            add_if(s, "mcp.resource.uri", r.get(text::target));
         }
         if (r.has_error_code) {
             const std::string code = std::to_string(r.error_code);
             add(s, "rpc.response.status_code", code);
             set_error(s, code);
-        } else if (!r.error.view().empty()) {
-            set_error(s, r.error.view());
+        } else if (!r.get(text::error).empty()) {
+            set_error(s, r.get(text::error));
         } else if (r.failed) {
             set_error(s, "tool_error");
         }
