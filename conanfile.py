@@ -26,7 +26,7 @@ class AgentryConan(ConanFile):
                "with_postgres": [True, False]}
     default_options = {"with_curl": False, "with_tls": False, "with_sqlite": False, "with_postgres": False}
     # examples/ is read because the top-level CMakeLists.txt adds it.
-    exports_sources = ("CMakeLists.txt", "cmake/*", "include/*", "examples/*", "LICENSE")
+    exports_sources = ("CMakeLists.txt", "cmake/*", "include/*", "examples/*", "tools/*", "LICENSE")
     no_copy_source = True
 
     @property

@@ -5,6 +5,8 @@
 // observer::begin_call before it, the step's record, observer::end_call after it; the two
 // steady_clock readings are the engine's own, taken with or without an observer):
 //
+//   observe/call/plain      the call with the engine's clock readings and step record, without
+//                           any of the observing statements (the engine before observers)
 //   observe/call/off        no observer: the engine's `if (observer_)` tests only
 //   observe/call/metrics    agentry::metrics
 //   observe/call/tracer     agentry::tracer (spans made on its thread and handed to a hook)
@@ -81,6 +83,30 @@ agentry::tool_result engine_call(agentry::observer* observer, const agentry::tra
     s.failure = r.failure;
     if (observer) observer->end_call(span, seen, {&s, r.content, t1});
     return r;
+}
+
+// The same call without any observing statement.
+agentry::tool_result plain_call(agentry::step& s, std::string_view name, std::string_view arguments) {
+    const auto t0 = clock_type::now();
+    agentry::tool_result r = tools.call(name, arguments);
+    const auto t1 = clock_type::now();
+    s.attempts.clear();
+    s.attempts.push_back({s.tool, 1, r.status, r.failure, false,
+                          std::chrono::duration_cast<std::chrono::microseconds>(t1 - t0)});
+    s.duration = std::chrono::duration_cast<std::chrono::microseconds>(t1 - t0);
+    s.status = r.status;
+    s.failure = r.failure;
+    return r;
+}
+
+void plain_case(benchmark::State& state) {
+    agentry::step s;
+    s.tool = "search_flights";
+    s.id = "call_8f3a";
+    for (auto _ : state) {
+        agentry::tool_result r = plain_call(s, opaque(std::string_view("search_flights")), opaque(bench::flight_args));
+        benchmark::DoNotOptimize(r);
+    }
 }
 
 struct observers {
@@ -174,6 +200,7 @@ int self_test() {
     for (const char* which : {"off", "metrics", "tracer", "both"})
         check(engine_call(o.pick(which), parent, s, "search_flights", bench::flight_args).content == plain,
               "an observed call answers as a plain one");
+    check(plain_call(s, "search_flights", bench::flight_args).content == plain, "the plain call answers alike");
     check(o.tracer.flush(), "the tracer drains");
     check(o.spans.load() == 2, "the tracer made a span for each of its 2 calls");
     check(o.tracer.dropped() == 0, "no span dropped");
@@ -199,6 +226,7 @@ int main(int argc, char** argv) {
     }
     std::fprintf(stderr, "self-test: passed\n");
     if (only_self_test) return 0;
+    benchmark::RegisterBenchmark("observe/call/plain", plain_case);
     for (const char* which : {"off", "metrics", "tracer", "both"})
         benchmark::RegisterBenchmark((std::string("observe/call/") + which).c_str(), call_case, which);
     for (const char* which : {"metrics", "tracer", "both"})

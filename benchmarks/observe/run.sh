@@ -35,10 +35,10 @@ for cxx in compilers:
     print("| case | ns | added to observe/call/off | ratio to off |")
     print("|---|---:|---:|---:|")
     off = med["observe/call/off"]
-    for name in ["observe/call/off", "observe/call/metrics", "observe/call/tracer", "observe/call/both",
+    for name in ["observe/call/plain", "observe/call/off", "observe/call/metrics", "observe/call/tracer", "observe/call/both",
                  "observe/record/metrics", "observe/record/tracer", "observe/record/both"]:
         t = med[name]
-        added = f"{t - off:+.1f}" if name.startswith("observe/call/") and name != "observe/call/off" else ""
+        added = f"{t - off:+.1f}" if name.startswith("observe/call/") and name not in ("observe/call/off",) else ""
         ratio = f"{t / off:.3f}" if name.startswith("observe/call/") else ""
         print(f"| {name} | {t:.1f} | {added} | {ratio} |")
 PY

@@ -38,6 +38,7 @@
 #include <agentry/policy/pipeline.hpp>
 #include <agentry/provider/message.hpp>
 #include <agentry/schema/raw_json.hpp>
+#include <agentry/telemetry/observer.hpp>
 #include <agentry/tool_result.hpp>
 
 #include <algorithm>
