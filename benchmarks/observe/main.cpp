@@ -5,8 +5,8 @@
 // observer::begin_call before it, the step's record, observer::end_call after it; the two
 // steady_clock readings are the engine's own, taken with or without an observer):
 //
-//   observe/call/plain      the call with the engine's clock readings and step record, without
-//                           any of the observing statements (the engine before observers)
+//   observe/call/plain      the call with the engine's clock readings, call_scope and step
+//                           record, without any observing statement (the engine before observers)
 //   observe/call/off        no observer: the engine's `if (observer_)` tests only
 //   observe/call/metrics    agentry::metrics
 //   observe/call/tracer     agentry::tracer (spans made on its thread and handed to a hook)
@@ -88,7 +88,8 @@ agentry::tool_result engine_call(agentry::observer* observer, const agentry::tra
 // The same call without any observing statement.
 agentry::tool_result plain_call(agentry::step& s, std::string_view name, std::string_view arguments) {
     const auto t0 = clock_type::now();
-    agentry::tool_result r = tools.call(name, arguments);
+    agentry::call_scope scope;
+    agentry::tool_result r = tools.call(name, arguments, {.scope = scope});
     const auto t1 = clock_type::now();
     s.attempts.clear();
     s.attempts.push_back({s.tool, 1, r.status, r.failure, false,
@@ -139,8 +140,9 @@ observers& shared() {
     return o;
 }
 
-void flush_paused(benchmark::State& state, std::size_t done) {
-    if ((done & 1023) != 0) return;
+// Only where a tracer records (the flush costs, paused or not, are the benchmark's, not the call's).
+void flush_paused(benchmark::State& state, const agentry::observer* observer, std::size_t done) {
+    if (observer == nullptr || observer == &shared().metrics || (done & 1023) != 0) return;
     state.PauseTiming();
     shared().tracer.flush();
     state.ResumeTiming();
@@ -157,9 +159,9 @@ void call_case(benchmark::State& state, const char* which) {
         agentry::tool_result r = engine_call(observer, parent, s, opaque(std::string_view("search_flights")),
                                              opaque(bench::flight_args));
         benchmark::DoNotOptimize(r);
-        flush_paused(state, ++done);
+        flush_paused(state, observer, ++done);
     }
-    shared().tracer.flush();
+    if (observer) shared().tracer.flush();
 }
 
 void record_case(benchmark::State& state, const char* which) {
@@ -180,7 +182,7 @@ void record_case(benchmark::State& state, const char* which) {
         const agentry::span_begun span = observer->begin_call(&parent, seen, t0);
         observer->end_call(span, seen, {&s, result, t0 + std::chrono::microseconds(12)});
         benchmark::ClobberMemory();
-        flush_paused(state, ++done);
+        flush_paused(state, observer, ++done);
     }
     shared().tracer.flush();
 }
