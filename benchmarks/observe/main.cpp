@@ -58,6 +58,16 @@ agentry::trace_context run_span() {
     return c;
 }
 
+// The step's record of a call, as the call pipeline and the engine fill it.
+void record(agentry::step& s, const agentry::tool_result& r, clock_type::time_point t0, clock_type::time_point t1) {
+    const auto took = std::chrono::duration_cast<std::chrono::microseconds>(t1 - t0);
+    s.attempts.clear();
+    s.attempts.push_back({s.tool, 1, r.status, r.failure, false, took});
+    s.duration = took;
+    s.status = r.status;
+    s.failure = r.failure;
+}
+
 // One call as the engine makes it: the same statements, in the same order.
 agentry::tool_result engine_call(agentry::observer* observer, const agentry::trace_context& parent, agentry::step& s,
                                  std::string_view name, std::string_view arguments) {
@@ -75,12 +85,7 @@ agentry::tool_result engine_call(agentry::observer* observer, const agentry::tra
     scope.trace = span.context;
     agentry::tool_result r = tools.call(name, arguments, {.scope = scope});
     const auto t1 = clock_type::now();
-    s.attempts.clear();
-    s.attempts.push_back({s.tool, 1, r.status, r.failure, false,
-                          std::chrono::duration_cast<std::chrono::microseconds>(t1 - t0)});
-    s.duration = std::chrono::duration_cast<std::chrono::microseconds>(t1 - t0);
-    s.status = r.status;
-    s.failure = r.failure;
+    record(s, r, t0, t1);
     if (observer) observer->end_call(span, seen, {&s, r.content, t1});
     return r;
 }
@@ -91,12 +96,7 @@ agentry::tool_result plain_call(agentry::step& s, std::string_view name, std::st
     agentry::call_scope scope;
     agentry::tool_result r = tools.call(name, arguments, {.scope = scope});
     const auto t1 = clock_type::now();
-    s.attempts.clear();
-    s.attempts.push_back({s.tool, 1, r.status, r.failure, false,
-                          std::chrono::duration_cast<std::chrono::microseconds>(t1 - t0)});
-    s.duration = std::chrono::duration_cast<std::chrono::microseconds>(t1 - t0);
-    s.status = r.status;
-    s.failure = r.failure;
+    record(s, r, t0, t1);
     return r;
 }
 

@@ -357,11 +357,7 @@ private:
             return json(http::status::forbidden, {}, error_code::invalid_request,
                         "Forbidden: the Host header is not allowed");
         if (metadata) {
-            if (request.method() != http::verb::get) {
-                http_reply reply = plain(http::status::method_not_allowed, "Method Not Allowed");
-                reply.response.set(http::field::allow, "GET");
-                return reply;
-            }
+            if (request.method() != http::verb::get) return not_allowed("GET");
             http_reply reply;
             reply.response.result(http::status::ok);
             reply.response.set(http::field::content_type, "application/json");
@@ -384,18 +380,19 @@ private:
             return post(request, client, caller, streams(request) ? events : message_sink{});
         if (request.method() == http::verb::delete_) return remove(request, caller);
         if (request.method() == http::verb::get) return listen(request, caller);
+        return not_allowed("GET, POST, DELETE");
+    }
+
+    // 405, with the methods the path takes.
+    http_reply not_allowed(std::string_view allow) const {
         http_reply reply = plain(http::status::method_not_allowed, "Method Not Allowed");
-        reply.response.set(http::field::allow, "GET, POST, DELETE");
+        reply.response.set(http::field::allow, allow);
         return reply;
     }
 
     // GET <metrics_path>: the counters in the Prometheus text format.
     http_reply metrics_page(const http_request& request) const {
-        if (request.method() != http::verb::get) {
-            http_reply reply = plain(http::status::method_not_allowed, "Method Not Allowed");
-            reply.response.set(http::field::allow, "GET");
-            return reply;
-        }
+        if (request.method() != http::verb::get) return not_allowed("GET");
         http_reply reply;
         reply.response.result(http::status::ok);
         reply.response.set(http::field::content_type, "text/plain; version=0.0.4; charset=utf-8");
