@@ -184,6 +184,11 @@ TEST_CASE("observe: a server reads params._meta.traceparent, and ignores one tha
     CHECK(seen.log[10].starts_with("end call s6 unknown_tool "));
     CHECK(seen.log[11] == "end server s5 nope error=-32602");
     CHECK(seen.sessions == std::vector<std::string>(3));  // no session id over stdio or handle()
+    // A tool that fails: a result with isError true marks the request's span.
+    seen.log.clear();
+    send(R"({"jsonrpc":"2.0","id":5,"method":"tools/call","params":{"name":"fail","arguments":{}}})");
+    REQUIRE(seen.log.size() == 4);
+    CHECK(seen.log[3] == "end server s7 fail tool_error");
     // The first request's spans are in the client's trace.
     CHECK(seen.traces[0] == std::array<std::uint8_t, 16>{0x0a, 0xf7, 0x65, 0x19, 0x16, 0xcd, 0x43, 0xdd, 0x84, 0x48,
                                                          0xeb, 0x21, 0x1c, 0x80, 0x31, 0x9c});

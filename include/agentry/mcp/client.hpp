@@ -131,8 +131,7 @@ inline constexpr std::string_view client_protocol_version = client_protocol_vers
 struct client_options {
     /// The client's name in initialize (`clientInfo.name`) and version.
     std::string name = "agentry";
-    std::string version = std::to_string(AGENTRY_VERSION_MAJOR) + "." + std::to_string(AGENTRY_VERSION_MINOR) + "." +
-                          std::to_string(AGENTRY_VERSION_PATCH);
+    std::string version = AGENTRY_VERSION_STRING;
     /// How the server is named in messages; empty: its `serverInfo.name`.
     std::string label{};
     /// The time a request may take, unless request_options says otherwise.

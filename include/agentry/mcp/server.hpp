@@ -747,11 +747,13 @@ private:
         if (const std::optional<std::string> asked = prepared.input_required()) return result(m.id, *asked);
         if (!failure.empty()) return error(m.id, error_code::internal_error, failure);
         const std::size_t cap = tools_.options().max_result_size;
-        if (added) return done(detail::tool_call_result(r, p.name, version, r.content_blocks, false, cap), false);
-        if (index == Registry::size()) return error(m.id, error_code::invalid_params, unknown_text(p.name, r.content));
-        return done(detail::tool_call_result(r, p.name, version, table::content_results[index],
-                                             f.structured_content && table::structured[index], cap),
-                    false);
+        if (!added && index == Registry::size())
+            return error(m.id, error_code::invalid_params, unknown_text(p.name, r.content));
+        std::string body = added ? detail::tool_call_result(r, p.name, version, r.content_blocks, false, cap)
+                                 : detail::tool_call_result(r, p.name, version, table::content_results[index],
+                                                            f.structured_content && table::structured[index], cap);
+        seen.answered(body);
+        return done(std::move(body), false);
     }
 
     // A call of a tool added at run time (detail/runtime_tools.hpp), with the scope of invoke.

@@ -27,50 +27,25 @@ namespace agentry {
 
 namespace detail {
 
-/// The run as the checkpoints from its last state on (`tail`) tell it (see stored_result).
-inline run_result result_of_tail(const std::vector<checkpoint>& tail, std::string_view id) {
-    if (tail.empty() || tail.front().kind != checkpoint_kind::state)
+/// The run as the checkpoints from its last state on tell it (see stored_result).
+inline run_result result_of_tail(const std::optional<run_tail>& tail, std::string_view id) {
+    if (!tail)
         throw store_error("agentry: render_report: no run " + std::string(id) +
                           " in this store; give the id start_run returned (store.runs lists the runs by status)");
-    const run_state state = detail::read_body<run_state>(tail.front().body, id, "state");
-    std::optional<run_outcome> outcome;
-    std::vector<pending_call> pending;
-    for (const checkpoint& c : tail) {
-        if (c.kind == checkpoint_kind::done) outcome = detail::read_body<run_outcome>(c.body, id, "done");
-        else if (c.kind == checkpoint_kind::pending)
-            pending = detail::read_body<std::vector<pending_call>>(c.body, id, "pending");
-        else if (c.kind == checkpoint_kind::decided) pending.clear();
-    }
-    run_result r = result_of(state, outcome);
+    run_result r = result_of(tail->state, tail->outcome);
     r.run_id = std::string(id);
-    if (!outcome && !pending.empty()) {
+    if (!tail->outcome && tail->pending && !tail->decided) {
         r.stop = stop_reason::approval_pending;
-        r.pending = std::move(pending);
+        r.pending = *tail->pending;
     }
     return r;
 }
 
 /// The calls checkpointed after the last state of `tail`, as a section of the report; empty
 /// when there are none.
-inline std::string later_calls(const std::vector<checkpoint>& tail, std::string_view id, std::size_t max_shown) {
-    std::vector<call_record> started;
-    std::vector<std::optional<call_outcome>> finished;
-    for (const checkpoint& c : tail) {
-        if (c.kind == checkpoint_kind::call_started) {
-            started.push_back(read_body<call_record>(c.body, id, "call_started"));
-            finished.emplace_back();
-        } else if (c.kind == checkpoint_kind::call_finished) {
-            call_outcome o = read_body<call_outcome>(c.body, id, "call_finished");
-            std::size_t i = started.size();
-            while (i != 0 && started[i - 1].id != o.id) --i;
-            if (i == 0) {
-                started.push_back({o.id, {}, {}});  // its start is not in the tail
-                finished.emplace_back();
-                i = started.size();
-            }
-            finished[i - 1] = std::move(o);
-        }
-    }
+inline std::string later_calls(const run_tail& tail, std::size_t max_shown) {
+    const std::vector<call_record>& started = tail.started;
+    const std::vector<std::optional<call_outcome>>& finished = tail.finished;
     if (started.empty()) return {};
     std::string out = "<section class=\"later-calls\"><p class=\"note\">Calls checkpointed after the last state "
                       "(the run's state does not hold them yet):</p>";
@@ -97,18 +72,18 @@ inline std::string later_calls(const std::vector<checkpoint>& tail, std::string_
 /// checkpoints cannot be read.
 template <run_store Store>
 run_result stored_result(Store& store, std::string_view id) {
-    return detail::result_of_tail(store.tail(id), id);
+    return detail::result_of_tail(detail::read_tail(store.tail(id), id), id);
 }
 
 /// The report of run `id` of `store` (see stored_result and the top of this file), with the
 /// run's status in the store.
 template <run_store Store>
 std::string render_report(Store& store, std::string_view id, const report_options& options = {}) {
-    const std::vector<checkpoint> tail = store.tail(id);
+    const std::optional<detail::run_tail> tail = detail::read_tail(store.tail(id), id);
     const run_result r = detail::result_of_tail(tail, id);
     const std::optional<run_status> status = store.status(id);
     return detail::render_page(r, options, status ? to_string(*status) : std::string_view("unknown"),
-                               detail::later_calls(tail, id, options.max_shown));
+                               detail::later_calls(*tail, options.max_shown));
 }
 
 } // namespace agentry

@@ -191,6 +191,64 @@ std::string start_run(Store& store, const Agent& agent, std::string input) {
     return store.create_run(detail::write_body(state));
 }
 
+namespace detail {
+
+/// A run's checkpoints from its last state on, read: what resume_run goes on from and what the
+/// run report shows.
+struct run_tail {
+    run_state state;
+    /// The calls started after the state, in order, each with its result when one is recorded
+    /// (a call started again after a crash is listed again; a result whose start is not in the
+    /// tail gets an entry of its own, with the id only).
+    std::vector<call_record> started;
+    std::vector<std::optional<call_outcome>> finished;
+    std::optional<run_outcome> outcome;
+    std::optional<std::vector<pending_call>> pending;
+    /// The decisions on the last pending calls; none when calls were pending again since.
+    std::optional<std::vector<approval_decision>> decided;
+};
+
+/// The tail of run `id` (store.tail(id)) read; nothing when it does not start with a state
+/// (no such run). Throws store_error for a checkpoint it cannot read.
+inline std::optional<run_tail> read_tail(const std::vector<checkpoint>& tail, std::string_view id) {
+    if (tail.empty() || tail.front().kind != checkpoint_kind::state) return std::nullopt;
+    run_tail out;
+    out.state = read_body<run_state>(tail.front().body, id, "state");
+    for (std::size_t i = 1; i != tail.size(); ++i) {
+        const checkpoint& c = tail[i];
+        switch (c.kind) {
+        case checkpoint_kind::call_started:
+            out.started.push_back(read_body<call_record>(c.body, id, "call_started"));
+            out.finished.emplace_back();
+            break;
+        case checkpoint_kind::call_finished: {
+            call_outcome o = read_body<call_outcome>(c.body, id, "call_finished");
+            std::size_t at = out.started.size();
+            while (at != 0 && out.started[at - 1].id != o.id) --at;
+            if (at == 0) {
+                out.started.push_back({o.id, {}, {}});
+                out.finished.emplace_back();
+                at = out.started.size();
+            }
+            out.finished[at - 1] = std::move(o);
+            break;
+        }
+        case checkpoint_kind::pending:
+            out.pending = read_body<std::vector<pending_call>>(c.body, id, "pending");
+            out.decided.reset();
+            break;
+        case checkpoint_kind::decided:
+            out.decided = read_body<std::vector<approval_decision>>(c.body, id, "decided");
+            break;
+        case checkpoint_kind::done: out.outcome = read_body<run_outcome>(c.body, id, "done"); break;
+        case checkpoint_kind::state: break;
+        }
+    }
+    return out;
+}
+
+} // namespace detail
+
 /// The run's result so far from its checkpoints: the last state, and the outcome when done.
 inline run_result result_of(const run_state& state, const std::optional<run_outcome>& outcome) {
     run_result r;
@@ -227,38 +285,14 @@ inline run_result result_of(const run_state& state, const std::optional<run_outc
 /// resumes from its last checkpoint).
 template <run_store Store, class Agent>
 run_result resume_run(Store& store, Agent& agent, std::string_view id, const durable_options& options = {}) {
-    const std::vector<checkpoint> tail = store.tail(id);
-    if (tail.empty() || tail.front().kind != checkpoint_kind::state)
-        throw store_error("agentry: no run " + std::string(id) + " in this store; start one with start_run");
-    run_state state = detail::read_body<run_state>(tail.front().body, id, "state");
-    std::map<std::string, typename detail::store_checkpointer<Store>::recorded, std::less<>> calls;
-    std::optional<run_outcome> outcome;
-    std::optional<std::vector<pending_call>> pending;
-    std::optional<std::vector<approval_decision>> decided;
-    for (std::size_t i = 1; i != tail.size(); ++i) {
-        const checkpoint& c = tail[i];
-        switch (c.kind) {
-        case checkpoint_kind::call_started: {
-            call_record started = detail::read_body<call_record>(c.body, id, "call_started");
-            calls[started.id] = {false, {started.id, tool_status::ok, {}, false}};
-            break;
-        }
-        case checkpoint_kind::call_finished: {
-            call_outcome finished = detail::read_body<call_outcome>(c.body, id, "call_finished");
-            calls[finished.id] = {true, finished};
-            break;
-        }
-        case checkpoint_kind::pending:
-            pending = detail::read_body<std::vector<pending_call>>(c.body, id, "pending");
-            decided.reset();
-            break;
-        case checkpoint_kind::decided:
-            decided = detail::read_body<std::vector<approval_decision>>(c.body, id, "decided");
-            break;
-        case checkpoint_kind::done: outcome = detail::read_body<run_outcome>(c.body, id, "done"); break;
-        case checkpoint_kind::state: break;
-        }
-    }
+    std::optional<detail::run_tail> read = detail::read_tail(store.tail(id), id);
+    if (!read) throw store_error("agentry: no run " + std::string(id) + " in this store; start one with start_run");
+    auto& [state, started, finished, outcome, pending, decided] = *read;
+    using recorded = typename detail::store_checkpointer<Store>::recorded;
+    std::map<std::string, recorded, std::less<>> calls;  // by id: the last start of each call
+    for (std::size_t i = 0; i != started.size(); ++i)
+        calls[started[i].id] = finished[i] ? recorded{true, *finished[i]}
+                                           : recorded{false, {started[i].id, tool_status::ok, {}, false}};
     if (outcome) return result_of(state, outcome);
     if (pending && !decided) {
         run_result waiting = result_of(state, std::nullopt);

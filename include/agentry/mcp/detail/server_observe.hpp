@@ -19,12 +19,15 @@
 
 namespace agentry::mcp::detail {
 
-/// The JSON-RPC error code of a response the server wrote, or nothing for a result.
-inline std::optional<int> response_error_code(std::string_view response) noexcept {
-    constexpr std::string_view key = R"("error":{"code":)";
-    const std::size_t at = response.find(key);
-    if (at == std::string_view::npos) return std::nullopt;
-    std::size_t i = at + key.size();
+/// The JSON-RPC error code of the server's response to request `id`, or nothing for a result:
+/// message.hpp's write_error begins {"jsonrpc":"2.0","id":<id>,"error":{"code":<code>.
+inline std::optional<int> response_error_code(std::string_view response, std::string_view id) noexcept {
+    constexpr std::string_view head = R"({"jsonrpc":"2.0","id":)";
+    constexpr std::string_view key = R"(,"error":{"code":)";
+    if (!response.starts_with(head) || response.substr(head.size(), id.size()) != id ||
+        response.substr(head.size() + id.size(), key.size()) != key)
+        return std::nullopt;
+    std::size_t i = head.size() + id.size() + key.size();
     const bool negative = i < response.size() && response[i] == '-';
     if (negative) ++i;
     long code = 0;
@@ -64,8 +67,8 @@ public:
         if (!observer_) return;
         event_.target = target_;
         mcp_end_event e;
-        e.error_code = response_error_code(response);
-        e.tool_error = !e.error_code && response.find(R"("isError":true)") != std::string_view::npos;
+        e.error_code = response_error_code(response, event_.request_id);
+        e.tool_error = tool_error_;
         e.end = clock::now();
         observer_->end_mcp(span_, event_, e);
     }
@@ -79,6 +82,7 @@ public:
     observer* watcher() const noexcept { return observer_; }
     const span_begun& span() const noexcept { return span_; }
     void set_target(std::string_view target) { target_ = target; }
+    void set_tool_error() noexcept { tool_error_ = true; }
 
 private:
     observer* observer_;
@@ -87,6 +91,7 @@ private:
     span_begun span_{};
     std::string target_;
     std::string session_id_;
+    bool tool_error_ = false;
 };
 
 /// The call span and record of a tool a tools/call runs, when its request is observed.
@@ -108,6 +113,12 @@ public:
 
     /// The call's span, for the tool's call_scope; not valid() when not traced.
     trace_context trace() const noexcept { return span_.context; }
+
+    /// The tools/call result `body` (detail/content_result.hpp) is sent: one with isError true
+    /// marks the request's span.
+    void answered(std::string_view body) noexcept {
+        if (request_ && body.ends_with(R"("isError":true})")) request_->set_tool_error();
+    }
 
     void end(const tool_result& r) noexcept {
         if (!request_) return;

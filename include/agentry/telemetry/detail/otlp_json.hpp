@@ -21,14 +21,6 @@
 
 namespace agentry::detail {
 
-/// "major.minor.patch" of these headers (telemetry.sdk.version, the scope's version).
-inline const std::string& otlp_version() {
-    static const std::string version = std::to_string(AGENTRY_VERSION_MAJOR) + '.' +
-                                       std::to_string(AGENTRY_VERSION_MINOR) + '.' +
-                                       std::to_string(AGENTRY_VERSION_PATCH);
-    return version;
-}
-
 template <std::size_t N>
 void otlp_hex(std::string& out, const std::array<std::uint8_t, N>& bytes) {
     static constexpr char digits[] = "0123456789abcdef";
@@ -131,9 +123,9 @@ inline std::string otlp_request(std::string_view service_name, const span* first
     out += ',';
     otlp_attribute(out, "telemetry.sdk.language", std::string("cpp"));
     out += ',';
-    otlp_attribute(out, "telemetry.sdk.version", otlp_version());
+    otlp_attribute(out, "telemetry.sdk.version", std::string(AGENTRY_VERSION_STRING));
     out += "]},\"scopeSpans\":[{\"scope\":{\"name\":\"agentry\",\"version\":";
-    otlp_string(out, otlp_version());
+    otlp_string(out, AGENTRY_VERSION_STRING);
     out += "},\"spans\":[";
     for (std::size_t i = 0; i != n; ++i) {
         if (i) out += ',';
