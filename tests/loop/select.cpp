@@ -7,6 +7,7 @@
 #include <agentry/registry.hpp>
 #include <agentry/select/bm25.hpp>
 #include <agentry/select/category.hpp>
+#include <agentry/select/learned.hpp>
 #include <agentry/select/selector.hpp>
 
 #include <doctest/doctest.h>
@@ -250,4 +251,41 @@ TEST_CASE("select_tools - a chooser by name, and the deferred form for native to
         ++deferred;
     CHECK(deferred == 3);
     CHECK(p.ends_with(R"("required":["a","b"],"additionalProperties":false}}])"));
+}
+
+TEST_CASE("learned_boost - tools that followed the last call rank higher, learned from runs") {
+    recorder first;
+    first.calls->push_back({"c1", "find_trains", R"({"from":"Paris","to":"Lyon"})", {}});
+    first.calls->push_back({"c2", "find_hotels", R"({"city":"Lyon"})", {}});
+    agentry::agent<config> learner{first.model(), tools, {}, agentry::scripted_transport{}};
+    agentry::learned_boost follows;
+    follows.learn(learner.run("Trains to Lyon, then somewhere to sleep."));
+    CHECK(follows.follows("find_trains", "find_hotels") == 1.0);
+    CHECK(follows.follows("find_hotels", "find_trains") == 0.0);
+
+    // BM25 alone would send only find_trains after the call; the boost adds find_hotels.
+    recorder rec;
+    rec.calls->push_back({"c1", "find_trains", R"({"from":"Paris","to":"Lyon"})", {}});
+    agentry::agent<config> agent{
+        rec.model(), tools,
+        {.select_tools = agentry::top_k(agentry::bm25::of(tools) * 1.0 + follows * 1.0, 2, {.keep_called = false})},
+        agentry::scripted_transport{}};
+    static_cast<void>(agent.run("Trains to Lyon?"));
+    REQUIRE(rec.payloads->size() == 2);
+    CHECK(names_in((*rec.payloads)[0]) == names{"find_trains"});
+    CHECK(names_in((*rec.payloads)[1]) == names{"find_hotels", "find_trains"});
+}
+
+TEST_CASE("learned_boost - save and load, and text that is not a table") {
+    agentry::learned_boost a;
+    a.record("x", "y", 2);
+    agentry::learned_boost b;
+    REQUIRE(b.load(a.save()));
+    CHECK(b.save() == R"({"version":1,"follows":{"x":{"y":2}}})");
+    const agentry::outcome<void> bad = b.load(R"({"version":1,"follows":{"x":{"y":-1}}})");
+    REQUIRE(!bad);
+    CHECK(bad.error().message == "agentry: learned_boost::load: the count of \"x\" -> \"y\" is not a whole number; "
+                                 "give the text learned_boost::save() wrote");
+    CHECK(!b.load("nope"));
+    CHECK(b.follows("x", "y") == 1.0);
 }

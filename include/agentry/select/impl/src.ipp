@@ -7,6 +7,7 @@
 
 #include <agentry/select/impl/bm25.ipp>
 #include <agentry/select/impl/catalog.ipp>
+#include <agentry/select/impl/learned.ipp>
 #include <agentry/select/impl/selector.ipp>
 
 #endif
