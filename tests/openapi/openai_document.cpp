@@ -32,7 +32,9 @@ int count(const agentry::openapi::toolset& api, std::size_t& made) {
         std::printf("FAIL: %s\n", tools.error().message.c_str());
         return 1;
     }
+    std::size_t bytes = 0;
     for (const agentry::dynamic_tool& t : *tools) {
+        bytes += t.definition.size();
         const agentry::json::parsed p = agentry::json::parse(t.definition);
         if (!p.ok() || !p.value.is_object() || t.definition.find("\"" + t.name + "\"") == std::string::npos) {
             std::printf("FAIL: the definition of %s is not valid JSON naming it: %s\n", t.name.c_str(), t.definition.c_str());
@@ -41,7 +43,8 @@ int count(const agentry::openapi::toolset& api, std::size_t& made) {
     }
     made = tools->size();
     left_out = api.size() - made;
-    std::printf("%.*s: %zu tools, %zu operations left out\n", int(D::rules.name.size()), D::rules.name.data(), made, left_out);
+    std::printf("%.*s: %zu tools (definitions: %zu bytes), %zu operations left out\n", int(D::rules.name.size()),
+                D::rules.name.data(), made, bytes, left_out);
     return 0;
 }
 
