@@ -49,14 +49,12 @@ namespace detail {
 template <class Registry, std::size_t I>
 struct registry_tool_terms {
     static constexpr std::string_view text = Registry::template definition_fragments<dialect::standard>()[I];
-    static constexpr std::size_t size = count_terms(text, Registry::names[I]).size();
-    static constexpr constant_terms<size> value = [] {
-        constant_terms<size> out;
-        const std::vector<term_count> all = count_terms(text, Registry::names[I]);
-        for (std::size_t i = 0; i != size; ++i) {
-            out.terms[i] = all[i];
-            out.length += all[i].count;
-        }
+    static constexpr std::size_t bound = term_bound(text.size(), Registry::names[I].size());
+    static constexpr constant_terms<bound> value = [] {
+        constant_terms<bound> out;
+        std::array<std::uint32_t, bound> scratch{};
+        out.size = count_terms(text, Registry::names[I], scratch.data(), out.terms.data());
+        for (std::size_t i = 0; i != out.size; ++i) out.length += out.terms[i].count;
         return out;
     }();
 };
@@ -70,7 +68,9 @@ struct tool_terms {
 
 template <class Registry, std::size_t... I>
 std::vector<tool_terms> registry_terms(std::index_sequence<I...>) {
-    return {tool_terms{Registry::names[I], registry_tool_terms<Registry, I>::value.terms,
+    return {tool_terms{Registry::names[I],
+                       std::span<const term_count>(registry_tool_terms<Registry, I>::value.terms.data(),
+                                                   registry_tool_terms<Registry, I>::value.size),
                        registry_tool_terms<Registry, I>::value.length}...};
 }
 

@@ -73,10 +73,17 @@ constexpr std::size_t stem(std::string_view word, char* out) noexcept {
     return n;
 }
 
-constexpr bool ignored(std::string_view w) noexcept {
-    const auto* end = std::end(ignored_words);
-    const auto* at = std::lower_bound(std::begin(ignored_words), end, w);
-    return at != end && *at == w;
+/// The FNV-1a hashes of ignored_words, sorted: a word is looked up by its hash.
+inline constexpr auto ignored_hashes = [] {
+    std::array<std::uint32_t, std::size(ignored_words)> h{};
+    for (std::size_t i = 0; i != h.size(); ++i) h[i] = fnv1a(ignored_words[i]);
+    std::sort(h.begin(), h.end());
+    return h;
+}();
+
+constexpr bool ignored(std::uint32_t hash) noexcept {
+    const auto* at = std::lower_bound(ignored_hashes.begin(), ignored_hashes.end(), hash);
+    return at != ignored_hashes.end() && *at == hash;
 }
 
 /// Calls `each(hash)` for every term of `text`.
@@ -92,19 +99,19 @@ constexpr void for_each_term(std::string_view text, Each&& each) {
         }
         std::size_t n = 0;
         const std::size_t start = i;
+        bool digits = true;
         while (i < text.size() && word_char(text[i])) {
             if (i != start && upper(text[i]) && !upper(text[i - 1])) break;  // camelCase
+            digits = digits && text[i] >= '0' && text[i] <= '9';
             if (n != sizeof word) word[n++] = to_lower(text[i]);
             ++i;
         }
-        if (n < 2 || n == sizeof word) continue;
+        if (n < 2 || n == sizeof word || digits) continue;
         const std::size_t m = stem(std::string_view(word, n), stemmed);
-        const std::string_view w(stemmed, m);
-        if (w.size() < 2 || ignored(w) || ignored(std::string_view(word, n))) continue;
-        bool digits = true;
-        for (char c : w) digits = digits && c >= '0' && c <= '9';
-        if (digits) continue;
-        each(fnv1a(w));
+        if (m < 2) continue;
+        const std::uint32_t term = fnv1a(std::string_view(stemmed, m));
+        if (ignored(term) || (m != n && ignored(fnv1a(std::string_view(word, n))))) continue;
+        each(term);
     }
 }
 
@@ -112,25 +119,43 @@ constexpr void for_each_term(std::string_view text, Each&& each) {
 /// once already); chosen on the selection fixture's tuning requests.
 inline constexpr std::uint32_t name_weight = 2;
 
-/// The terms of a tool's definition, each with its count, sorted by term.
-constexpr std::vector<term_count> count_terms(std::string_view definition, std::string_view name) {
-    std::vector<std::uint32_t> all;
-    const auto add = [&](std::uint32_t t) { all.push_back(t); };
+/// At most how many terms a tool's definition and name hold (a term takes two characters and
+/// a separator).
+constexpr std::size_t term_bound(std::size_t definition, std::size_t name) noexcept {
+    return (definition + name_weight * name) / 3 + name_weight + 1;
+}
+
+/// The terms of a tool's definition, each with its count, sorted by term, into `out` (of
+/// term_bound entries at least; `scratch` as many): their number.
+constexpr std::size_t count_terms(std::string_view definition, std::string_view name, std::uint32_t* scratch,
+                                  term_count* out) {
+    std::size_t n = 0;
+    const auto add = [&](std::uint32_t t) { scratch[n++] = t; };
     for_each_term(definition, add);
     for (std::uint32_t k = 0; k != name_weight; ++k) for_each_term(name, add);
-    std::sort(all.begin(), all.end());
-    std::vector<term_count> out;
-    for (std::uint32_t t : all) {
-        if (!out.empty() && out.back().term == t) ++out.back().count;
-        else out.push_back({t, 1});
+    std::sort(scratch, scratch + n);
+    std::size_t m = 0;
+    for (std::size_t i = 0; i != n; ++i) {
+        if (m != 0 && out[m - 1].term == scratch[i]) ++out[m - 1].count;
+        else out[m++] = {scratch[i], 1};
     }
+    return m;
+}
+
+/// The same, at run time.
+inline std::vector<term_count> count_terms(std::string_view definition, std::string_view name) {
+    std::vector<std::uint32_t> scratch(term_bound(definition.size(), name.size()));
+    std::vector<term_count> out(scratch.size());
+    out.resize(count_terms(definition, name, scratch.data(), out.data()));
     return out;
 }
 
-/// The terms of a tool with its definition and name, as a constant.
+/// The terms of a tool with its definition and name, as a constant: the first `size` of
+/// `terms`.
 template <std::size_t N>
 struct constant_terms {
     std::array<term_count, N> terms{};
+    std::size_t size = 0;
     std::uint32_t length = 0;  // the number of words
 };
 
