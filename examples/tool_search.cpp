@@ -36,26 +36,28 @@ constexpr agentry::registry tools{
 };
 
 int main() {
+    constexpr auto fragments = tools.definition_fragments<agentry::dialect::standard>();
     agentry::tool_catalog catalog(agentry::dialect_kind::standard);
-    catalog.add_owned("weather", R"({"name":"weather"})", "Current weather for a city", "", false, false);
-    catalog.add_owned("send_email", R"({"name":"send_email"})", "Sends an email", "", false, false);
+    catalog.add_owned("weather", std::string(fragments[0]), "Current weather for a city", "", false, false);
+    catalog.add_owned("send_email", std::string(fragments[1]), "Sends an email", "", false, false);
     const agentry::tool_search search(catalog, words_scorer{});
 
     agentry::scripted_model model{[](const agentry::chat_request& r) {
+        const bool weather_sent = r.tools.find(R"("name":"weather")") != std::string_view::npos;
+        std::printf("tools sent: search_tools%s\n", weather_sent ? ", weather" : "");
         const agentry::message& last = r.messages.back();
         if (last.role == agentry::role::user) return agentry::scripted_model::call("search_tools", R"({"query":"weather"})");
         if (last.tool_name == "search_tools") return agentry::scripted_model::call("weather", R"({"city":"Oslo"})");
         return agentry::scripted_model::answer("It is " + last.text + ".");
     }};
     constexpr agentry::loop_config config{.max_turns = 4};
-    agentry::agent<config> agent{model, tools, "You help.", agentry::scripted_transport{}};
+    agentry::agent_options options;
+    options.system_prompt = "You help.";
+    options.select_tools = agentry::searched_tools(search);
+    agentry::agent<config> agent{model, tools, std::move(options), agentry::scripted_transport{}};
     if (!agent.add_tools(agentry::tool_search_source(search))) return 1;
     std::printf("answer: %s\n", agent.run("Weather in Oslo?").text.c_str());
 
-    // What the search found, read back from the conversation, and the tools of the next turn.
-    const std::vector<agentry::message> asked = model.conversations().back();
-    for (const std::string& name : search.found(asked)) std::printf("found: %s\n", name.c_str());
-    std::vector<std::string> called;
-    const agentry::active_tools next = agentry::searched_tools(search)(catalog, agentry::turn_query::of(asked, 3, called));
-    std::printf("next turn: %s\n", search.payload(catalog, next).substr(0, 41).c_str());
+    // What the search found, read back from the conversation.
+    for (const std::string& name : search.found(model.conversations().back())) std::printf("found: %s\n", name.c_str());
 }

@@ -38,6 +38,7 @@
 #include <boost/hana/unpack.hpp>
 
 #include <array>
+#include <span>
 #include <cstddef>
 #include <optional>
 #include <string>
@@ -218,15 +219,19 @@ constexpr void write_tool_definition(schema::detail::sink& s) noexcept {
     else s.put('}');
 }
 
+// `bounds`, when given, gets where each tool's definition starts and ends in the text.
 template <class D, class... Tools>
-constexpr void write_definitions(schema::detail::sink& s) noexcept {
+constexpr void write_definitions(schema::detail::sink& s,
+                                 std::array<std::size_t, 2 * sizeof...(Tools)>* bounds = nullptr) noexcept {
     using writer = void (*)(schema::detail::sink&) noexcept;
     constexpr std::array<writer, sizeof...(Tools)> writers{&write_tool_definition<D, Tools>...};
     constexpr bool gemini = D::kind == dialect_kind::gemini;
     s.put(gemini ? "[{\"functionDeclarations\":[" : "[");
     for (std::size_t i = 0; i != writers.size(); ++i) {
         if (i != 0) s.put(',');
+        if (bounds) (*bounds)[2 * i] = s.size;
         writers[i](s);
+        if (bounds) (*bounds)[2 * i + 1] = s.size;
     }
     s.put(gemini ? "]}]" : "]");
 }
@@ -247,6 +252,39 @@ struct definitions_text {
     }();
     static constexpr std::string_view view{storage.data(), size};
 };
+
+/// Each tool's definition within definitions_text<D, Tools...>::view.
+template <class D, class... Tools>
+struct definition_fragments {
+    static constexpr auto bounds = [] {
+        std::array<std::size_t, 2 * sizeof...(Tools)> b{};
+        schema::detail::sink s;
+        write_definitions<D, Tools...>(s, &b);
+        return b;
+    }();
+    static constexpr auto views = [] {
+        std::array<std::string_view, sizeof...(Tools)> v{};
+        for (std::size_t i = 0; i != v.size(); ++i)
+            v[i] = definitions_text<D, Tools...>::view.substr(bounds[2 * i], bounds[2 * i + 1] - bounds[2 * i]);
+        return v;
+    }();
+};
+
+template <std::size_t N>
+inline constexpr std::array<std::string_view, N> no_fragments{};
+
+template <class T>
+consteval std::string_view tool_description() noexcept {
+    if constexpr (is_tool<T>) return T::description;
+    else return {};
+}
+
+/// A tool's category (agentry::in_category), or empty.
+template <class T>
+consteval std::string_view tool_category() noexcept {
+    if constexpr (requires { T::category; }) return T::category;
+    else return {};
+}
 
 template <class D, class Tool>
 consteval bool check_tool_definition() noexcept {
@@ -322,6 +360,9 @@ class registry {
 
 public:
     static constexpr std::array<std::string_view, sizeof...(Tools)> names{detail::tool_name<Tools>()...};
+    static constexpr std::array<std::string_view, sizeof...(Tools)> descriptions{detail::tool_description<Tools>()...};
+    /// Each tool's category (agentry::in_category, select/category.hpp); empty for none.
+    static constexpr std::array<std::string_view, sizeof...(Tools)> categories{detail::tool_category<Tools>()...};
 
 private:
     static consteval bool names_unique() noexcept {
@@ -455,6 +496,18 @@ public:
                 detail::all_of(std::array<bool, sizeof...(Tools)>{detail::check_tool_definition<D, Tools>()...}));
             static_assert(detail::check_request_limits<D, Tools...>());
             return detail::definitions_text<D, Tools...>::view;
+        }
+    }
+
+    /// Each tool's definition in definitions<D>(), in the registry's order: the constant
+    /// fragments a payload of any subset of the tools is joined from (select/catalog.hpp).
+    template <schema_dialect D = dialect::standard>
+    static constexpr std::span<const std::string_view, sizeof...(Tools)> definition_fragments() noexcept {
+        if constexpr (!readable) {
+            return detail::no_fragments<sizeof...(Tools)>;
+        } else {
+            static_cast<void>(definitions<D>());  // its checks
+            return detail::definition_fragments<D, Tools...>::views;
         }
     }
 

@@ -17,9 +17,7 @@
 
 #if defined(AGENTRY_SEPARATE_COMPILATION)
 #include <agentry/loop/impl/src.ipp>
-#include <agentry/select/impl/catalog.ipp>
-#include <agentry/select/impl/selector.ipp>
-#include <agentry/select/impl/tool_search.ipp>
+#include <agentry/select/impl/src.ipp>
 #include <agentry/tool/impl/invoke.ipp>
 #include <agentry/transport/impl/replay.ipp>
 #endif

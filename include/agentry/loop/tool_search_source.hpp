@@ -6,8 +6,9 @@
 //
 //   agent.add_tools(agentry::tool_search_source(search));
 //
-// The search tool joins with its definition in the search's form and tool_search::policy()
-// (read only, idempotent), so its calls pass the agent's call pipeline as any added tool's do.
+// The search tool joins with its definition in the search's form, tool_search::policy() (read
+// only, idempotent), so its calls pass the agent's call pipeline as any added tool's do, and
+// always_sent (sent on every turn, never deferred, whatever agent_options::select_tools chooses).
 // An agent of another dialect than the search's catalog refuses it.
 
 #include <agentry/loop/dynamic_tools.hpp>
@@ -33,6 +34,7 @@ inline dynamic_tool_source tool_search_source(tool_search search) {
         tool.definition = std::string(search.definition());
         tool.call = [search](std::string_view arguments, const call_scope&) { return search.call(arguments); };
         tool.policy = tool_search::policy();
+        tool.always_sent = true;
         std::vector<dynamic_tool> tools;
         tools.push_back(std::move(tool));
         return tools;

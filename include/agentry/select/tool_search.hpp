@@ -5,9 +5,12 @@
 // agentry::tool_search: a tool the model calls to find the tools it needs, backed by any
 // agentry::selector, so that a turn need not show every tool:
 //
-//   agentry::tool_search search{catalog, agentry::bm25{}};
+//   agentry::tool_search search{catalog, agentry::bm25::of(tools)};
+//   agentry::agent<config> agent{model, tools, {.select_tools = agentry::searched_tools(search)}};
 //   agent.add_tools(agentry::tool_search_source(search));   // loop/tool_search_source.hpp
-//   agentry::tool_chooser choose = agentry::searched_tools(search);
+//
+// The search scores the catalog it is given (the agent's tools in the agent's dialect); the
+// chooser finds the chosen names in the agent's own catalog.
 //
 // The model calls it with {"query": string, "limit"?: integer 1..20}; it scores the catalog for
 // the query (the search tool and `always` entries left out) and answers with the best matches
@@ -97,11 +100,12 @@ public:
     /// each once (an error result names none).
     AGENTRY_DECL std::vector<std::string> found(std::span<const message> conversation) const;
     /// The entries to send on a turn: the search tool (when the catalog has it), the tools found
-    /// and the tools called; never active_tools::every().
+    /// and the tools called, the others deferred in the native forms (defer_others); never
+    /// active_tools::every(). Names are looked up in `catalog` (the agent's).
     AGENTRY_DECL active_tools choose(const tool_catalog& catalog, const turn_query& query) const;
-    /// The tools payload of a turn choosing `chosen` (choose()'s answer) from `catalog`, the
-    /// search tool's definition appended when the catalog lacks it: the chosen entries
-    /// (portable), or every entry with the others deferred (native forms).
+    /// The tools payload of a turn choosing `chosen` (choose()'s answer) from `catalog`, as the
+    /// agent builds it, the search tool's definition appended when the catalog lacks it: the
+    /// chosen entries, or with defer_others every entry, the others deferred.
     AGENTRY_DECL std::string payload(const tool_catalog& catalog, const active_tools& chosen) const;
 
 private:

@@ -300,12 +300,10 @@ TEST_CASE("OpenAI Responses: the tool_search tool, deferred functions, the call 
           std::string::npos);
 }
 
-TEST_CASE("portable form end to end: the model searches, then calls the tool found") {
+TEST_CASE("portable form end to end: the model searches, then the tool found is sent and called") {
     std::vector<std::string> sent_tools;
-    std::vector<agentry::message> last;
     agentry::scripted_model model{[&](const agentry::chat_request& r) {
         sent_tools.emplace_back(r.tools);
-        last.assign(r.messages.begin(), r.messages.end());
         const agentry::message& back = r.messages.back();
         if (back.role == agentry::role::user) return agentry::scripted_model::call("search_tools", R"({"query":"weather"})");
         if (back.tool_name == "search_tools") return agentry::scripted_model::call("get_weather", R"({"city":"Oslo"})");
@@ -315,34 +313,64 @@ TEST_CASE("portable form end to end: the model searches, then calls the tool fou
         agentry::tool<"get_weather", "Current weather for a city", "city">(+[](std::string city) { return "sunny in " + city; }),
         agentry::tool<"send_email", "Send an email message", "to">(+[](std::string to) { return "sent to " + to; }),
     };
+    constexpr auto fragments = tools.definition_fragments<agentry::dialect::standard>();
     agentry::tool_catalog catalog(agentry::dialect_kind::standard);
-    catalog.add_owned("get_weather", "{\"name\":\"get_weather\"}", "Current weather for a city", "", false, false);
-    catalog.add_owned("send_email", "{\"name\":\"send_email\"}", "Send an email message", "", false, false);
+    catalog.add_owned("get_weather", std::string(fragments[0]), "Current weather for a city", "", false, false);
+    catalog.add_owned("send_email", std::string(fragments[1]), "Send an email message", "", false, false);
     const agentry::tool_search search(catalog, keyword_scorer{});
 
     constexpr agentry::loop_config config{.max_turns = 5};
-    agentry::agent<config> agent{model, tools, "You help.", agentry::scripted_transport{}};
+    agentry::agent_options options;
+    options.system_prompt = "You help.";
+    options.select_tools = agentry::searched_tools(search);
+    agentry::agent<config> agent{model, tools, std::move(options), agentry::scripted_transport{}};
     REQUIRE(agent.add_tools(agentry::tool_search_source(search)).has_value());
     const agentry::run_result result = agent.run("Weather in Oslo?");
     CHECK(result.stop == agentry::stop_reason::completed);
     CHECK(result.text == "It is sunny in Oslo.");
+
+    // Turn 1: the search tool alone; turn 2: the tool found too; turn 3: the tool called.
+    const std::string search_definition(search.definition());
+    const std::string weather_definition(fragments[0]);
     REQUIRE(sent_tools.size() == 3);
-    CHECK(sent_tools[0].find(search.definition()) != std::string::npos);
+    CHECK(sent_tools[0] == "[" + search_definition + "]");
+    CHECK(sent_tools[1] == "[" + weather_definition + "," + search_definition + "]");
+    CHECK(sent_tools[2] == "[" + weather_definition + "," + search_definition + "]");
 
-    // What the chooser sends after the search: the search tool and the tool found, nothing else.
-    REQUIRE(last.size() == 6);
-    CHECK(last[3].tool_name == "search_tools");
-    CHECK(last[3].text == R"([{"name":"get_weather","description":"Current weather for a city"}])");
+    const std::vector<agentry::message> asked = model.conversations().back();
+    REQUIRE(asked.size() == 6);
+    CHECK(asked[3].tool_name == "search_tools");
+    CHECK(asked[3].text == R"([{"name":"get_weather","description":"Current weather for a city"}])");
+
+    // A restored conversation keeps what was found: the next turn sends the same tools.
+    agentry::scripted_model next{[&](const agentry::chat_request& r) {
+        sent_tools.emplace_back(r.tools);
+        return agentry::scripted_model::answer("done");
+    }};
+    agentry::agent_options restored_options;
+    restored_options.select_tools = agentry::searched_tools(search);
+    agentry::agent<config> restored{next, tools, std::move(restored_options), agentry::scripted_transport{}};
+    REQUIRE(restored.add_tools(agentry::tool_search_source(search)).has_value());
+    REQUIRE(restored.restore(agent.save()));
+    CHECK(restored.run("And tomorrow?").text == "done");
+    REQUIRE(sent_tools.size() == 4);
+    CHECK(sent_tools[3] == "[" + weather_definition + "," + search_definition + "]");
+}
+
+TEST_CASE("Anthropic through the agent: the search tool always sent, the others deferred until found") {
+    std::vector<std::string> sent_tools;
+    const agentry::tool_search search = search_of(agentry::dialect_kind::anthropic);
+    agentry::tool_catalog agent_catalog = catalog_of(agentry::dialect_kind::anthropic);
+    agent_catalog.add_owned("search_tools", std::string(search.definition()), "", "", true, true);
+    std::vector<agentry::message> conversation{agentry::message::user("Weather?")};
     std::vector<std::string> called;
-    const std::vector<agentry::message> after_search(last.begin(), last.begin() + 4);
-    const agentry::active_tools chosen = agentry::searched_tools(search)(catalog, agentry::turn_query::of(after_search, 2, called));
-    CHECK(chosen.indices == std::vector<std::size_t>{0});
-    CHECK(search.payload(catalog, chosen) == "[{\"name\":\"get_weather\"}," + std::string(search.definition()) + "]");
-
-    // A restored conversation keeps what was found.
-    agentry::agent<config> other{model, tools, "You help.", agentry::scripted_transport{}};
-    REQUIRE(other.restore(agent.save()));
-    CHECK(search.found(last) == std::vector<std::string>{"get_weather"});
+    const agentry::active_tools first = agentry::searched_tools(search)(agent_catalog, agentry::turn_query::of(conversation, 1, called));
+    CHECK(first.defer_others);
+    CHECK(first.indices == std::vector<std::size_t>{3});
+    const std::string payload = agent_catalog.deferred_payload(first.indices);
+    CHECK(payload == search.payload(agent_catalog, first));
+    CHECK(payload.ends_with("," + std::string(search.definition()) + "]"));
+    CHECK(payload.find(R"("required":["to"]},"defer_loading":true})") != std::string::npos);
 }
 
 TEST_CASE("a search source refuses an agent of another dialect") {

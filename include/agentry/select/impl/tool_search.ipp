@@ -246,6 +246,7 @@ AGENTRY_DECL std::vector<std::string> tool_search::found(std::span<const message
 
 AGENTRY_DECL active_tools tool_search::choose(const tool_catalog& catalog, const turn_query& query) const {
     active_tools out;
+    out.defer_others = state_->form != tool_search_form::portable;
     const auto add = [&](std::string_view name) {
         const std::optional<std::size_t> at = catalog.find(name);
         if (at && std::find(out.indices.begin(), out.indices.end(), *at) == out.indices.end())
@@ -265,8 +266,7 @@ AGENTRY_DECL std::string tool_search::payload(const tool_catalog& catalog, const
         indices.clear();
         for (std::size_t i = 0; i != catalog.size(); ++i) indices.push_back(i);
     }
-    std::string out = state_->form == tool_search_form::portable ? catalog.payload(indices)
-                                                                 : catalog.deferred_payload(indices);
+    std::string out = chosen.defer_others ? catalog.deferred_payload(indices) : catalog.payload(indices);
     if (!catalog.find(state_->name))
         out = detail::tool_search_impl::appended(catalog.kind(), std::move(out), state_->definition);
     return out;
