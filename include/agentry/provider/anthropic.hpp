@@ -19,7 +19,8 @@
 // without a beta header; it may be sent with tools, and the answer is the text of the reply).
 // Prompt caching is on by default (anthropic::cache): breakpoints on the last tool, the system
 // prompt and the last block of the conversation. A tool result of MCP content blocks
-// (message::content_blocks) is sent as text, image and document blocks.
+// (message::content_blocks) is sent as text, image and document blocks, and tool_reference
+// blocks (a tool search's result, select/tool_search.hpp) as they are.
 //
 // The definitions are in impl/anthropic.ipp, included at the end of this header unless the program
 // compiles the providers separately (detail/separate.hpp).

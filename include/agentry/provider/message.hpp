@@ -63,7 +63,8 @@ struct message {
     /// role::tool: true when `text` is a JSON array of MCP content blocks (the result of a tool
     /// returning mcp::content, mcp::image, ...: see mcp/content.hpp), which each provider sends
     /// in its own shape (Anthropic image blocks, Responses input_image, Gemini inline data) or
-    /// refuses with a provider_error naming the tool; absent: plain text.
+    /// refuses with a provider_error naming the tool; absent: plain text. A tool search's
+    /// tool_reference blocks (select/tool_search.hpp) are carried the same way.
     std::optional<bool> content_blocks;
 
     static message system(std::string text) { return of(agentry::role::system, std::move(text)); }

@@ -18,7 +18,11 @@
 // (message::content_blocks; audio is refused). chat_request::tools is inserted as is (agent<>
 // asks for dialect::openai_responses_strict: flat function tools); tool_choice and
 // parallel_tool_calls only with tools, "auto" left out; max_tokens as max_output_tokens;
-// chat_request::output as text.format {"type":"json_schema",name,schema,strict}.
+// chat_request::output as text.format {"type":"json_schema",name,schema,strict}. A client-
+// executed tool search (select/tool_search.hpp): a tool_search_call output item is a call
+// named "tool_search" (its item kept as provider_part "tool_search_call" and sent back as
+// received), its result a {"type":"tool_search_output","call_id","execution":"client","tools"}
+// item whose tools are the result's text, a JSON array of definitions ([] for an error).
 //
 // Reasoning state (`state`):
 //   stateless          "store":false and "include":["reasoning.encrypted_content"]: each

@@ -88,11 +88,12 @@ struct source_out {
     std::string_view data;
 };
 
-/// A block of a tool_result's content: text, image or document.
+/// A block of a tool_result's content: text, image, document or tool_reference.
 struct result_block_out {
     std::string_view type;
     std::optional<std::string_view> text;
     std::optional<source_out> source;
+    std::optional<std::string_view> tool_name;
 };
 
 } // namespace anthropic_wire
@@ -114,7 +115,8 @@ struct anthropic_result_content {
 
 /// text -> text; image of a type the API takes -> image (base64 source); an embedded resource:
 /// text -> text, a PDF blob -> document, an image blob -> image; resource_link -> a text block
-/// holding the link's JSON as written. Anything else is unsendable.
+/// holding the link's JSON as written; tool_reference -> tool_reference (a tool search's
+/// result: the tool is loaded for the model). Anything else is unsendable.
 inline anthropic_result_content anthropic_result_blocks(std::string_view text) {
     namespace wire = anthropic_wire;
     anthropic_result_content out;
@@ -150,6 +152,9 @@ inline anthropic_result_content anthropic_result_blocks(std::string_view text) {
         } else if (type == "resource_link") {
             r.type = "text";
             r.text = block.raw;
+        } else if (type == "tool_reference" && b.tool_name) {
+            r.type = "tool_reference";
+            r.tool_name = *b.tool_name;
         } else {
             return unsendable(type == "audio" ? std::string("an audio block") : "a block of type '" + std::string(type) + "'");
         }

@@ -12,6 +12,10 @@
 //                       reasoning item before the call is paired with it
 //   "response_id"       raw: the JSON string of the response's id (reasoning_state::
 //                       previous_response only): the previous_response_id of the next request
+//   "tool_search_call"  raw: a client-executed tool_search_call item as received; at position
+//                       i + 1 tool call i (named "tool_search") is that item, sent back
+//                       verbatim, and its result goes as a tool_search_output whose `tools` is
+//                       the result's text (a JSON array of tool definitions; [] otherwise)
 
 #include <agentry/json/reader.hpp>
 #include <agentry/json/writer.hpp>
@@ -21,6 +25,7 @@
 #include <agentry/provider/message.hpp>
 #include <agentry/schema/raw_json.hpp>
 
+#include <algorithm>
 #include <cstddef>
 #include <optional>
 #include <span>
@@ -35,6 +40,8 @@ namespace agentry::detail::responses_impl {
 namespace wire = responses_wire;
 
 inline constexpr std::string_view provider_name = "openai_responses";
+/// The name of the tool call a client-executed tool_search_call becomes.
+inline constexpr std::string_view tool_search_name = "tool_search";
 
 /// The parts of `m` of this provider and `kind`.
 inline std::vector<const provider_part*> parts_of(const message& m, std::string_view kind) {
@@ -87,7 +94,7 @@ inline std::vector<wire::content_out> result_content(const message& result, std:
             c.filename = file_name(b.resource->uri.value_or(std::string{}));
             c.file_data = "data:" + b.resource->mimeType.value_or("application/octet-stream") + ";base64," +
                           *b.resource->blob;
-        } else if (type == "resource_link") {
+        } else if (type == "resource_link" || type == "tool_reference") {
             c.type = "input_text";
             c.text = std::move(block.raw);
         } else {
@@ -119,13 +126,35 @@ inline std::optional<std::string> refusal_of(const chat_request& r) {
     return std::nullopt;
 }
 
-/// The items of an assistant message: its reasoning items where they stood, its text, its calls.
+/// Per tool call of `m`, its tool_search_call item, or null for a function call.
+inline std::vector<const provider_part*> search_items(const message& m) {
+    std::vector<const provider_part*> out(m.tool_calls.size(), nullptr);
+    for (const provider_part* p : parts_of(m, "tool_search_call"))
+        if (p->position >= 1 && p->position <= m.tool_calls.size() && is_json_object(p->raw)) out[p->position - 1] = p;
+    return out;
+}
+
+/// The ids of the tool search calls in `messages`.
+inline std::vector<std::string> search_call_ids(std::span<const message> messages) {
+    std::vector<std::string> out;
+    for (const message& m : messages) {
+        if (m.role != role::assistant || !m.parts) continue;
+        const std::vector<const provider_part*> items = search_items(m);
+        for (std::size_t i = 0; i != items.size(); ++i)
+            if (items[i]) out.push_back(m.tool_calls[i].id);
+    }
+    return out;
+}
+
+/// The items of an assistant message: its reasoning items where they stood, its text, its calls
+/// (a tool search call as the item received).
 inline void assistant_items(const message& m, std::vector<wire::item_out>& input) {
     const std::vector<const provider_part*> reasoning = parts_of(m, "reasoning");
     const std::vector<const provider_part*> ids = parts_of(m, "function_call_id");
     std::vector<std::string> call_ids(m.tool_calls.size());
     for (const provider_part* p : ids)
         if (p->position >= 1 && p->position <= m.tool_calls.size()) call_ids[p->position - 1] = string_part(*p);
+    const std::vector<const provider_part*> searches = search_items(m);
     const auto reasoning_at = [&](std::uint32_t position) {
         for (const provider_part* p : reasoning)
             if (p->position == position) input.emplace_back(raw_json(p->raw));
@@ -135,6 +164,10 @@ inline void assistant_items(const message& m, std::vector<wire::item_out>& input
     for (std::size_t i = 0; i != m.tool_calls.size(); ++i) {
         reasoning_at(std::uint32_t(i + 1));
         const tool_call& c = m.tool_calls[i];
+        if (searches[i]) {
+            input.emplace_back(raw_json(searches[i]->raw));
+            continue;
+        }
         wire::function_call_out call{"function_call", std::nullopt, c.id, c.name, c.arguments};
         if (!call_ids[i].empty()) call.id = std::move(call_ids[i]);
         input.emplace_back(std::move(call));
@@ -143,7 +176,14 @@ inline void assistant_items(const message& m, std::vector<wire::item_out>& input
         if (p->position > m.tool_calls.size()) input.emplace_back(raw_json(p->raw));
 }
 
-inline wire::item_out result_item(const message& m) {
+/// The result of a call: a tool_search_output when it answers a tool search call (`search`),
+/// else a function_call_output.
+inline wire::item_out result_item(const message& m, bool search) {
+    if (search) {
+        const bool array = !m.is_error && trim_space(m.text).starts_with('[') && is_json(m.text);
+        return wire::tool_search_output_out{"tool_search_output", m.tool_call_id, "client",
+                                            raw_json(array ? m.text : std::string("[]"))};
+    }
     wire::function_call_output_out out{"function_call_output", m.tool_call_id, std::string_view(m.text)};
     if (m.content_blocks.value_or(false)) {
         std::string why;
@@ -195,6 +235,7 @@ inline std::string request_body(const chat_request& r, const body_settings& s) {
             previous = std::move(a->second);
             body.previous_response_id = std::string_view(previous);
         }
+    const std::vector<std::string> searches = search_call_ids(r.messages);
     for (std::size_t i = first; i != r.messages.size();) {
         const message& m = r.messages[i];
         switch (m.role) {
@@ -204,7 +245,8 @@ inline std::string request_body(const chat_request& r, const body_settings& s) {
         case role::tool: {
             const std::size_t end = end_of_tool_run(r.messages, i);
             for (const message* result : in_call_order(r.messages.subspan(i, end - i), calls_before(r.messages, i)))
-                body.input.push_back(result_item(*result));
+                body.input.push_back(result_item(
+                    *result, std::find(searches.begin(), searches.end(), result->tool_call_id) != searches.end()));
             i = end;
             continue;
         }

@@ -132,6 +132,11 @@ inline turn_result conclude(const http_response& head, wire::response_in& r, std
                 else if (part.type == "refusal") c.refusal += part.refusal.value_or(std::string{});
             }
             text_before = true;
+        } else if (item.type == "tool_search_call" && item.execution != "server") {
+            parts.push_back({std::string(provider_name), "tool_search_call", std::string(items[i]),
+                             std::uint32_t(calls + 1)});
+            c.reply.tool_calls.push_back({std::move(item.call_id).value_or(std::string{}), std::string(tool_search_name),
+                                          plain_text(item.arguments), {}});
         } else if (item.type == "function_call") {
             if (!kept[call++]) continue;
             if (item.id && !item.id->empty())

@@ -51,9 +51,18 @@ struct function_call_output_out {
     std::variant<std::string_view, std::vector<content_out>> output;
 };
 
-/// An input item: a message, a call, a call's output, or an output item sent back as received
-/// (a reasoning item).
-using item_out = std::variant<message_out, function_call_out, function_call_output_out, raw_json>;
+/// The answer to a client-executed tool_search_call: the definitions of the tools found.
+struct tool_search_output_out {
+    std::string_view type;  // "tool_search_output"
+    std::string_view call_id;
+    std::string_view execution;  // "client"
+    raw_json tools;
+};
+
+/// An input item: a message, a call, a call's output, a tool search's output, or an output
+/// item sent back as received (a reasoning item, a tool_search_call).
+using item_out =
+    std::variant<message_out, function_call_out, function_call_output_out, tool_search_output_out, raw_json>;
 
 struct named_function {
     std::string_view type;  // "function"
@@ -104,9 +113,12 @@ struct content_in {
     std::optional<std::string> refusal;
 };
 
-/// An output item: message, function_call, reasoning, or another kind (skipped).
+/// An output item: message, function_call, tool_search_call, reasoning, or another kind
+/// (skipped).
 struct item_in {
     std::optional<std::string> type;
+    /// tool_search_call: "client" or "server" (run by OpenAI, skipped).
+    std::optional<std::string> execution;
     std::optional<std::string> id;
     std::optional<std::string> call_id;
     std::optional<std::string> name;

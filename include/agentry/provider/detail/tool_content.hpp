@@ -5,8 +5,10 @@
 // A tool result made of MCP content blocks (message::content_blocks, written by
 // mcp/content.hpp) as the providers read it: one reader of the blocks for all of them
 // (read_blocks), and for OpenAI Chat, Gemini and Ollama the blocks as text (text blocks,
-// embedded resources holding text, resource links as their JSON), images, and the blocks they
-// cannot carry (audio, binary resources), with the error a provider refusing one gives.
+// embedded resources holding text, resource links and tool references as their JSON), images,
+// and the blocks they cannot carry (audio, binary resources), with the error a provider
+// refusing one gives. A tool_reference block ({"type":"tool_reference","tool_name":...}, the
+// result of select/tool_search.hpp for Anthropic) is not MCP's: Anthropic sends it as it is.
 
 #include <agentry/json/reader.hpp>
 #include <agentry/provider/detail/wire_common.hpp>
@@ -40,6 +42,8 @@ struct block_in {
     std::optional<resource_in> resource;
     std::optional<std::string> uri;
     std::optional<std::string> name;
+    /// A tool_reference block's tool (select/tool_search.hpp).
+    std::optional<std::string> tool_name;
 };
 
 } // namespace tool_content_wire
@@ -101,7 +105,7 @@ inline std::optional<std::vector<content_item>> content_items(const message& res
             item.mime_type = std::move(b.mimeType).value_or("");
         } else if (type == "resource" && b.resource && b.resource->text) {
             item.text = std::move(*b.resource->text);
-        } else if (type == "resource_link") {
+        } else if (type == "resource_link" || type == "tool_reference") {
             item.text = std::move(block.raw);
         } else {
             item.kind = content_kind::other;

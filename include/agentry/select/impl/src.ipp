@@ -9,5 +9,6 @@
 #include <agentry/select/impl/catalog.ipp>
 #include <agentry/select/impl/learned.ipp>
 #include <agentry/select/impl/selector.ipp>
+#include <agentry/select/impl/tool_search.ipp>
 
 #endif
