@@ -36,12 +36,6 @@ constexpr agentry::registry tools{
 };
 
 int main() {
-    constexpr auto fragments = tools.definition_fragments<agentry::dialect::standard>();
-    agentry::tool_catalog catalog(agentry::dialect_kind::standard);
-    catalog.add_owned("weather", std::string(fragments[0]), "Current weather for a city", "", false, false);
-    catalog.add_owned("send_email", std::string(fragments[1]), "Sends an email", "", false, false);
-    const agentry::tool_search search(catalog, words_scorer{});
-
     agentry::scripted_model model{[](const agentry::chat_request& r) {
         const bool weather_sent = r.tools.find(R"("name":"weather")") != std::string_view::npos;
         std::printf("tools sent: search_tools%s\n", weather_sent ? ", weather" : "");
@@ -51,13 +45,11 @@ int main() {
         return agentry::scripted_model::answer("It is " + last.text + ".");
     }};
     constexpr agentry::loop_config config{.max_turns = 4};
-    agentry::agent_options options;
-    options.system_prompt = "You help.";
-    options.select_tools = agentry::searched_tools(search);
-    agentry::agent<config> agent{model, tools, std::move(options), agentry::scripted_transport{}};
-    if (!agent.add_tools(agentry::tool_search_source(search))) return 1;
+    agentry::agent<config> agent{model, tools, "You help.", agentry::scripted_transport{}};
+    // The search tool joins the agent, and each turn sends it with the tools it found.
+    const agentry::outcome<agentry::tool_search> search = agentry::enable_tool_search(agent, words_scorer{});
+    if (!search) return 1;
     std::printf("answer: %s\n", agent.run("Weather in Oslo?").text.c_str());
-
     // What the search found, read back from the conversation.
-    for (const std::string& name : search.found(model.conversations().back())) std::printf("found: %s\n", name.c_str());
+    for (const std::string& name : search->found(model.conversations().back())) std::printf("found: %s\n", name.c_str());
 }

@@ -188,6 +188,14 @@ public:
         return engine_.add_tools(source);
     }
 
+    /// Sets the chooser of each turn's tools, as agent_options::select_tools does (empty: every
+    /// tool on every turn). Not during a run.
+    void select_tools(tool_chooser choose) { engine_.set_tool_chooser(std::move(choose)); }
+
+    /// The agent's tools, in the order their definitions are sent: the registry's, then those
+    /// added, in the provider's dialect.
+    const tool_catalog& catalog() const noexcept { return engine_.catalog(); }
+
 private:
     void apply(agent_options o) {
         engine_.set_system_prompt(std::move(o.system_prompt));
