@@ -17,6 +17,8 @@
 
 #if defined(AGENTRY_SEPARATE_COMPILATION)
 #include <agentry/loop/impl/src.ipp>
+#include <agentry/select/impl/embedding.ipp>
+#include <agentry/select/impl/embeddings.ipp>
 #include <agentry/tool/impl/invoke.ipp>
 #include <agentry/transport/impl/replay.ipp>
 #endif
