@@ -200,6 +200,7 @@ private:
         engine_.set_stop_condition(std::move(o.stop_condition));
         engine_.set_token_budget(o.max_total_tokens);
         engine_.set_stop_tools(std::move(o.stop_at_tools));
+        if (o.select_tools) engine_.set_tool_chooser(std::move(o.select_tools));
         if (o.token_estimator) engine_.set_token_estimator(std::move(o.token_estimator));  // empty: the default
     }
 

@@ -17,8 +17,7 @@
 
 #if defined(AGENTRY_SEPARATE_COMPILATION)
 #include <agentry/loop/impl/src.ipp>
-#include <agentry/select/impl/embedding.ipp>
-#include <agentry/select/impl/embeddings.ipp>
+#include <agentry/select/impl/src.ipp>
 #include <agentry/tool/impl/invoke.ipp>
 #include <agentry/transport/impl/replay.ipp>
 #endif

@@ -10,6 +10,7 @@
 #include "fixture.hpp"
 #include "pg_server.hpp"
 
+#include <agentry/select/learned.hpp>
 #include <agentry/store/durable.hpp>
 #include <agentry/store/postgres.hpp>
 #include <agentry/store/sqlite.hpp>
@@ -988,4 +989,46 @@ int main(int argc, char** argv) {
     std::error_code ignored;
     std::filesystem::remove_all(scratch(), ignored);
     return rc;
+}
+
+// --- a learned_boost kept in the store's named values (select/learned.hpp) ---
+
+void learned_in_store(bool postgres) {
+    const std::optional<place> p = fresh_place(postgres);
+    if (!p) return;
+    agentry::learned_boost learned;
+    learned.record("search_flights", "book_flight", 3);
+    learned.record("search_flights", "get_forecast");
+    with_store(*p, "w", [&](auto& store) {
+        CHECK(!store.value("agentry.learned_boost"));
+        agentry::learned_boost empty;
+        CHECK(empty.load_from(store));  // nothing stored yet: an empty table
+        CHECK(empty.save() == R"({"version":1,"follows":{}})");
+        learned.save_to(store);
+        learned.record("book_flight", "send_email");
+        learned.save_to(store);  // replaces
+        store.put_value("other", "kept apart");
+    });
+    with_store(*p, "w2", [&](auto& store) {
+        agentry::learned_boost again;
+        REQUIRE(again.load_from(store));
+        CHECK(again.save() ==
+              R"({"version":1,"follows":{"book_flight":{"send_email":1},"search_flights":{"book_flight":3,)"
+              R"("get_forecast":1}}})");
+        CHECK(again.follows("search_flights", "book_flight") == 0.75);
+        CHECK(store.value("other") == "kept apart");
+        store.put_value("agentry.learned_boost", "{\"version\":2}");
+        const agentry::outcome<void> refused = again.load_from(store);
+        REQUIRE(!refused);
+        CHECK(refused.error().message ==
+              "agentry: learned_boost::load: no \"version\":1; give the text learned_boost::save() wrote");
+        CHECK(again.follows("search_flights", "book_flight") == 0.75);  // unchanged
+    });
+}
+
+TEST_CASE("store.sqlite: a learned_boost saved in the named values and loaded by another connection") {
+    learned_in_store(false);
+}
+TEST_CASE("store.postgres: a learned_boost saved in the named values and loaded by another connection") {
+    learned_in_store(true);
 }

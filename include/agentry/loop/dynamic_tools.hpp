@@ -22,6 +22,7 @@
 #include <agentry/policy/tool_policy.hpp>
 #include <agentry/registry.hpp>
 #include <agentry/schema/dialect.hpp>
+#include <agentry/select/catalog.hpp>
 #include <agentry/tool_result.hpp>
 
 #include <cstddef>
@@ -53,6 +54,11 @@ struct dynamic_tool {
     /// Applied by the agent as a registry tool's policy; a fallback chain is refused (registry
     /// tools only), as is retry.attempts > 1 without idempotent. None: destructive, no approval.
     std::optional<tool_policy> policy{};
+    /// The tool's category, for selection in two stages (agentry::by_category); empty: none.
+    std::string category{};
+    /// Sent on every turn, whatever agent_options::select_tools chooses (a built-in tool, such
+    /// as a search tool).
+    bool always_sent = false;
 };
 
 /// What a source is told of the agent it joins.
@@ -92,6 +98,9 @@ struct dynamic_context {
     permission ceiling = permission::destructive;
     /// loop_config::max_result_size.
     std::size_t max_result_size = 0;
+    /// The tools are chosen per turn (agent_options::select_tools): the dialect's limit on the
+    /// tools of one request applies to each turn's choice, not to all the agent's tools.
+    bool chosen_per_turn = false;
 
     template <class D, class Registry>
     static dynamic_context of(permission ceiling, std::size_t max_result_size) noexcept {
@@ -163,15 +172,20 @@ bool call_dynamic_tool(const std::vector<dynamic_tool>& tools, std::string_view 
 AGENTRY_TEMPLATE_DECL
 void name_unknown_tool(tool_result& out, std::string_view name, const std::vector<std::string>& names);
 
+/// Adds the tools `added` to `catalog`, each with the description its definition holds.
+AGENTRY_DECL void catalog_tools(tool_catalog& catalog, const std::vector<dynamic_tool>& added);
+
 /// agent::add_tools: asks `source` for its tools, checks their policies and the permission
 /// ceiling, appends their definitions to the payload and routes calls of their names to them
 /// (other names to the calls before). A result is cut at max_result_size, as a registry
 /// tool's is; so is a failure's text, which comes from the source too.
 template <class CallFn>
 outcome<void> add_dynamic_tools(const dynamic_tool_source& source, const dynamic_context& context,
-                                std::string_view& payload, std::shared_ptr<dynamic_state>& state, CallFn& call) {
+                                std::string_view& payload, std::shared_ptr<dynamic_state>& state, CallFn& call,
+                                tool_catalog* catalog = nullptr) {
     dynamic_addition added;
     if (outcome<void> checked = collect_dynamic_tools(source, context, payload, state, added); !checked) return checked;
+    if (catalog) catalog_tools(*catalog, *added.tools);
     // The rest of the call's arguments (the agent's scope and context) go to the registry.
     call = [previous = std::move(call), tools = added.tools, names = added.names,
             cap = context.max_result_size](std::string_view name, std::string_view arguments,

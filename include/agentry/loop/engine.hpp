@@ -37,6 +37,7 @@
 #include <agentry/policy/token_bucket.hpp>
 #include <agentry/provider/message.hpp>
 #include <agentry/provider/provider.hpp>
+#include <agentry/select/catalog.hpp>
 #include <agentry/stop_token.hpp>
 #include <agentry/telemetry/observer.hpp>
 #include <agentry/tool_result.hpp>
@@ -141,6 +142,8 @@ struct run_deps {
     turn_fn turn;
     call_fn call;
     std::string_view tools_payload;
+    /// Each tool of the payload, for choosing the tools of a turn (agent_options::select_tools).
+    tool_catalog catalog{};
     dynamic_context dynamic{};
     std::optional<output_format> output;
     judge_fn judge;
@@ -235,6 +238,9 @@ public:
         agent_name_ = std::move(agent);
     }
     void set_approver(approver decide) { approver_ = std::move(decide); }
+    /// Chooses the tools of each model turn (null: every tool, every turn).
+    AGENTRY_DECL void set_tool_chooser(tool_chooser choose);
+    const tool_catalog& catalog() const noexcept { return deps_.catalog; }
     void set_checkpointer(checkpointer* c) noexcept { checkpoint_ = c; }
     const approver* approver_of() const noexcept { return &approver_; }
     checkpointer* const* checkpointer_of() const noexcept { return &checkpoint_; }
@@ -266,6 +272,8 @@ public:
     AGENTRY_DECL std::span<const message> context(run_result& result, std::vector<message>& trimmed) const;
     AGENTRY_DECL chat_request request_for(std::span<const message> messages, tool_choice_kind choice,
                                           const agent_events& events) const;
+    /// The tools payload of the next model turn, from the tool chooser (none: the whole payload).
+    AGENTRY_DECL void choose_tools(std::span<const message> sent, std::uint32_t turn);
     AGENTRY_DECL turn_result ask(const chat_request& request, const agent_events& events, clock::time_point started,
                                  std::string& why);
     AGENTRY_DECL void record_turn(run_result& result, const completion& c, const agent_events& events);
@@ -351,6 +359,8 @@ private:
     stop_condition stop_condition_;
     std::vector<std::string> stop_tools_;  // agent_options::stop_at_tools
     call_pipeline pipeline_;
+    tool_chooser chooser_;
+    std::string turn_tools_;  // the payload chooser_ chose for the turn; empty: deps_.tools_payload
 };
 
 /// The parts engine_features names, one function each (taken by address only where used).

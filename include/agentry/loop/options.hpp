@@ -20,6 +20,7 @@
 #include <agentry/loop/stop.hpp>
 #include <agentry/policy/approval.hpp>
 #include <agentry/provider/provider.hpp>
+#include <agentry/select/catalog.hpp>
 #include <agentry/telemetry/observer.hpp>
 
 #include <cstdint>
@@ -63,6 +64,12 @@ struct agent_options {
     agentry::observer* observer = nullptr;
     /// The agent's name in traces and metrics (gen_ai.agent.name).
     std::string name = "agent";
+    /// Chooses the tools sent on each model turn (select/: agentry::top_k of a selector such as
+    /// agentry::bm25, or any function); empty: every tool on every turn. The payload of a choice
+    /// is joined from constant fragments in catalog order; the dialect's limit on the tools of one
+    /// request applies to each choice (the first chosen are kept). An exception stops the run
+    /// with stop_reason::callback_error.
+    agentry::tool_chooser select_tools{};
 };
 
 /// A run's input: decisions on the calls a run stopped for (stop_reason::approval_pending),

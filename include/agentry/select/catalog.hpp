@@ -112,8 +112,15 @@ struct active_tools {
     std::vector<std::string> names;
     /// Every tool is sent, as without a chooser.
     bool all = false;
+    /// Every tool is sent, those not chosen marked "defer_loading":true
+    /// (tool_catalog::deferred_payload): for providers' native tool search.
+    bool defer_others = false;
 
-    static active_tools every() { return {{}, {}, true}; }
+    static active_tools every() {
+        active_tools a;
+        a.all = true;
+        return a;
+    }
 };
 
 /// Chooses the tools of each turn (agent_options::select_tools). An exception stops the run

@@ -60,6 +60,7 @@ public:
                  "kind text NOT NULL, body text NOT NULL, PRIMARY KEY(run_id, seq))");
             exec("CREATE INDEX IF NOT EXISTS agentry_runs_runnable ON agentry_runs(n) WHERE status = 'runnable'");
             exec("CREATE INDEX IF NOT EXISTS agentry_runs_waiting ON agentry_runs(n) WHERE status = 'waiting'");
+            exec("CREATE TABLE IF NOT EXISTS agentry_values(key text PRIMARY KEY, value text NOT NULL)");
             exec("COMMIT");
         } catch (...) {
             PQfinish(conn_);
@@ -107,6 +108,21 @@ public:
         return read("SELECT seq, kind, body FROM agentry_checkpoints WHERE run_id = $1 AND seq >= "
                     "(SELECT max(seq) FROM agentry_checkpoints WHERE run_id = $1 AND kind = 'state') ORDER BY seq",
                     run);
+    }
+
+    /// Stores `value` under `key` (replacing what was there): state kept beside the runs, such
+    /// as a learned_boost's table.
+    void put_value(std::string_view key, std::string_view value) {
+        query("INSERT INTO agentry_values(key, value) VALUES($1, $2) "
+              "ON CONFLICT(key) DO UPDATE SET value = excluded.value",
+              {key, value});
+    }
+
+    /// The value stored under `key`, or nothing.
+    std::optional<std::string> value(std::string_view key) {
+        result r = query("SELECT value FROM agentry_values WHERE key = $1", {key});
+        if (r.rows() == 0) return std::nullopt;
+        return std::string(r.text(0, 0));
     }
 
     std::optional<run_status> status(std::string_view run) {

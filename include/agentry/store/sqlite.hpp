@@ -63,6 +63,7 @@ public:
                  "run_id TEXT NOT NULL, seq INTEGER NOT NULL, kind TEXT NOT NULL, body TEXT NOT NULL, "
                  "PRIMARY KEY(run_id, seq)) WITHOUT ROWID");
             exec("CREATE INDEX IF NOT EXISTS agentry_runs_runnable ON agentry_runs(status)");
+            exec("CREATE TABLE IF NOT EXISTS agentry_values(key TEXT PRIMARY KEY, value TEXT NOT NULL)");
         } catch (...) {
             sqlite3_close(db_);
             throw;
@@ -102,6 +103,24 @@ public:
         const std::uint64_t seq = s.integer(0);
         s.step();
         return seq;
+    }
+
+    /// Stores `value` under `key` (replacing what was there): state kept beside the runs, such
+    /// as a learned_boost's table.
+    void put_value(std::string_view key, std::string_view value) {
+        statement(*this, "INSERT INTO agentry_values(key, value) VALUES(?1, ?2) "
+                         "ON CONFLICT(key) DO UPDATE SET value = excluded.value")
+            .bind(1, key)
+            .bind(2, value)
+            .step();
+    }
+
+    /// The value stored under `key`, or nothing.
+    std::optional<std::string> value(std::string_view key) {
+        statement s(*this, "SELECT value FROM agentry_values WHERE key = ?1");
+        s.bind(1, key);
+        if (!s.step()) return std::nullopt;
+        return std::string(s.text(0));
     }
 
     std::vector<checkpoint> history(std::string_view run) {

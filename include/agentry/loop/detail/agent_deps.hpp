@@ -51,6 +51,16 @@ run_deps deps_of(P model, const Registry& tools, T http, output_slot<Output>& ou
         else return registry.template call<D>(name, arguments, {.context = *static_cast<Context*>(ctx), .scope = scope});
     };
     d.tools_payload = Registry::template definitions<D>();
+    d.catalog = tool_catalog(D::kind);
+    const auto fragments = Registry::template definition_fragments<D>();
+    for (std::size_t i = 0; i != Registry::size(); ++i) {
+        catalog_entry e;
+        e.name = Registry::names[i];
+        e.definition = fragments[i];
+        e.description = Registry::descriptions[i];
+        e.category = Registry::categories[i];
+        d.catalog.add_constant(e);
+    }
     d.dynamic = dynamic_context::of<D, Registry>(config_.max_permission, config_.max_result_size);
     d.output = output.format();
     if constexpr (!std::is_void_v<Output>)

@@ -12,6 +12,7 @@
 #include <agentry/outcome.hpp>
 #include <agentry/policy/token_bucket.hpp>
 #include <agentry/registry.hpp>
+#include <agentry/json/value.hpp>
 #include <agentry/tool_result.hpp>
 
 #include <cstddef>
@@ -130,7 +131,7 @@ outcome<void> collect_dynamic_tools(const dynamic_tool_source& source, const dyn
         }
     }
     const std::size_t total = context.static_count + next->names.size();
-    if (total > context.rules.max_tools)
+    if (total > context.rules.max_tools && !context.chosen_per_turn)
         return fail(failure_kind::invalid_input,
                     "agentry: agent::add_tools: " + std::to_string(total) + " tools, more than the " +
                         std::to_string(context.rules.max_tools) + " the " + std::string(context.rules.name) +
@@ -140,6 +141,20 @@ outcome<void> collect_dynamic_tools(const dynamic_tool_source& source, const dyn
     names->insert(names->end(), next->names.begin(), next->names.end());
     added = {std::move(next), std::make_shared<const std::vector<dynamic_tool>>(std::move(*tools)), std::move(names)};
     return {};
+}
+
+AGENTRY_DECL void catalog_tools(tool_catalog& catalog, const std::vector<dynamic_tool>& added) {
+    for (const dynamic_tool& t : added) {
+        std::string description;
+        const json::parsed read = json::parse(t.definition);
+        const json::value* d = read.value.find("description");
+        if (!d) {
+            const json::value* f = read.value.find("function");
+            d = f ? f->find("description") : nullptr;
+        }
+        if (d && d->is_string()) description = d->as_string();
+        catalog.add_owned(t.name, t.definition, std::move(description), t.category, t.always_sent, true);
+    }
 }
 
 AGENTRY_TEMPLATE_DEF

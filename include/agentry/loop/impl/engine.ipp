@@ -196,7 +196,8 @@ AGENTRY_DECL bool engine::restore(std::string_view saved) {
 }
 
 AGENTRY_DECL outcome<void> engine::add_tools(const dynamic_tool_source& source) {
-    outcome<void> added = add_dynamic_tools(source, deps_.dynamic, deps_.tools_payload, dynamic_, deps_.call);
+    outcome<void> added =
+        add_dynamic_tools(source, deps_.dynamic, deps_.tools_payload, dynamic_, deps_.call, &deps_.catalog);
     if (added && dynamic_ && !dynamic_->policies.empty()) {
         if (!deps_.policy) {  // the registry declares no policies: none of its tools is found
             deps_.policy = std::make_shared<policy_state>();
@@ -415,7 +416,8 @@ AGENTRY_DECL chat_request engine::request_for(std::span<const message> messages,
                                               const agent_events& events) const {
     chat_request request;
     request.messages = messages;
-    request.tools = deps_.tools_payload;  // always sent: Anthropic refuses tool calls in a history without tools
+    // Always sent: Anthropic refuses tool calls in a history without tools.
+    request.tools = chooser_ && !turn_tools_.empty() ? std::string_view(turn_tools_) : deps_.tools_payload;
     request.tool_choice.kind = choice;
     if (choice != tool_choice_kind::none) request.parallel_tool_calls = config_.parallel_tool_calls;
     if (config_.max_output_tokens != 0) request.max_tokens = config_.max_output_tokens;
@@ -423,6 +425,51 @@ AGENTRY_DECL chat_request engine::request_for(std::span<const message> messages,
     request.cancel = &cancel_;
     request.output = deps_.output;
     return request;
+}
+
+AGENTRY_DECL void engine::set_tool_chooser(tool_chooser choose) {
+    chooser_ = std::move(choose);
+    deps_.dynamic.chosen_per_turn = static_cast<bool>(chooser_);
+}
+
+AGENTRY_DECL void engine::choose_tools(std::span<const message> sent, std::uint32_t turn) {
+    turn_tools_.clear();
+    if (!chooser_) return;
+    std::vector<std::string> called;
+    const turn_query query = turn_query::of(sent, turn, called);
+    const tool_catalog& catalog = deps_.catalog;
+    active_tools chosen = invoke_callback("select_tools", chooser_, catalog, query);
+    if (chosen.all) return;
+    std::vector<std::size_t> order;
+    std::vector<bool> taken(catalog.size(), false);
+    const auto take = [&](std::size_t i) {
+        if (i >= catalog.size())
+            throw callback_error("agentry: agent_options::select_tools chose the tool at index " + std::to_string(i) +
+                                 ", past the agent's " + std::to_string(catalog.size()) +
+                                 " tools; choose indices of the catalog it is given");
+        if (!taken[i]) order.push_back(i);
+        taken[i] = true;
+    };
+    for (std::size_t i : chosen.indices) take(i);
+    for (const std::string& name : chosen.names) {
+        const std::optional<std::size_t> i = catalog.find(name);
+        if (!i)
+            throw callback_error("agentry: agent_options::select_tools chose \"" + printable(name, 64) +
+                                 "\", which is no tool of this agent; choose among the catalog's names");
+        take(*i);
+    }
+    if (chosen.defer_others) {
+        turn_tools_ = catalog.deferred_payload(order);
+        return;
+    }
+    // The dialect's limit on one request: the chooser's first choices, then the built-in tools.
+    std::size_t always = 0;
+    for (const catalog_entry& e : catalog.entries()) always += e.always ? 1 : 0;
+    const std::size_t room = deps_.dynamic.rules.max_tools > always ? deps_.dynamic.rules.max_tools - always : 0;
+    std::vector<std::size_t> kept;
+    for (std::size_t i : order)
+        if (!catalog[i].always && kept.size() != room) kept.push_back(i);
+    turn_tools_ = catalog.payload(kept);
 }
 
 AGENTRY_DECL std::span<const message> engine::context(run_result& result, std::vector<message>& trimmed) const {
@@ -551,6 +598,7 @@ AGENTRY_DECL stage engine::prepare(run_state& s) {
 AGENTRY_DECL stage engine::model_turn(run_state& s) {
     std::vector<message> trimmed;
     const std::span<const message> sent = context(s.result, trimmed);
+    choose_tools(sent, s.result.turns + 1);
     std::string why;
     turn_result r = ask(request_for(sent, config_.tool_choice, s.events), s.events, s.started, why);
     if (!r.ok()) {
