@@ -1,22 +1,27 @@
 // SPDX-License-Identifier: BSL-1.0
-// Choosing each turn's tools by meaning: an embedding_selector over an OpenAI-compatible
-// embeddings endpoint, its index saved to a file and loaded by the next start.
+// Choosing each turn's tools by meaning: an agent whose select_tools is an embedding_selector
+// over an OpenAI-compatible embeddings endpoint, its index saved to a file and loaded by the
+// next start.
 //
 // So that it runs anywhere, the endpoint here is word_count_server, a transport that answers as
 // such a server would, with vectors that count a few words. A program passes
-// agentry::curl_transport{} and a real model instead.
+// agentry::curl_transport{} and a real model instead; the agent's model is scripted too.
 
+#include <agentry/agent.hpp>
 #include <agentry/agentry.hpp>
 #include <agentry/json/value.hpp>
+#include <agentry/provider/scripted.hpp>
 #include <agentry/select/embedding.hpp>
 #include <agentry/select/selector.hpp>
 
 #include <cstddef>
 #include <cstdio>
 #include <fstream>
+#include <optional>
 #include <sstream>
 #include <string>
 #include <string_view>
+#include <utility>
 
 struct weather_query {
     std::string city;
@@ -30,6 +35,8 @@ constexpr agentry::registry tools{
         +[](std::string to, std::string) { return "sent to " + to; }),
     agentry::tool<"read_file", "Read a text file", "path">(+[](std::string path) { return "read " + path; }),
 };
+
+constexpr agentry::loop_config config{.max_turns = 4};
 
 // Answers POST .../embeddings as an OpenAI-compatible server: one vector per input, counting
 // the words "weather", "rain", "email" and "file" in it.
@@ -76,23 +83,20 @@ int main(int argc, char** argv) {
         if (agentry::outcome<void> loaded = by_meaning.load(text.str()); !loaded)
             std::printf("not loaded: %s\n", loaded.error().message.c_str());
     }
-    const agentry::tool_chooser choose = agentry::top_k(by_meaning, 1);
 
-    // What an agent does before each turn: its tools as a catalog, the turn's text, the choice.
-    agentry::tool_catalog catalog(agentry::dialect_kind::openai_strict);
-    for (std::size_t i = 0; i != tools.names.size(); ++i) {
-        agentry::catalog_entry entry;
-        entry.name = tools.names[i];
-        entry.definition = tools.definition_fragments<agentry::dialect::openai_strict>()[i];
-        entry.description = tools.descriptions[i];
-        catalog.add_constant(entry);
-    }
-    agentry::turn_query turn;
-    turn.text = "Will it rain in Lisbon today?";
-    const agentry::active_tools chosen = choose(catalog, turn);
-    for (std::size_t i : chosen.indices) std::printf("chosen: %s\n", std::string(catalog[i].name).c_str());
+    // The model: it says which tools it was sent, then answers.
+    agentry::scripted_model model{[](const agentry::chat_request& request) {
+        const agentry::json::parsed sent = agentry::json::parse(request.tools);
+        for (const agentry::json::value& tool : sent.value.items())
+            std::printf("sent: %s\n", tool.find("name")->as_string().c_str());
+        return agentry::scripted_model::answer("Take an umbrella.");
+    }};
+    agentry::agent_options options;
+    options.select_tools = agentry::top_k(by_meaning, 1);
+    agentry::agent<config> agent{model, tools, std::move(options), agentry::scripted_transport{}};
+    agent.run("Will it rain in Lisbon today?");
     if (const std::optional<agentry::failure> error = by_meaning.last_error())
-        std::printf("no choice: %s\n", error->message.c_str());
+        std::printf("every tool sent: %s\n", error->message.c_str());
 
     std::ofstream(saved_path) << by_meaning.save();
     std::printf("requests: %zu, vectors saved: %zu\n", requests, by_meaning.cached());
