@@ -2,8 +2,16 @@
 // The OpenAI API's OpenAPI 3.1 document (../shared/testdata/openai-openapi/openapi.json, about
 // 3.4 MB): read once (the time printed, not asserted), its tools made in the openai and
 // anthropic dialects, each definition valid JSON naming its tool; the counts printed and checked
-// against the operations read; the operations left out are printed. Exit code 77 when the file is absent.
+// against the operations read; the operations left out are printed. Then all its tools join an
+// agent in the openai dialect (past its 128 tools per request, which applies to each turn's
+// choice) whose turns BM25 chooses: the tools sent for a few requests are checked. Exit code 77
+// when the file is absent.
+#include <agentry/agent.hpp>
 #include <agentry/openapi/toolset.hpp>
+#include <agentry/provider/scripted.hpp>
+#include <agentry/registry.hpp>
+#include <agentry/select/bm25.hpp>
+#include <agentry/select/selector.hpp>
 
 #include <chrono>
 #include <cstdio>
@@ -48,6 +56,39 @@ int count(const agentry::openapi::toolset& api, std::size_t& made) {
     return 0;
 }
 
+// The scripted model in the openai dialect (at most 128 tools per request).
+struct openai_scripted : agentry::scripted_model {
+    using dialect = agentry::dialect::openai;
+    using scripted_model::scripted_model;
+};
+
+// The tools BM25 sends for `request`, out of the document's, as "name name ..."; the first must
+// be `expected`.
+int chosen(const agentry::openapi::toolset& api, const char* request, const char* expected) {
+    std::string sent;
+    openai_scripted model{[&sent](const agentry::chat_request& r) {
+        const agentry::json::parsed tools = agentry::json::parse(r.tools);
+        for (const agentry::json::value& t : tools.value.items())
+            sent += (sent.empty() ? "" : " ") + t.find("function")->find("name")->as_string();
+        return agentry::scripted_model::answer("ok");
+    }};
+    constexpr agentry::registry none{};
+    agentry::agent<agentry::loop_config{}> agent{
+        model, none, {.select_tools = agentry::top_k(agentry::bm25{}, 3, {.all_without_evidence = false})},
+        agentry::scripted_transport{}};
+    if (const auto added = agent.add_tools(api); !added) {
+        std::printf("FAIL: add_tools: %s\n", added.error().message.c_str());
+        return 1;
+    }
+    static_cast<void>(agent.run(request));
+    std::printf("\"%s\": %s\n", request, sent.c_str());
+    if (!sent.starts_with(std::string(expected) + " ")) {
+        std::printf("FAIL: expected %s\n", expected);
+        return 1;
+    }
+    return 0;
+}
+
 } // namespace
 
 int main(int argc, char** argv) {
@@ -80,6 +121,9 @@ int main(int argc, char** argv) {
         std::printf("FAIL: too few tools\n");
         return 1;
     }
+    if (chosen(*api, "Turn these sentences into embedding vectors", "createEmbedding") != 0 ||
+        chosen(*api, "Cancel my batch job", "cancelBatch") != 0)
+        return 1;
     std::printf("ok\n");
     return 0;
 }

@@ -534,6 +534,7 @@ private:
             dynamic_tool t;
             t.name = name;
             t.policy = policy;
+            t.category = op->info.category;
             t.definition = mcp::detail::dynamic_definition(target.kind, name, op->description, *converted);
             t.call = [a, op, name, nulls = target.rules.all_required](std::string_view arguments, const call_scope& scope) {
                 return call(*a, *op, name, nulls, arguments, scope);

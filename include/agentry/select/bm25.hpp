@@ -35,8 +35,12 @@ namespace agentry {
 
 /// The parameters of agentry::bm25.
 struct bm25_options {
+    /// How fast repeating a term stops adding to a score.
     double k1 = 1.2;
-    double b = 0.75;
+    /// How much a long definition is discounted (0: not at all, 1: fully). Low by default: a long
+    /// schema is rarely less relevant for being long. k1 and b were chosen on the selection
+    /// fixture's tuning requests (benchmarks/select).
+    double b = 0.2;
 };
 
 namespace detail {
@@ -45,10 +49,10 @@ namespace detail {
 template <class Registry, std::size_t I>
 struct registry_tool_terms {
     static constexpr std::string_view text = Registry::template definition_fragments<dialect::standard>()[I];
-    static constexpr std::size_t size = count_terms(text, Registry::names[I], name_weight).size();
+    static constexpr std::size_t size = count_terms(text, Registry::names[I]).size();
     static constexpr constant_terms<size> value = [] {
         constant_terms<size> out;
-        const std::vector<term_count> all = count_terms(text, Registry::names[I], name_weight);
+        const std::vector<term_count> all = count_terms(text, Registry::names[I]);
         for (std::size_t i = 0; i != size; ++i) {
             out.terms[i] = all[i];
             out.length += all[i].count;

@@ -108,11 +108,16 @@ constexpr void for_each_term(std::string_view text, Each&& each) {
     }
 }
 
-/// The terms of `text`, each with its count, sorted by term.
-constexpr std::vector<term_count> count_terms(std::string_view text, std::string_view name, std::uint32_t name_weight) {
+/// How many more times a tool's name counts than the rest of its definition (which holds it
+/// once already); chosen on the selection fixture's tuning requests.
+inline constexpr std::uint32_t name_weight = 2;
+
+/// The terms of a tool's definition, each with its count, sorted by term.
+constexpr std::vector<term_count> count_terms(std::string_view definition, std::string_view name) {
     std::vector<std::uint32_t> all;
-    for_each_term(text, [&](std::uint32_t t) { all.push_back(t); });
-    for (std::uint32_t k = 0; k != name_weight; ++k) for_each_term(name, [&](std::uint32_t t) { all.push_back(t); });
+    const auto add = [&](std::uint32_t t) { all.push_back(t); };
+    for_each_term(definition, add);
+    for (std::uint32_t k = 0; k != name_weight; ++k) for_each_term(name, add);
     std::sort(all.begin(), all.end());
     std::vector<term_count> out;
     for (std::uint32_t t : all) {
@@ -121,9 +126,6 @@ constexpr std::vector<term_count> count_terms(std::string_view text, std::string
     }
     return out;
 }
-
-/// The weight of a tool's name among its terms.
-inline constexpr std::uint32_t name_weight = 2;
 
 /// The terms of a tool with its definition and name, as a constant.
 template <std::size_t N>

@@ -34,7 +34,7 @@ AGENTRY_DECL void bm25::index(const tool_catalog& catalog) {
         if (constant) {
             t = *constant;
         } else {
-            read_[i] = detail::count_terms(e.definition, e.name, detail::name_weight);
+            read_[i] = detail::count_terms(e.definition, e.name);
             t.name = e.name;
             t.terms = read_[i];
             for (const detail::term_count& c : read_[i]) t.length += c.count;
