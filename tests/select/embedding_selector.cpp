@@ -297,3 +297,15 @@ TEST_CASE("embedding_selector: top_k sends the closest tools, and every tool whe
         2);
     CHECK(broken(c, query_of("weather")).all);
 }
+
+TEST_CASE("embedding_selector: tools with the same text are embedded once") {
+    word_embedder words;
+    agentry::embedding_selector s(words.get(), "test:words");
+    agentry::tool_catalog c(agentry::dialect_kind::standard);
+    c.add_owned("read_file", R"({"name":"read_file"})", "Read a file", "", false, false);
+    c.add_owned("read_file", R"({"name":"read_file"})", "Read a file", "", false, true);
+    CHECK(scores(s, c, "file") == std::vector<double>{1, 1});
+    REQUIRE(words.calls->size() == 2);
+    CHECK((*words.calls)[0] == call{embed_purpose::document, {"read_file\nRead a file"}});
+    CHECK(s.cached() == 1);
+}

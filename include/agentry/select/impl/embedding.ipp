@@ -26,6 +26,7 @@
 #include <string>
 #include <string_view>
 #include <unordered_map>
+#include <unordered_set>
 #include <utility>
 #include <vector>
 
@@ -117,13 +118,16 @@ struct embedding_selector::state {
         if (built && catalog == &c && version == c.version() && size == c.size()) return true;
         built = false;
         std::vector<std::string> keys, missing, missing_keys;
+        std::unordered_set<std::string_view> asked;
         keys.reserve(c.size());
+        missing_keys.reserve(c.size());
         for (const catalog_entry& e : c.entries()) {
             std::string text = embedding_text(e);
             std::string key = detail::embedding_key(model, text);
-            if (!cache.contains(key) && std::find(missing_keys.begin(), missing_keys.end(), key) == missing_keys.end()) {
+            if (!cache.contains(key) && !asked.contains(key)) {
                 missing.push_back(std::move(text));
                 missing_keys.push_back(key);
+                asked.insert(missing_keys.back());  // reserved: the views stay valid
             }
             keys.push_back(std::move(key));
         }
