@@ -9,6 +9,7 @@
 #include <agentry/select/category.hpp>
 #include <agentry/select/learned.hpp>
 #include <agentry/select/selector.hpp>
+#include <agentry/select/tools_named.hpp>
 
 #include <doctest/doctest.h>
 
@@ -288,4 +289,19 @@ TEST_CASE("learned_boost - save and load, and text that is not a table") {
                                  "give the text learned_boost::save() wrote");
     CHECK(!b.load("nope"));
     CHECK(b.follows("x", "y") == 1.0);
+}
+
+TEST_CASE("select_tools - tools_named chooses registry tools whose names were checked at compile time") {
+    recorder rec;
+    rec.calls->push_back({"c1", "add", R"({"a":1,"b":2})", {}});
+    agentry::agent<config> agent{rec.model(), tools,
+                                 {.select_tools = [](const agentry::tool_catalog&, const agentry::turn_query& q) {
+                                     if (q.turn == 1) return agentry::tools_named<tools_type, "add", "find_trains">();
+                                     return agentry::active_tools::every();
+                                 }},
+                                 agentry::scripted_transport{}};
+    static_cast<void>(agent.run("1+2?"));
+    REQUIRE(rec.payloads->size() == 2);
+    CHECK(names_in((*rec.payloads)[0]) == names{"find_trains", "add"});
+    CHECK((*rec.payloads)[1] == tools_type::definitions<agentry::dialect::standard>());
 }
