@@ -7,6 +7,8 @@
 
 #include <agentry/select/impl/bm25.ipp>
 #include <agentry/select/impl/catalog.ipp>
+#include <agentry/select/impl/embedding.ipp>
+#include <agentry/select/impl/embeddings.ipp>
 #include <agentry/select/impl/learned.ipp>
 #include <agentry/select/impl/selector.ipp>
 #include <agentry/select/impl/tool_search.ipp>
