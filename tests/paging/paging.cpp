@@ -16,6 +16,7 @@
 #include <doctest/doctest.h>
 
 #include <cstdio>
+#include <unistd.h>
 #include <filesystem>
 #include <memory>
 #include <mutex>
@@ -394,6 +395,17 @@ TEST_CASE("paging: a sub-agent's long answer is paged in its caller") {
 }
 
 #if defined(AGENTRY_PAGING_SQLITE)
+TEST_CASE("paging: a state checkpoint written before kept results existed still reads") {
+    const agentry::run_state state = agentry::detail::read_body<agentry::run_state>(
+        R"({"conversation":[],"turns":1,"steps":[{"turn":1,"id":"c1","tool":"big","result_excerpt":"x"}]})", "r1", "state");
+    REQUIRE(state.steps.size() == 1);
+    CHECK(state.steps[0].kept_result.empty());
+    agentry::run_state written;
+    written.steps.emplace_back();
+    written.steps[0].kept_result = "whole";
+    CHECK(agentry::detail::write_body(written).find(R"("kept_result":"whole")") != std::string::npos);
+}
+
 TEST_CASE("paging: a durable run reads a page after a restart, from its SQLite store") {
     const std::filesystem::path file =
         std::filesystem::temp_directory_path() / ("agentry_paging_" + std::to_string(::getpid()) + ".db");
