@@ -122,7 +122,7 @@ std::string strip(const std::string& text) { return text.substr(0, text.rfind("\
 
 } // namespace
 
-TEST_CASE("paging: read_result is in every dialect's payload, appended to the registry's") {
+TEST_CASE("large results: read_result is in every dialect's payload, appended to the registry's") {
     using reader = agentry::detail::payload_with_reader<agentry::dialect::openai, decltype(tools)>;
     constexpr std::string_view openai = reader::view;
     static_assert(openai.starts_with(R"([{"type":"function","function":{"name":"big",)"));
@@ -143,7 +143,7 @@ TEST_CASE("paging: read_result is in every dialect's payload, appended to the re
     static_assert(alone.starts_with(R"([{"type":"function","function":{"name":"read_result",)"));
 }
 
-TEST_CASE("paging: a 1 MiB result is read back whole, page by page, with exact notes") {
+TEST_CASE("large results: a 1 MiB result is read back whole, page by page, with exact notes") {
     page_reader script;
     agentry::agent<paged> agent{script.model(), tools, "You read.", agentry::scripted_transport{}};
     const agentry::run_result r = agent.run("Read it all.");
@@ -176,7 +176,7 @@ TEST_CASE("paging: a 1 MiB result is read back whole, page by page, with exact n
     CHECK(r.steps[1].status == agentry::tool_status::ok);
 }
 
-TEST_CASE("paging: read_result answers bad calls precisely") {
+TEST_CASE("large results: read_result answers bad calls precisely") {
     std::vector<std::string> answers;
     // Invalid arguments of one tool in three rounds in a row stop the run: a good call between.
     const std::vector<std::string> bad{read_args("nope", 2),           read_args("c1", 66), read_args("c1", 0),
@@ -216,7 +216,7 @@ TEST_CASE("paging: read_result answers bad calls precisely") {
     CHECK(r.steps[3].status == agentry::tool_status::invalid_arguments);
 }
 
-TEST_CASE("paging: a result within the cap is sent as it is, and a failure's long text is cut") {
+TEST_CASE("large results: a result within the cap is sent as it is, and a failure's long text is cut") {
     std::vector<std::string> seen;
     scripted_model model{[&](const chat_request& r) -> completion {
         const message& last = r.messages.back();
@@ -235,7 +235,7 @@ TEST_CASE("paging: a result within the cap is sent as it is, and a failure's lon
     CHECK(r.steps[1].kept_result.empty());
 }
 
-TEST_CASE("paging: a summary replaces the result, the whole stays pageable") {
+TEST_CASE("large results: a summary replaces the result, the whole stays pageable") {
     const std::string instruction_start = "Summarise the tool result in the next message";
     std::vector<std::string> seen;
     std::vector<std::vector<message>> summary_requests;
@@ -271,7 +271,7 @@ TEST_CASE("paging: a summary replaces the result, the whole stays pageable") {
     CHECK(r.steps[0].kept_result == big_text());
 }
 
-TEST_CASE("paging: a summary that fails falls back to the first page, and the note says why") {
+TEST_CASE("large results: a summary that fails falls back to the first page, and the note says why") {
     const std::string instruction_start = "Summarise the tool result in the next message";
     std::vector<std::string> seen;
     scripted_model model{[&](const chat_request& r) -> completion {
@@ -292,7 +292,7 @@ TEST_CASE("paging: a summary that fails falls back to the first page, and the no
     CHECK(r.stop == agentry::stop_reason::completed);
 }
 
-TEST_CASE("paging: a summary longer than the cap falls back to paging") {
+TEST_CASE("large results: a summary longer than the cap falls back to paging") {
     std::vector<std::string> seen;
     scripted_model model{[&](const chat_request& r) -> completion {
         if (r.messages.front().text.starts_with("Summarise the tool result"))
@@ -310,7 +310,7 @@ TEST_CASE("paging: a summary longer than the cap falls back to paging") {
                                        "bytes, longer than the cap), so it is paged instead; ")));
 }
 
-TEST_CASE("paging: a tool added at run time is paged, and no added tool may be named read_result") {
+TEST_CASE("large results: a tool added at run time is paged, and no added tool may be named read_result") {
     page_reader script;
     script.tool = "dump";
     agentry::agent<paged> agent{script.model(), tools, "You read.", agentry::scripted_transport{}};
@@ -344,7 +344,7 @@ TEST_CASE("paging: a tool added at run time is paged, and no added tool may be n
     CHECK(script.payload.find(R"("name":"read_result")") != std::string::npos);
 }
 
-TEST_CASE("paging: a planned step's result is kept and paged in the plan's report") {
+TEST_CASE("large results: a planned step's result is kept and paged in the plan's report") {
     constexpr agentry::loop_config planned_paging{.large_results = agentry::large_result::page,
                                                   .planning = {.enabled = true}};
     std::vector<std::string> seen;
@@ -376,7 +376,7 @@ struct write_request {
 std::string helper_prompt(const write_request& w) { return "Write about " + w.topic + "."; }
 } // namespace
 
-TEST_CASE("paging: a sub-agent's long answer is paged in its caller") {
+TEST_CASE("large results: a sub-agent's long answer is paged in its caller") {
     const std::string essay(20'000, 'w');
     scripted_model sub_model{[&](const chat_request&) { return scripted_model::answer(essay); }};
     agentry::agent<agentry::loop_config{}> sub{sub_model, agentry::registry{}, "You write.", agentry::scripted_transport{}};
@@ -395,7 +395,7 @@ TEST_CASE("paging: a sub-agent's long answer is paged in its caller") {
 }
 
 #if defined(AGENTRY_PAGING_SQLITE)
-TEST_CASE("paging: a state checkpoint written before kept results existed still reads") {
+TEST_CASE("large results: a state checkpoint written before kept results existed still reads") {
     const agentry::run_state state = agentry::detail::read_body<agentry::run_state>(
         R"({"conversation":[],"turns":1,"steps":[{"turn":1,"id":"c1","tool":"big","result_excerpt":"x"}]})", "r1", "state");
     REQUIRE(state.steps.size() == 1);
@@ -406,7 +406,7 @@ TEST_CASE("paging: a state checkpoint written before kept results existed still 
     CHECK(agentry::detail::write_body(written).find(R"("kept_result":"whole")") != std::string::npos);
 }
 
-TEST_CASE("paging: a durable run reads a page after a restart, from its SQLite store") {
+TEST_CASE("large results: a durable run reads a page after a restart, from its SQLite store") {
     const std::filesystem::path file =
         std::filesystem::temp_directory_path() / ("agentry_paging_" + std::to_string(::getpid()) + ".db");
     std::filesystem::remove(file);

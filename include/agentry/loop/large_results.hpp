@@ -62,7 +62,7 @@ inline constexpr registry read_result_declaration{
 AGENTRY_DECL std::vector<std::size_t> page_starts(std::string_view text, std::size_t size);
 
 /// `text` as a JSON string.
-AGENTRY_DECL std::string quoted(std::string_view text);
+AGENTRY_DECL std::string json_string(std::string_view text);
 
 /// The note after the first page: `lead` (empty, or a sentence ending in "; ") first.
 AGENTRY_DECL std::string first_page_note(std::string_view lead, std::string_view call_id, std::size_t total,

@@ -34,7 +34,7 @@ AGENTRY_DECL std::vector<std::size_t> page_starts(std::string_view text, std::si
     return starts;
 }
 
-AGENTRY_DECL std::string quoted(std::string_view text) {
+AGENTRY_DECL std::string json_string(std::string_view text) {
     std::string out;
     json::write(out, text);
     return out;
@@ -45,7 +45,7 @@ AGENTRY_DECL std::string first_page_note(std::string_view lead, std::string_view
     return "\n\n[agentry: " + std::string(lead) + "this result is " + std::to_string(total) +
            " bytes, longer than the " + std::to_string(cap) + " bytes sent at once: above is page 1 of " +
            std::to_string(pages) + ". Read the others with the tool read_result, arguments {\"call_id\":" +
-           quoted(call_id) + ",\"page\":2} and so on up to " + std::to_string(pages) + ".]";
+           detail::json_string(call_id) + ",\"page\":2} and so on up to " + std::to_string(pages) + ".]";
 }
 
 AGENTRY_DECL std::string summary_note(std::string_view call_id, std::size_t total, std::size_t cap,
@@ -53,12 +53,12 @@ AGENTRY_DECL std::string summary_note(std::string_view call_id, std::size_t tota
     return "\n\n[agentry: above is a summary, written by the model, of this result of " + std::to_string(total) +
            " bytes, longer than the " + std::to_string(cap) + " bytes sent at once. The whole result is kept in " +
            std::to_string(pages) + " pages: read them with the tool read_result, arguments {\"call_id\":" +
-           quoted(call_id) + ",\"page\":1} and so on up to " + std::to_string(pages) + ".]";
+           detail::json_string(call_id) + ",\"page\":1} and so on up to " + std::to_string(pages) + ".]";
 }
 
 AGENTRY_DECL std::string page_note(std::string_view call_id, std::size_t total, std::size_t page, std::size_t pages) {
     return "\n\n[agentry: page " + std::to_string(page) + " of " + std::to_string(pages) + " of the result of call " +
-           quoted(call_id) + " (" + std::to_string(total) + " bytes); " +
+           detail::json_string(call_id) + " (" + std::to_string(total) + " bytes); " +
            (page < pages ? "the next is page " + std::to_string(page + 1) + ".]" : std::string("it is the last page.]"));
 }
 
@@ -98,7 +98,7 @@ AGENTRY_DECL tool_result result_keeper::read(std::string_view arguments) const {
     out.status = tool_status::tool_error;
     if (!text) {
         out.failure = failure_kind::not_found;
-        out.content = "agentry: read_result: no result of call " + quoted(id) +
+        out.content = "agentry: read_result: no result of call " + detail::json_string(id) +
                       " is kept in this run; give the call_id of a note that says a result is paged";
         return out;
     }
@@ -108,7 +108,7 @@ AGENTRY_DECL tool_result result_keeper::read(std::string_view arguments) const {
     if (static_cast<std::uint64_t>(page) > pages) {
         out.failure = failure_kind::invalid_input;
         out.content = "agentry: read_result: page " + std::to_string(page) + " is out of range; the result of call " +
-                      quoted(id) + " has pages 1 to " + std::to_string(pages);
+                      detail::json_string(id) + " has pages 1 to " + std::to_string(pages);
         return out;
     }
     const auto p = static_cast<std::size_t>(page);
