@@ -50,8 +50,14 @@ const std::string& big_text() {
 std::string big() { return big_text(); }
 std::string small() { return "short"; }
 std::string broken() { throw std::runtime_error(std::string(40'000, 'e')); }
+std::vector<int> numbers(int from) {
+    std::vector<int> out;
+    for (int i = 0; i != 10'000; ++i) out.push_back(from + i);
+    return out;
+}
 
 constexpr agentry::registry tools{agentry::tool<"big", "Returns a large text.">(big),
+                                  agentry::tool<"numbers", "Returns numbers.", "from">(numbers),
                                   agentry::tool<"small", "Returns a short text.">(small),
                                   agentry::tool<"broken", "Fails with a long message.">(broken)};
 
@@ -233,6 +239,41 @@ TEST_CASE("large results: a result within the cap is sent as it is, and a failur
     CHECK(seen[1].ends_with("\xE2\x80\xA6[truncated: the result exceeded the limit of 16384 bytes]"));
     CHECK(r.steps[0].kept_result.empty());
     CHECK(r.steps[1].kept_result.empty());
+}
+
+TEST_CASE("large results: JSON results of parallel calls are kept apart and paged after separators") {
+    constexpr agentry::loop_config parallel{.parallel_tool_calls = true, .large_results = agentry::large_result::page};
+    std::vector<std::string> first, reads;
+    scripted_model model{[&](const chat_request& r) -> completion {
+        const message& last = r.messages.back();
+        if (last.role != role::tool)
+            return scripted_model::calls({{"a", "numbers", R"({"from":0})", {}}, {"b", "numbers", R"({"from":100000})", {}}});
+        if (first.empty()) {
+            for (std::size_t i = r.messages.size() - 2; i != r.messages.size(); ++i) first.push_back(r.messages[i].text);
+            return scripted_model::calls({{"ra", "read_result", read_args("a", 2), {}},
+                                          {"rb", "read_result", read_args("b", 5), {}}});
+        }
+        for (std::size_t i = r.messages.size() - 2; i != r.messages.size(); ++i) reads.push_back(r.messages[i].text);
+        return scripted_model::answer("done");
+    }};
+    agentry::agent<parallel> agent{model, tools, "You count.", agentry::scripted_transport{}};
+    const agentry::run_result r = agent.run("Count.");
+    REQUIRE(r.steps.size() == 4);
+    const std::string a = r.steps[0].kept_result, b = r.steps[1].kept_result;
+    CHECK(a == agentry::json::to_json(numbers(0)));
+    CHECK(b == agentry::json::to_json(numbers(100000)));
+    REQUIRE(first.size() == 2);
+    REQUIRE(reads.size() == 2);
+    // Pages of a JSON result end after a ',' (none splits a number).
+    const std::string a1 = strip(first[0]), a2 = strip(reads[0]), b5 = strip(reads[1]);
+    CHECK(a1.ends_with(','));
+    CHECK(a2.ends_with(','));
+    CHECK(a1.size() <= cap);
+    CHECK(a == a1 + a2 + a.substr(a1.size() + a2.size()));
+    CHECK(a1.size() > cap - 8);
+    CHECK(b.ends_with(b5));
+    CHECK(reads[1].ends_with("(" + std::to_string(b.size()) + " bytes); it is the last page.]"));
+    CHECK(first[1].find(R"({"call_id":"b","page":2} and so on up to 5.])") != std::string::npos);
 }
 
 TEST_CASE("large results: a summary replaces the result, the whole stays pageable") {

@@ -8,8 +8,8 @@
 // step::kept_result, so that a checkpoint holds it), and sends the model its first page, or a
 // summary the model wrote, with a note saying how to read the pages: the built-in tool
 // read_result, which the agent adds to the tools payload of every request. A page is at most
-// max_result_size bytes, cut at a UTF-8 character boundary. A failure's text over the cap is
-// cut, as with large_result::cut.
+// max_result_size bytes, cut at a UTF-8 character boundary (a JSON result after a separator
+// where one is near the end). A failure's text over the cap is cut, as with large_result::cut.
 
 #include <agentry/detail/separate.hpp>
 #include <agentry/policy/pipeline.hpp>
@@ -58,7 +58,9 @@ inline constexpr registry read_result_declaration{
         +[](const read_result_arguments&) { return std::string(); })};
 
 /// Where each page of `text` starts, cut at `size` bytes (at least one character) at UTF-8
-/// boundaries, then text.size().
+/// boundaries, then text.size(). A JSON text (starting with '{' or '[') is cut after the last
+/// ',' or newline of a page when that is in the page's second half, so that a number, a literal
+/// or a short string is not split between pages.
 AGENTRY_DECL std::vector<std::size_t> page_starts(std::string_view text, std::size_t size);
 
 /// `text` as a JSON string.

@@ -20,12 +20,17 @@ namespace detail {
 
 AGENTRY_DECL std::vector<std::size_t> page_starts(std::string_view text, std::size_t size) {
     std::vector<std::size_t> starts{0};
+    const bool json = !text.empty() && (text.front() == '{' || text.front() == '[');
     for (std::size_t at = 0; at < text.size();) {
         const std::string_view rest = text.substr(at);
         std::size_t n = utf8_cut(rest, size);
         if (n == 0) {  // a page smaller than the character: the character alone
             n = 1;
             while (n < rest.size() && (static_cast<unsigned char>(rest[n]) & 0xC0) == 0x80) ++n;
+        }
+        if (json && n < rest.size()) {  // after a separator in the page's second half, when there is one
+            const std::size_t separator = rest.substr(0, n).find_last_of(",\n");
+            if (separator != std::string_view::npos && separator >= n / 2) n = separator + 1;
         }
         at += n;
         starts.push_back(at);
