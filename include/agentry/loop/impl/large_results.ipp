@@ -159,7 +159,6 @@ AGENTRY_DECL std::optional<std::string> large_result_layer::summary_of(const too
                                         message::user("The result of the tool " + call.call.name + ":\n\n" + whole)};
     chat_request request;
     request.messages = messages;
-    request.tool_choice = tool_choice::none();
     request.cancel = call.run ? call.run->cancel : nullptr;
     turn_result turn;
     try {
