@@ -305,3 +305,14 @@ TEST_CASE("select_tools - tools_named chooses registry tools whose names were ch
     CHECK(names_in((*rec.payloads)[0]) == names{"find_trains", "add"});
     CHECK((*rec.payloads)[1] == tools_type::definitions<agentry::dialect::standard>());
 }
+
+TEST_CASE("select_tools - with paging on, read_result is sent on every turn whatever is chosen") {
+    constexpr agentry::loop_config paged{.max_turns = 4, .max_result_size = 64,
+                                         .large_results = agentry::large_result::page};
+    recorder rec;
+    agentry::agent<paged> agent{rec.model(), tools, {.select_tools = agentry::top_k(agentry::bm25::of(tools), 1)},
+                                agentry::scripted_transport{}};
+    static_cast<void>(agent.run("Will it rain in Lyon?"));
+    CHECK(names_in((*rec.payloads)[0]) == names{"get_forecast", "read_result"});
+    CHECK(agent.catalog()[agent.catalog().size() - 1].always);
+}

@@ -50,6 +50,13 @@ enum class context_compression {
     summary,  // replace them in the conversation by a summary the model writes (one extra request)
 };
 
+/// What happens to a tool result longer than loop_config::max_result_size (docs/large-results.md).
+enum class large_result {
+    cut,      // cut at the cap, ending with a marker that says so and gives the cap
+    page,     // kept whole; the model gets the first page, a note, and the tool read_result for the others
+    summary,  // kept whole; the model gets a summary it writes (one extra request), a note, and read_result
+};
+
 /// What a planned run (agentry::planned) does when a step of a plan fails (its tool answers with an error,
 /// is denied, rate limited or times out).
 enum class plan_failure {
@@ -106,6 +113,10 @@ struct loop_config {
     tool_choice_kind tool_choice = tool_choice_kind::automatic;
     /// Cap on one tool result sent to the model, in bytes.
     std::size_t max_result_size = 16 * 1024;
+    /// What a successful result over max_result_size becomes (large_result; docs/large-results.md).
+    /// Paging and summaries keep the whole result for the run and add the tool read_result to
+    /// every request; cut adds nothing.
+    large_result large_results = large_result::cut;
     agentry::retry_policy retry{};
     /// Estimated tokens of history sent per turn (see agent_options::token_estimator); 0: no
     /// budget. Past it the oldest turns are left out, never splitting a tool call from its

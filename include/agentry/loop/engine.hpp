@@ -98,6 +98,7 @@ struct policy_state {
 };
 
 class engine;
+class result_keeper;
 
 /// Makes one layer of the call pipeline for `e`.
 using layer_maker = std::unique_ptr<call_layer> (*)(engine& e);
@@ -107,6 +108,7 @@ using layer_maker = std::unique_ptr<call_layer> (*)(engine& e);
 /// program compiles only the parts its agents use. Null: the feature is off.
 struct engine_features {
     // The optional layers of the pipeline (policy/pipeline.hpp has their order).
+    layer_maker large_results = nullptr;
     layer_maker checkpoint = nullptr;
     layer_maker canonical = nullptr;
     layer_maker ceiling = nullptr;
@@ -155,6 +157,8 @@ struct run_deps {
     std::string_view provider_name;
     std::string model;
     std::shared_ptr<policy_state> policy;  // null when no tool declares a policy
+    /// The results kept for read_result (loop/large_results.hpp); null with large_result::cut.
+    std::shared_ptr<result_keeper> kept;
     engine_features features{};
 };
 
@@ -365,6 +369,7 @@ private:
 
 /// The parts engine_features names, one function each (taken by address only where used).
 namespace engine_parts {
+AGENTRY_DECL std::unique_ptr<call_layer> large_results(engine& e);
 AGENTRY_DECL std::unique_ptr<call_layer> checkpoint(engine& e);
 AGENTRY_DECL std::unique_ptr<call_layer> canonical(engine& e);
 AGENTRY_DECL std::unique_ptr<call_layer> ceiling(engine& e);

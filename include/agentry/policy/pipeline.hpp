@@ -8,8 +8,12 @@
 // and calls the layers after it, or answers in their place. A layer that is off is not in the
 // chain. The order, outermost first (the agent builds it; policy/layers/ has one file each):
 //
+//   large_results  a successful result over loop_config::max_result_size is kept whole and sent
+//                as its first page or a summary, with a note (loop/large_results.hpp); the
+//                built-in read_result passes the whole chain as any tool (read only, idempotent)
 //   checkpoint   a result kept from before a crash answers; the result is recorded after
-//   result_cap   what the model is sent is cut at loop_config::max_result_size
+//   result_cap   what the model is sent is cut at loop_config::max_result_size (large_result::cut;
+//                absent when large_results is there, which cuts only a failure's text)
 //   canonical    arguments read by the reader's rules; what cannot be canonicalised is refused
 //   ceiling      a tool above loop_config::max_permission runs only with approval
 //   rate_limit   the tool's and the registry's rate limits, waiting up to max_rate_wait

@@ -38,6 +38,10 @@ struct step {
     tool_status status = tool_status::ok;
     /// The start of what the model was sent back (at most 200 bytes).
     std::string result_excerpt;
+    /// The whole result, when it was longer than loop_config::max_result_size and kept for
+    /// read_result (large_result::page, summary): the model was sent its first page or a summary.
+    /// Empty otherwise.
+    std::string kept_result;
     std::vector<std::string> repairs;
     std::chrono::microseconds duration{0};
     /// The call passed loop_config::tool_timeout and was abandoned.

@@ -9,6 +9,7 @@
 #include <agentry/loop/config.hpp>
 #include <agentry/loop/detail/features.hpp>
 #include <agentry/loop/engine.hpp>
+#include <agentry/loop/large_results.hpp>
 #include <agentry/loop/output.hpp>
 #include <agentry/policy/registry_policies.hpp>
 #include <agentry/provider/provider.hpp>
@@ -40,8 +41,13 @@ run_deps deps_of(P model, const Registry& tools, T http, output_slot<Output>& ou
         d.forces_tools = [state] { return static_cast<bool>(state->first.forces_tools()); };
     if constexpr (requires { P::provider_name; }) d.provider_name = P::provider_name;
     if constexpr (requires(const P& p) { std::string(p.model); }) d.model = state->first.model;
+    // Results kept whole (large_result::page, summary) reach the pipeline uncut: its first layer pages them.
+    constexpr bool keeps = config_.large_results != large_result::cut;
+    static_assert(!keeps || Registry::find(read_result_tool) == Registry::size(),
+                  "agentry: agent: loop_config::large_results pages results through the built-in tool read_result, "
+                  "and the registry has a tool of that name; rename that tool");
     call_options options = tools.options();
-    options.max_result_size = config_.max_result_size;
+    options.max_result_size = keeps ? 0 : config_.max_result_size;
     // A dialect that makes every property required sends null for an absent optional one.
     if constexpr (D::rules.all_required) options.arguments.null_as_absent = true;
     d.call = [registry = tools.with_options(options)](std::string_view name, std::string_view arguments,
@@ -61,7 +67,27 @@ run_deps deps_of(P model, const Registry& tools, T http, output_slot<Output>& ou
         e.category = Registry::categories[i];
         d.catalog.add_constant(e);
     }
-    d.dynamic = dynamic_context::of<D, Registry>(config_.max_permission, config_.max_result_size);
+    d.dynamic = dynamic_context::of<D, Registry>(config_.max_permission, keeps ? 0 : config_.max_result_size);
+    if constexpr (keeps) {
+        // read_result, answered here, after the tools added at run time and before the registry;
+        // its definition is in every request's payload, and no added tool may take its name.
+        d.kept = std::make_shared<result_keeper>(config_.max_result_size);
+        d.call = [kept = d.kept, tool = std::move(d.call)](std::string_view name, std::string_view arguments,
+                                                            const call_scope& scope, void* ctx) {
+            if (name == read_result_tool) return kept->read(arguments);
+            return tool(name, arguments, scope, ctx);
+        };
+        d.tools_payload = payload_with_reader<D, Registry>::view;
+        catalog_entry reader;
+        reader.name = read_result_tool;
+        reader.definition = payload_with_reader<D, Registry>::entry;
+        reader.description = decltype(read_result_declaration)::descriptions[0];
+        reader.always = true;
+        d.catalog.add_constant(reader);
+        d.dynamic.has_static = +[](std::string_view name) noexcept {
+            return name == read_result_tool || Registry::find(name) != Registry::size();
+        };
+    }
     d.output = output.format();
     if constexpr (!std::is_void_v<Output>)
         d.judge = [&output](std::string_view text, std::uint32_t& repairs, std::uint32_t max_repairs,

@@ -26,6 +26,7 @@ engine_features features_of() {
         else return false;
     };
     engine_features f;
+    if constexpr (config.large_results != large_result::cut) f.large_results = &parts::large_results;
     if constexpr (any([](const tool_policy& p) { return p.needs_approval; })) {
         f.canonical = &parts::canonical;
         f.approval = &parts::approval;

@@ -13,6 +13,7 @@
 #include <agentry/loop/context.hpp>
 #include <agentry/loop/detail/replay.hpp>
 #include <agentry/loop/engine.hpp>
+#include <agentry/loop/large_results.hpp>
 
 #include <algorithm>
 #include <numeric>
@@ -59,6 +60,7 @@ AGENTRY_DECL void engine::set_system_prompt(std::string prompt) {
 AGENTRY_DECL bool engine::begin_run(run_result& result, clock::time_point started, void* ctx) {
     if (result.run_id.empty()) result.run_id = random_name();
     run_id_ = result.run_id;
+    if (deps_.kept) deps_.kept->restart(result.steps);
     for (const std::string& name : stop_tools_) {
         const bool added =
             dynamic_ && std::find(dynamic_->names.begin(), dynamic_->names.end(), name) != dynamic_->names.end();

@@ -8,6 +8,7 @@
 #include <agentry/detail/separate.hpp>
 #include <agentry/loop/context.hpp>
 #include <agentry/loop/engine.hpp>
+#include <agentry/loop/large_results.hpp>
 #include <agentry/loop/summary.hpp>
 #include <agentry/loop/layers/checkpoint.hpp>
 #include <agentry/policy/layers/approval.hpp>
@@ -30,6 +31,17 @@ namespace agentry::detail {
 
 AGENTRY_DECL tool_rules engine::rules_of(std::string_view name) const {
     tool_rules rules;
+    if (deps_.kept && name == read_result_tool) {  // the built-in reader of kept results
+        static const tool_policy reader = [] {
+            tool_policy p;
+            p.level = permission::read_only;
+            p.idempotent = true;
+            return p;
+        }();
+        rules.policy = &reader;
+        rules.typed = true;
+        return rules;
+    }
     // add_tools refuses a name the registry has: a registry name is a registry tool.
     rules.typed = deps_.dynamic.has_static && deps_.dynamic.has_static(name);
     const policy_state* policy = deps_.policy.get();
@@ -65,8 +77,9 @@ AGENTRY_DECL void engine::build_pipeline() {
     const auto add = [&](layer_maker make, bool needed) {
         if (make && needed) layers.push_back(make(*this));
     };
+    add(f.large_results, deps_.kept != nullptr);
     add(f.checkpoint, true);
-    layers.push_back(std::make_unique<result_cap_layer>(config_.max_result_size));
+    if (!f.large_results || !deps_.kept) layers.push_back(std::make_unique<result_cap_layer>(config_.max_result_size));
     add(f.canonical, approving || dynamic_ != nullptr);
     add(f.ceiling, config_.max_permission != permission::destructive);
     add(f.rate_limit, rate);
@@ -108,7 +121,7 @@ AGENTRY_DECL void engine::enable(const engine_features& more) {
 }
 
 AGENTRY_DECL engine_features engine_features::all() {
-    return {&engine_parts::checkpoint, &engine_parts::canonical, &engine_parts::ceiling,
+    return {nullptr,                   &engine_parts::checkpoint, &engine_parts::canonical, &engine_parts::ceiling,
             &engine_parts::rate_limit, &engine_parts::approval,  &engine_parts::fallback,
             &engine_parts::timeout,    &canonical_json,          &engine_parts::fit,
             &engine_parts::compress,   &agentry::detail::run_workers};
@@ -116,6 +129,13 @@ AGENTRY_DECL engine_features engine_features::all() {
 
 namespace engine_parts {
 
+AGENTRY_DECL std::unique_ptr<call_layer> large_results(engine& e) {
+    const run_deps& d = e.deps();
+    large_result_layer::summarise_fn summarise;
+    if (d.limits.large_results == large_result::summary)
+        summarise = [turn = d.turn](const chat_request& request) { return turn(request, stream_events{}, trace_hook{}); };
+    return std::make_unique<large_result_layer>(d.kept, d.limits.max_result_size, std::move(summarise));
+}
 AGENTRY_DECL std::unique_ptr<call_layer> checkpoint(engine& e) {
     return std::make_unique<checkpoint_layer>(e.checkpointer_of());
 }

@@ -12,6 +12,7 @@
 #include <agentry/loop/impl/dynamic_tools.ipp>
 #include <agentry/loop/impl/engine.ipp>
 #include <agentry/loop/impl/json_pointer.ipp>
+#include <agentry/loop/impl/large_results.ipp>
 #include <agentry/loop/impl/nested.ipp>
 #include <agentry/loop/impl/output.ipp>
 #include <agentry/loop/impl/plan.ipp>
