@@ -206,6 +206,7 @@ int main(int argc, char** argv) {
     }
     const std::string dir = argv[1];
     const std::string set = argc > 2 ? argv[2] : "requests";
+    const std::string embeddings_url = argc > 4 && std::string_view(argv[3]) == "--embeddings" ? argv[4] : "";
     const agentry::json::parsed tools_json = agentry::json::parse(read_file(dir + "/tools.json"));
     const agentry::json::parsed requests_json = agentry::json::parse(read_file(dir + "/" + set + ".json"));
     if (!tools_json.ok() || !requests_json.ok()) {
@@ -221,7 +222,25 @@ int main(int argc, char** argv) {
     row("BM25, then the best 2 categories", measure(all, requests, of(agentry::by_category(agentry::bm25{}, 2))));
     row("BM25, then the best 3 categories", measure(all, requests, of(agentry::by_category(agentry::bm25{}, 3))));
 #if defined(SELECT_BENCH_EMBEDDINGS)
-    SELECT_BENCH_EMBEDDING_ROWS
+    if (!embeddings_url.empty()) {
+        agentry::openai_embeddings client;
+        client.model = "fixture-embedding";
+        client.api_key = "unused";
+        client.http.base_url = embeddings_url;
+        const agentry::embedding_selector meaning(agentry::make_embedder(client, agentry::curl_transport{}),
+                                                  client.id());
+        row("embedding (the test server's)", measure(all, requests, of(meaning)));
+        row("BM25 + embedding (1 : 1)",
+            measure(all, requests, of(agentry::selector_sum(agentry::bm25{} * 1.0 + agentry::selector(meaning) * 1.0))));
+        row("BM25 + embedding (1 : 1), then the best 3 categories",
+            measure(all, requests,
+                    of(agentry::by_category(agentry::bm25{} * 1.0 + agentry::selector(meaning) * 1.0, 3))));
+        if (const auto e = meaning.last_error()) std::printf("embedding error: %s\n", e->message.c_str());
+    } else {
+        std::printf("| embedding | - | not measured: no --embeddings URL | | |\n");
+    }
+#else
+    std::printf("| embedding | - | not measured: built without libcurl | | |\n");
 #endif
     const auto learned_without = [&](std::size_t skip) {
         agentry::learned_boost follows;
@@ -258,11 +277,9 @@ int main(int argc, char** argv) {
         top.resize(std::min<std::size_t>(top.size(), 5));
         top5 += double(all.payload(top).size()) / 4;
     }
-    const double every = double(all.payload(std::vector<std::size_t>(all.size())).size()) / 4;
     std::vector<std::size_t> indices(all.size());
     for (std::size_t i = 0; i != indices.size(); ++i) indices[i] = i;
     const double full = double(all.payload(indices).size()) / 4;
-    static_cast<void>(every);
     std::printf("\n| tools sent per turn | tokens (bytes / 4) | share of all |\n|---|---|---|\n");
     std::printf("| all %zu | %.0f | 100 %% |\n", all.size(), full);
     std::printf("| BM25 top 10 | %.0f | %.1f %% |\n", top10 / double(requests.size()),
