@@ -253,13 +253,19 @@ std::string check_search_output(const value& body) {
     if (!found_tools || !found_tools->is_array() || found_tools->size() != found_for_weather.size())
         return "the tool_search_output's tools are not the " + std::to_string(found_for_weather.size()) +
                " found: " + text_of(output);
+    // Each found tool as the request's tools array defines it (not deferred there by now).
+    const value* sent = body.find("tools");
     for (std::size_t i = 0; i != found_for_weather.size(); ++i) {
         const value& tool = found_tools->items()[i];
-        const value* parameters = tool.find("parameters");
+        const value* definition = nullptr;
+        if (sent)
+            for (const value& t : sent->items())
+                if (responses_tool_name(t) == found_for_weather[i]) definition = &t;
         if (string_at(tool, "type") != "function" || string_at(tool, "name") != found_for_weather[i] ||
-            !parameters || !parameters->is_object() || tool.find("defer_loading"))
+            !definition || !(tool == *definition))
             return "tools[" + std::to_string(i) + "] of the tool_search_output is " + text_of(tool) +
-                   ", not the function definition of " + found_for_weather[i];
+                   ", not the function definition of " + found_for_weather[i] + " in the tools array" +
+                   (definition ? ": " + text_of(*definition) : std::string());
     }
     return {};
 }
