@@ -72,7 +72,9 @@ class model_script {
 public:
     using step = std::function<std::string(const value& body, std::string& failure)>;
 
-    model_script(std::string path, std::vector<step> steps) : path_(std::move(path)), steps_(std::move(steps)) {}
+    /// `path`: where requests go; `key_header` and `key`: the credential header they carry.
+    model_script(std::string path, std::string key_header, std::string key, std::vector<step> steps)
+        : path_(std::move(path)), key_header_(std::move(key_header)), key_(std::move(key)), steps_(std::move(steps)) {}
 
     agentry_test::served_reply answer(const agentry_test::served_request& r) {
         std::lock_guard lock(mutex_);
@@ -82,6 +84,8 @@ public:
         const agentry::json::parsed body = agentry::json::parse(r.body);
         if (r.request_line() != "POST " + path_ + " HTTP/1.1")
             failure = "the request line is '" + r.request_line() + "', not POST " + path_;
+        else if (r.header(key_header_) != key_)
+            failure = "the " + key_header_ + " header is '" + r.header(key_header_) + "', not '" + key_ + "'";
         else if (!body.ok() || !body.value.is_object())
             failure = "the body is not a JSON object: " + r.body.substr(0, 200);
         else if (n >= steps_.size())
@@ -110,6 +114,8 @@ public:
 
 private:
     std::string path_;
+    std::string key_header_;
+    std::string key_;
     std::vector<step> steps_;
     mutable std::mutex mutex_;
     std::size_t requests_ = 0;
@@ -175,6 +181,7 @@ const value* anthropic_result(const value& body, std::string_view id) {
 std::string check_references(const value& body) {
     const value* result = anthropic_result(body, "toolu_s1");
     if (!result) return "no tool_result for the search call toolu_s1";
+    if (result->find("is_error")) return "the search's tool_result is an error: " + text_of(*result);
     const value* content = result->find("content");
     if (!content || !content->is_array()) return "the search's tool_result content is not an array: " + text_of(*result);
     if (content->size() != found_for_weather.size())
@@ -286,6 +293,8 @@ std::string failures_text(const std::vector<std::string>& failures) {
 TEST_CASE("Anthropic over HTTP: deferred tools, a search answered with tool_reference blocks, the tool found called") {
     model_script model{
         "/v1/messages",
+        "x-api-key",
+        "test-key",
         {
             [](const value& body, std::string& failure) {
                 failure = check_anthropic_tools(body, {});
@@ -334,6 +343,8 @@ TEST_CASE("Anthropic over HTTP: deferred tools, a search answered with tool_refe
 TEST_CASE("OpenAI Responses over HTTP: a client tool_search_call answered with the found functions, then called") {
     model_script model{
         "/responses",
+        "Authorization",
+        "Bearer test-key",
         {
             [](const value& body, std::string& failure) {
                 failure = check_responses_tools(body, {});
