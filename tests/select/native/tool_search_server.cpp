@@ -282,6 +282,20 @@ std::string responses_reply(const std::string& item) {
            R"(],"usage":{"input_tokens":10,"output_tokens":5}})";
 }
 
+// The run's two calls: the search, then the tool it found.
+void check_steps(const agentry::run_result& result, std::string_view search_tool, std::string_view search_id,
+                 std::string_view call_id) {
+    REQUIRE(result.steps.size() == 2);
+    CHECK(result.steps[0].tool == search_tool);
+    CHECK(result.steps[0].id == search_id);
+    CHECK(result.steps[0].arguments == R"({"query":"weather"})");
+    CHECK(result.steps[0].status == agentry::tool_status::ok);
+    CHECK(result.steps[1].tool == "get_weather");
+    CHECK(result.steps[1].id == call_id);
+    CHECK(result.steps[1].status == agentry::tool_status::ok);
+    CHECK(result.steps[1].result_excerpt == "sunny in Oslo");
+}
+
 std::string failures_text(const std::vector<std::string>& failures) {
     std::string out;
     for (const std::string& f : failures) out += f + "\n";
@@ -338,6 +352,7 @@ TEST_CASE("Anthropic over HTTP: deferred tools, a search answered with tool_refe
     CHECK(model.requests() == 3);
     CHECK(result.stop == agentry::stop_reason::completed);
     CHECK(result.text == "It is sunny in Oslo.");
+    check_steps(result, "search_tools", "toolu_s1", "toolu_w1");
 }
 
 TEST_CASE("OpenAI Responses over HTTP: a client tool_search_call answered with the found functions, then called") {
@@ -359,6 +374,10 @@ TEST_CASE("OpenAI Responses over HTTP: a client tool_search_call answered with t
             [](const value& body, std::string& failure) {
                 failure = check_search_output(body);
                 const value* output = responses_item(body, "function_call_output", "call_w1");
+                const value* call = responses_item(body, "function_call", "call_w1");
+                if (failure.empty() && (!call || string_at(*call, "name") != "get_weather" ||
+                                        string_at(*call, "arguments") != R"({"city":"Oslo"})"))
+                    failure = "the function_call call_w1 of get_weather is not sent back";
                 if (failure.empty() && !output) failure = "no function_call_output for call_w1";
                 if (failure.empty() && string_at(*output, "output") != "sunny in Oslo")
                     failure = "the function_call_output of call_w1 is " + text_of(*output) + ", not the output \"sunny in Oslo\"";
@@ -385,4 +404,5 @@ TEST_CASE("OpenAI Responses over HTTP: a client tool_search_call answered with t
     CHECK(model.requests() == 3);
     CHECK(result.stop == agentry::stop_reason::completed);
     CHECK(result.text == "It is sunny in Oslo.");
+    check_steps(result, "tool_search", "call_s1", "call_w1");
 }
