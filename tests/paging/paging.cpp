@@ -284,7 +284,7 @@ TEST_CASE("large results: a summary replaces the result, the whole stays pageabl
         if (r.messages.front().role == role::system && r.messages.front().text.starts_with(instruction_start)) {
             summary_requests.emplace_back(r.messages.begin(), r.messages.end());
             CHECK(r.tools.empty());
-            return scripted_model::answer("Lines 0 to 30000 of the same text.");
+            return scripted_model::answer("Lines 0 to 30000 of the same text.", {300000, 20});
         }
         const message& last = r.messages.back();
         if (last.role != role::tool) return call_one("c1", "big", "{}");
@@ -294,6 +294,10 @@ TEST_CASE("large results: a summary replaces the result, the whole stays pageabl
     }};
     agentry::agent<summarised> agent{model, tools, "You read.", agentry::scripted_transport{}};
     const agentry::run_result r = agent.run("Summarise.");
+    // The summary's tokens count in the run's usage (and its budgets), apart from its turns'.
+    CHECK(r.summary_usage == agentry::token_usage{300000, 20});
+    CHECK(r.usage == agentry::token_usage{300000, 20});
+    CHECK(r.turn_usage.size() == 3);
     REQUIRE(summary_requests.size() == 1);
     REQUIRE(summary_requests[0].size() == 2);
     CHECK(summary_requests[0][0].text ==
@@ -310,6 +314,20 @@ TEST_CASE("large results: a summary replaces the result, the whole stays pageabl
     const std::vector<std::string> pages = pages_of(big_text(), cap);
     CHECK(seen[1] == pages[0] + page_note("c1", mib, 1, 65));
     CHECK(r.steps[0].kept_result == big_text());
+}
+
+TEST_CASE("large results: a summary's tokens count against the run's token budget") {
+    scripted_model model{[&](const chat_request& r) -> completion {
+        if (r.messages.front().text.starts_with("Summarise the tool result"))
+            return scripted_model::answer("A summary.", {5000, 10});
+        return call_one("c1", "big", "{}");
+    }};
+    agentry::agent<summarised> agent{model, tools, {.system_prompt = "You read.", .max_total_tokens = 1000},
+                                     agentry::scripted_transport{}};
+    const agentry::run_result r = agent.run("Summarise.");
+    CHECK(r.stop == agentry::stop_reason::token_budget);
+    CHECK(r.turns == 1);
+    CHECK(r.usage == agentry::token_usage{5000, 10});
 }
 
 TEST_CASE("large results: a summary that fails falls back to the first page, and the note says why") {

@@ -152,8 +152,9 @@ struct run_result {
     /// Messages left out of requests to fit loop_config::context_budget_tokens.
     std::size_t trimmed_messages = 0;
     /// Messages of the conversation replaced by model-written summaries
-    /// (context_compression::summary), and the usage of those summary requests (in `usage`
-    /// too, not in `turn_usage`).
+    /// (context_compression::summary), and the usage of those summary requests and of the
+    /// summaries of large tool results (large_result::summary) (in `usage` too, not in
+    /// `turn_usage`).
     std::size_t summarized_messages = 0;
     token_usage summary_usage;
     /// The summary request that failed, when one did: that run trimmed its requests instead.

@@ -34,8 +34,15 @@ struct nested_runs {
 
     void set_tokens_left(std::uint64_t n);
     std::uint64_t left();
+    /// Usage of the model requests tool calls made for the run (large-result summaries), not in
+    /// the run_result yet.
+    token_usage summaries{};
+
     void add(sub_run r);
-    /// Moves the ended sub-runs into `result`, their usage into its usage.
+    /// Adds the usage of a summary a tool call's result asked for.
+    void add_summary(const token_usage& u);
+    /// Moves the ended sub-runs into `result`, their usage and the summaries' into its usage
+    /// (the summaries' into summary_usage too).
     void collect(run_result& result);
 };
 

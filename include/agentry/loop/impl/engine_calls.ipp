@@ -133,7 +133,11 @@ AGENTRY_DECL std::unique_ptr<call_layer> large_results(engine& e) {
     const run_deps& d = e.deps();
     large_result_layer::summarise_fn summarise;
     if (d.limits.large_results == large_result::summary)
-        summarise = [turn = d.turn](const chat_request& request) { return turn(request, stream_events{}, trace_hook{}); };
+        summarise = [turn = d.turn, runs = e.nested_](const chat_request& request) {
+            turn_result r = turn(request, stream_events{}, trace_hook{});
+            if (r.ok()) runs->add_summary(r.value->usage);  // counted in the run's usage and budgets
+            return r;
+        };
     return std::make_unique<large_result_layer>(d.kept, d.limits.max_result_size, std::move(summarise));
 }
 AGENTRY_DECL std::unique_ptr<call_layer> checkpoint(engine& e) {

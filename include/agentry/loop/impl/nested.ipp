@@ -9,6 +9,7 @@
 #include <agentry/loop/detail/nested.hpp>
 #include <agentry/loop/result.hpp>
 
+#include <algorithm>
 #include <cstdint>
 #include <mutex>
 #include <utility>
@@ -33,6 +34,12 @@ AGENTRY_DECL void nested_runs::add(sub_run r) {
     ended.push_back(std::move(r));
 }
 
+AGENTRY_DECL void nested_runs::add_summary(const token_usage& u) {
+    std::lock_guard lock(mutex);
+    summaries += u;
+    if (tokens_left != unlimited) tokens_left -= std::min(tokens_left, u.input_tokens + u.output_tokens);
+}
+
 AGENTRY_DECL void nested_runs::collect(run_result& result) {
     std::lock_guard lock(mutex);
     for (sub_run& r : ended) {
@@ -40,6 +47,9 @@ AGENTRY_DECL void nested_runs::collect(run_result& result) {
         result.sub_runs.push_back(std::move(r));
     }
     ended.clear();
+    result.usage += summaries;
+    result.summary_usage += summaries;
+    summaries = {};
 }
 
 AGENTRY_DECL const nested_call*& current_nested_call() noexcept {
