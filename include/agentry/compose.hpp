@@ -44,6 +44,18 @@ struct select_unknown_tool {
                   "select_unknown_tool<tool_named<...>>; name tools the registry holds (registry::names lists them)");
 };
 
+/// The indices of `Names` in Registry, and the position of the first it does not hold (the
+/// number of names when it holds every one): for select<...> and tools_named<...>.
+template <class Registry, fixed_string... Names>
+struct indices_of_names {
+    static constexpr std::array<std::size_t, sizeof...(Names)> at{Registry::find(Names.view())...};
+    static constexpr std::size_t unknown = [] {
+        for (std::size_t i = 0; i != at.size(); ++i)
+            if (at[i] == Registry::size()) return i;
+        return at.size();
+    }();
+};
+
 /// What select<...>(r) returns when a name is unknown: making it shows the diagnostic `Report`.
 template <class Report>
 struct bad_selection {
@@ -99,12 +111,8 @@ constexpr auto select(const Registry& r) {
                   "registry with a registry-wide rate limit (with_rate_limit) is not one, as its limit would not "
                   "hold for the result: select from the registry without it, then give the result its limit");
     if constexpr (sizeof...(Names) != 0 && detail::is_registry<Registry>) {
-        constexpr std::array<std::size_t, sizeof...(Names)> at{Registry::find(Names.view())...};
-        constexpr std::size_t unknown = [&] {
-            for (std::size_t i = 0; i != at.size(); ++i)
-                if (at[i] == Registry::size()) return i;
-            return at.size();
-        }();
+        constexpr auto at = detail::indices_of_names<Registry, Names...>::at;
+        constexpr std::size_t unknown = detail::indices_of_names<Registry, Names...>::unknown;
         if constexpr (unknown != sizeof...(Names)) {
             using name = decltype(detail::shown_name<detail::nth_name<unknown, Names...>(), detail::tool_named>());
             return detail::bad_selection<detail::select_unknown_tool<name>>{};

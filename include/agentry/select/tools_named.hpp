@@ -16,6 +16,7 @@
 
 #include <agentry/reflect/fixed_string.hpp>
 #include <agentry/select/catalog.hpp>
+#include <agentry/compose.hpp>
 #include <agentry/reflect/detail/names.hpp>
 #include <agentry/reflect/detail/shown_name.hpp>
 
@@ -44,19 +45,15 @@ template <class Registry, fixed_string... Names>
 active_tools tools_named() {
     static_assert(sizeof...(Names) != 0,
                   "agentry: tools_named<Registry, ...>(): name at least one tool, tools_named<Registry, \"a\">()");
-    constexpr std::array<std::size_t, sizeof...(Names)> at{Registry::find(Names.view())...};
-    constexpr std::size_t unknown = [&] {
-        for (std::size_t i = 0; i != at.size(); ++i)
-            if (at[i] == Registry::size()) return i;
-        return at.size();
-    }();
+    using found = detail::indices_of_names<Registry, Names...>;
+    constexpr std::size_t unknown = found::unknown;
     if constexpr (unknown != sizeof...(Names)) {
         using name = decltype(detail::shown_name<detail::nth_name<unknown, Names...>(), detail::tool_named>());
         static_assert(detail::tools_named_unknown_tool<name>::ok);
         return {};
     } else {
         active_tools chosen;
-        chosen.indices.assign(at.begin(), at.end());
+        chosen.indices.assign(found::at.begin(), found::at.end());
         return chosen;
     }
 }

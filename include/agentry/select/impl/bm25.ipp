@@ -28,9 +28,9 @@ AGENTRY_DECL void bm25::index(const tool_catalog& catalog) {
         const catalog_entry& e = catalog[i];
         detail::tool_terms t;
         const detail::tool_terms* constant = nullptr;
-        if (constants_ && !e.added)
-            for (const detail::tool_terms& c : *constants_)
-                if (c.name == e.name) constant = &c;
+        // A registry's tools lead the catalog in the registry's order.
+        if (constants_ && !e.added && i < constants_->size() && (*constants_)[i].name == e.name)
+            constant = &(*constants_)[i];
         if (constant) {
             t = *constant;
         } else {

@@ -43,11 +43,20 @@ AGENTRY_DECL double learned_boost::follows(std::string_view from, std::string_vi
 AGENTRY_DECL void learned_boost::score(const tool_catalog& catalog, const turn_query& query, std::span<double> out) {
     const std::size_t n = query.called.size();
     if (n == 0) return;
-    for (std::size_t i = 0; i != catalog.size(); ++i) {
-        double boost = follows(query.called[n - 1], catalog[i].name);
-        if (n >= 2) boost += 0.5 * follows(query.called[n - 2], catalog[i].name);
-        out[i] += boost;
-    }
+    std::lock_guard lock(table_->mutex);
+    // The last call counts fully, the one before it half: each row's counts over its total.
+    const auto add = [&](std::string_view from, double weight) {
+        const auto row = table_->follows.find(from);
+        if (row == table_->follows.end()) return;
+        std::uint64_t total = 0;
+        for (const auto& [name, times] : row->second) total += times;
+        if (total == 0) return;
+        for (std::size_t i = 0; i != catalog.size(); ++i)
+            if (const auto next = row->second.find(catalog[i].name); next != row->second.end())
+                out[i] += weight * double(next->second) / double(total);
+    };
+    add(query.called[n - 1], 1.0);
+    if (n >= 2) add(query.called[n - 2], 0.5);
 }
 
 AGENTRY_DECL std::string learned_boost::save() const {
